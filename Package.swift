@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+// Postcard: a GTK 4 desktop prototype of reusable navigation (pages, flows, bars), in Swift.
+// Layers (lower never import higher): CGtk → Gtk → Navigation / NavigationGtk → PhotoPosting → Postcard.
+import PackageDescription
+
+let package = Package(
+    name: "Postcard",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Gtk", targets: ["Gtk"]),
+        .library(name: "Navigation", targets: ["Navigation"]),
+        .library(name: "NavigationGtk", targets: ["NavigationGtk"]),
+        .executable(name: "postcard", targets: ["Postcard"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "Gtk", dependencies: ["CGtk"]),
+        .target(name: "Navigation"),
+        .target(name: "NavigationGtk", dependencies: ["Gtk", "Navigation"]),
+        .target(name: "PhotoPosting", dependencies: ["NavigationGtk", "Gtk", "Navigation"]),
+        .executableTarget(
+            name: "Postcard",
+            dependencies: ["PhotoPosting", "NavigationGtk", "Navigation", "Gtk", "CSQLite"]
+        ),
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
+        .testTarget(
+            name: "PostcardTests",
+            dependencies: ["Postcard", "PhotoPosting", "NavigationGtk", "Navigation", "Gtk"]
+        ),
+    ]
+)

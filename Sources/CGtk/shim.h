@@ -1,0 +1,55 @@
+// C helpers for the Swift `Gtk` layer: things Swift cannot import directly from GTK's headers
+// (macros, variadic functions, type-checked casts) and the two libdispatch hooks used by the
+// main-loop bridge. Nothing else belongs here.
+#ifndef POSTCARD_CGTK_SHIM_H
+#define POSTCARD_CGTK_SHIM_H
+
+#include <gtk/gtk.h>
+#include <glib-unix.h>
+#include <unistd.h>
+
+// libdispatch's main-queue hooks (exported by libdispatch on Linux, used by CoreFoundation's run loop).
+// The handle is an eventfd that becomes readable when work is queued on the main queue.
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *msg);
+
+// gtk_accessible_update_property is variadic: set the accessible label (what a screen reader reads).
+static inline void postcard_accessible_set_label(GtkWidget *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+// Checks the accessible label against `expected` (GTK 4.8 has no getter). Returns NULL when it
+// matches, else a message the caller frees with g_free. gtk_test_accessible_check_property is variadic.
+static inline char *postcard_accessible_check_label(GtkWidget *widget, const char *expected) {
+    return gtk_test_accessible_check_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, expected);
+}
+
+static inline gboolean postcard_is_floating(gpointer object) {
+    return g_object_is_floating(object);
+}
+
+static inline GType postcard_type_of(gpointer object) {
+    return G_OBJECT_TYPE(object);
+}
+
+static inline const char *postcard_type_name_of(gpointer object) {
+    return G_OBJECT_TYPE_NAME(object);
+}
+
+static inline gboolean postcard_value_holds_flags(const GValue *value) {
+    return G_VALUE_HOLDS_FLAGS(value);
+}
+
+// Builds a modifier mask for GtkShortcutTrigger / key events.
+static inline GdkModifierType postcard_control_mask(void) { return GDK_CONTROL_MASK; }
+static inline GdkModifierType postcard_alt_mask(void) { return GDK_ALT_MASK; }
+static inline GdkModifierType postcard_shift_mask(void) { return GDK_SHIFT_MASK; }
+
+static inline GtkFileFilter *postcard_image_filter(void) {
+    GtkFileFilter *filter = gtk_file_filter_new();
+    gtk_file_filter_set_name(filter, "Images");
+    gtk_file_filter_add_pixbuf_formats(filter);
+    return filter;
+}
+
+#endif

@@ -1,0 +1,118 @@
+import CGtk
+
+/// A `GtkBox`: children in a row or column.
+@MainActor
+public final class Box: Widget {
+    /// Creates a box; `spacing` is the gap between children in pixels.
+    public init(_ orientation: GtkOrientation, spacing: Int32 = 0) {
+        super.init(gtk_box_new(orientation, spacing), transfer: .full)
+    }
+
+    var box: UnsafeMutablePointer<GtkBox> { pointer() }
+
+    /// Adds `child` at the end.
+    public func append(_ child: Widget) { gtk_box_append(box, child.widget) }
+    /// Adds `child` at the start.
+    public func prepend(_ child: Widget) { gtk_box_prepend(box, child.widget) }
+    /// Inserts `child` right after `sibling` (nil: at the start).
+    public func insert(_ child: Widget, after sibling: Widget?) {
+        gtk_box_insert_child_after(box, child.widget, sibling?.widget)
+    }
+    /// Removes `child`; it must be a child of this box.
+    public func remove(_ child: Widget) { gtk_box_remove(box, child.widget) }
+    /// Removes every child.
+    public func removeAll() {
+        while let child = gtk_widget_get_first_child(widget) { gtk_box_remove(box, child) }
+    }
+    /// Number of children.
+    public var childCount: Int {
+        var count = 0
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child { count += 1; child = gtk_widget_get_next_sibling(current) }
+        return count
+    }
+    /// The child pointer at `index`, or nil.
+    public func child(at index: Int) -> UnsafeMutablePointer<GtkWidget>? {
+        var child = gtk_widget_get_first_child(widget)
+        var position = 0
+        while let current = child {
+            if position == index { return current }
+            position += 1
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return nil
+    }
+}
+
+/// A `GtkStack`: shows one child at a time, with an animated transition between them.
+@MainActor
+public final class Stack: Widget {
+    /// Creates an empty stack.
+    public init() { super.init(gtk_stack_new(), transfer: .full) }
+
+    var stack: OpaquePointer { opaque }
+
+    /// Adds `child` under a unique `name`.
+    public func add(_ child: Widget, name: String) { gtk_stack_add_named(stack, child.widget, name) }
+    /// Removes `child`.
+    public func remove(_ child: Widget) { gtk_stack_remove(stack, child.widget) }
+
+    /// Shows the child named `name` with `transition` (e.g. `GTK_STACK_TRANSITION_TYPE_OVER_LEFT`).
+    public func showChild(named name: String, transition: GtkStackTransitionType) {
+        gtk_stack_set_visible_child_full(stack, name, transition)
+    }
+
+    /// The name of the visible child, or nil.
+    public var visibleChildName: String? { gtk_stack_get_visible_child_name(stack).map { String(cString: $0) } }
+
+    /// Transition length in milliseconds (GTK's default is 200).
+    public var transitionDuration: UInt32 {
+        get { gtk_stack_get_transition_duration(stack) }
+        set { gtk_stack_set_transition_duration(stack, newValue) }
+    }
+
+    /// Whether a transition is animating now.
+    public var isTransitionRunning: Bool { gtk_stack_get_transition_running(stack) != 0 }
+
+    /// Whether children not visible still count for the size (false: size follows the visible child).
+    public var isHomogeneous: Bool {
+        get { gtk_stack_get_hhomogeneous(stack) != 0 }
+        set {
+            gtk_stack_set_hhomogeneous(stack, newValue ? 1 : 0)
+            gtk_stack_set_vhomogeneous(stack, newValue ? 1 : 0)
+        }
+    }
+
+    /// Runs `handler` when a transition starts or ends.
+    public func onTransitionRunningChanged(_ handler: @escaping @MainActor (Bool) -> Void) {
+        connect("notify::transition-running") { [weak self] _ in
+            guard let self else { return }
+            handler(self.isTransitionRunning)
+        }
+    }
+}
+
+/// A `GtkScrolledWindow`: scrolls a child larger than itself.
+@MainActor
+public final class ScrolledWindow: Widget {
+    /// Creates a scrolled window around `child` (horizontal scrolling off, vertical automatic).
+    public init(_ child: Widget? = nil) {
+        super.init(gtk_scrolled_window_new(), transfer: .full)
+        gtk_scrolled_window_set_policy(opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        if let child { setChild(child) }
+    }
+
+    /// The scrolled content.
+    public func setChild(_ child: Widget?) { gtk_scrolled_window_set_child(opaque, child?.widget) }
+
+    /// Whether the content should set its natural height as the minimum (no scrolling when it fits).
+    public var propagatesNaturalHeight: Bool {
+        get { gtk_scrolled_window_get_propagate_natural_height(opaque) != 0 }
+        set { gtk_scrolled_window_set_propagate_natural_height(opaque, newValue ? 1 : 0) }
+    }
+
+    /// The vertical scroll position in pixels from the top.
+    public var verticalOffset: Double {
+        gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(opaque))
+    }
+}

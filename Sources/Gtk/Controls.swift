@@ -1,0 +1,187 @@
+import CGtk
+
+/// A `GtkButton` with a text label or an icon.
+@MainActor
+public final class Button: Widget {
+    /// Creates a button showing `label`; its accessible name is the same text. A `_` before a letter
+    /// marks the mnemonic (Alt+letter), as in GTK.
+    public init(label: String) {
+        super.init(gtk_button_new_with_mnemonic(label), transfer: .full)
+        setAccessibleLabel(String(label.filter { $0 != "_" }))
+    }
+
+    /// Creates an icon-only button (e.g. `"go-previous-symbolic"`); `accessibleLabel` is the name a
+    /// screen reader says and the tooltip a pointer user sees.
+    public init(iconName: String, accessibleLabel: String) {
+        super.init(gtk_button_new_from_icon_name(iconName), transfer: .full)
+        setAccessibleLabel(accessibleLabel)
+        tooltip = accessibleLabel
+    }
+
+    /// The button's text label (nil for icon buttons).
+    public var label: String? {
+        get { gtk_button_get_label(pointer()).map { String(cString: $0) } }
+        set {
+            gtk_button_set_label(pointer(), newValue)
+            if let newValue { setAccessibleLabel(newValue) }
+        }
+    }
+
+    /// The icon name, for icon buttons.
+    public var iconName: String? { gtk_button_get_icon_name(pointer()).map { String(cString: $0) } }
+
+    /// Sets a custom child (e.g. an image with a caption).
+    public func setChild(_ child: Widget) { gtk_button_set_child(pointer(), child.widget) }
+
+    /// Runs `handler` on click, Space/Return while focused, or ``activate()``.
+    public func onClicked(_ handler: @escaping @MainActor () -> Void) {
+        connect("clicked") { _ in handler() }
+    }
+
+    /// Whether the button has no frame until hovered (`has-frame`).
+    public var hasFrame: Bool {
+        get { gtk_button_get_has_frame(pointer()) != 0 }
+        set { gtk_button_set_has_frame(pointer(), newValue ? 1 : 0) }
+    }
+}
+
+/// A `GtkLabel`: non-editable text.
+@MainActor
+public final class Label: Widget {
+    /// Creates a label with plain `text`.
+    public init(_ text: String = "") { super.init(gtk_label_new(text), transfer: .full) }
+
+    /// The plain text shown.
+    public var text: String {
+        get { String(cString: gtk_label_get_text(pointer())) }
+        set { gtk_label_set_text(pointer(), newValue) }
+    }
+
+    /// Whether long text wraps onto more lines (at word boundaries, then characters).
+    public var wraps: Bool {
+        get { gtk_label_get_wrap(pointer()) != 0 }
+        set {
+            gtk_label_set_wrap(pointer(), newValue ? 1 : 0)
+            gtk_label_set_wrap_mode(pointer(), PANGO_WRAP_WORD_CHAR)
+        }
+    }
+
+    /// Horizontal alignment of the text within the label, 0 (start) to 1 (end).
+    public var xAlign: Float {
+        get { gtk_label_get_xalign(pointer()) }
+        set { gtk_label_set_xalign(pointer(), newValue) }
+    }
+
+    /// Whether the user can select and copy the text.
+    public var isSelectable: Bool {
+        get { gtk_label_get_selectable(pointer()) != 0 }
+        set { gtk_label_set_selectable(pointer(), newValue ? 1 : 0) }
+    }
+
+    /// Shortens text that does not fit with "…" at the end.
+    public func ellipsizeAtEnd() { gtk_label_set_ellipsize(pointer(), PANGO_ELLIPSIZE_END) }
+}
+
+/// A `GtkImage` showing a themed icon at icon size.
+@MainActor
+public final class Image: Widget {
+    /// Creates an image of the named icon (e.g. `"image-missing-symbolic"`), `pixelSize` in pixels.
+    public init(iconName: String, pixelSize: Int32 = 16) {
+        super.init(gtk_image_new_from_icon_name(iconName), transfer: .full)
+        gtk_image_set_pixel_size(pointer(), pixelSize)
+    }
+}
+
+/// A `GtkPicture`: shows an image (a ``Texture``) scaled into the space it is given.
+@MainActor
+public final class Picture: Widget {
+    /// Creates an empty picture.
+    public init() {
+        super.init(gtk_picture_new(), transfer: .full)
+        gtk_picture_set_content_fit(opaque, GTK_CONTENT_FIT_CONTAIN)
+    }
+
+    /// The shown image, or nil for none.
+    public var texture: Texture? {
+        didSet { gtk_picture_set_paintable(opaque, texture.map { $0.opaque }) }
+    }
+
+    /// How the image fills the picture's allocation (`GTK_CONTENT_FIT_CONTAIN` keeps all of it visible,
+    /// `GTK_CONTENT_FIT_COVER` fills and crops).
+    public var contentFit: GtkContentFit {
+        get { gtk_picture_get_content_fit(opaque) }
+        set { gtk_picture_set_content_fit(opaque, newValue) }
+    }
+
+    /// Whether the picture may shrink below the image's size (true) or requests the image's size.
+    public var canShrink: Bool {
+        get { gtk_picture_get_can_shrink(opaque) != 0 }
+        set { gtk_picture_set_can_shrink(opaque, newValue ? 1 : 0) }
+    }
+
+    /// The text alternative read by screen readers (`alternative-text`).
+    public var alternativeText: String? {
+        get { gtk_picture_get_alternative_text(opaque).map { String(cString: $0) } }
+        set { gtk_picture_set_alternative_text(opaque, newValue) }
+    }
+}
+
+/// A `GtkTextView` with its buffer: multi-line editable text.
+@MainActor
+public final class TextView: Widget {
+    /// Creates an empty, word-wrapping text view.
+    public init() {
+        super.init(gtk_text_view_new(), transfer: .full)
+        gtk_text_view_set_wrap_mode(pointer(), GTK_WRAP_WORD_CHAR)
+    }
+
+    var buffer: UnsafeMutablePointer<GtkTextBuffer> { gtk_text_view_get_buffer(pointer()) }
+
+    /// The whole text (UTF-8).
+    public var text: String {
+        get {
+            var start = GtkTextIter(), end = GtkTextIter()
+            gtk_text_buffer_get_bounds(buffer, &start, &end)
+            guard let chars = gtk_text_buffer_get_text(buffer, &start, &end, 0) else { return "" }
+            defer { g_free(chars) }
+            return String(cString: chars)
+        }
+        set { gtk_text_buffer_set_text(buffer, newValue, -1) }
+    }
+
+    /// Inserts `text` at the cursor, as typing would.
+    public func insertAtCursor(_ text: String) { gtk_text_buffer_insert_at_cursor(buffer, text, -1) }
+
+    /// Whether the user can edit the text.
+    public var isEditable: Bool {
+        get { gtk_text_view_get_editable(pointer()) != 0 }
+        set { gtk_text_view_set_editable(pointer(), newValue ? 1 : 0) }
+    }
+
+    /// Runs `handler` after every change of the text.
+    public func onChanged(_ handler: @escaping @MainActor () -> Void) {
+        _ = Signals.connect(buffer, "changed", after: false) { _ in handler() }
+    }
+}
+
+/// A `GtkSpinner`: an indeterminate busy indicator.
+@MainActor
+public final class Spinner: Widget {
+    /// Creates a stopped spinner.
+    public init() { super.init(gtk_spinner_new(), transfer: .full) }
+
+    /// Whether it spins.
+    public var isSpinning: Bool {
+        get { gtk_spinner_get_spinning(opaque) != 0 }
+        set { gtk_spinner_set_spinning(opaque, newValue ? 1 : 0) }
+    }
+}
+
+/// A `GtkSeparator`: a thin line between groups.
+@MainActor
+public final class Separator: Widget {
+    /// Creates a separator line across `orientation`.
+    public init(_ orientation: GtkOrientation = GTK_ORIENTATION_HORIZONTAL) {
+        super.init(gtk_separator_new(orientation), transfer: .full)
+    }
+}

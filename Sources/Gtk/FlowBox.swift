@@ -1,0 +1,54 @@
+import CGtk
+
+/// A `GtkFlowBox`: a reflowing grid of children (e.g. photo thumbnails), activated by click or keyboard.
+@MainActor
+public final class FlowBox: Widget {
+    /// Creates an empty grid with no selection (children are activated, not selected).
+    public init() {
+        super.init(gtk_flow_box_new(), transfer: .full)
+        gtk_flow_box_set_selection_mode(pointer(), GTK_SELECTION_NONE)
+        gtk_flow_box_set_activate_on_single_click(pointer(), 1)
+        gtk_flow_box_set_homogeneous(pointer(), 1)
+    }
+
+    var box: OpaquePointer { opaque }
+
+    /// Appends `child` in its own `GtkFlowBoxChild` whose accessible name is `accessibleLabel`.
+    /// - Returns: the wrapping child, which ``Widget/activate()`` activates as a click would.
+    @discardableResult
+    public func append(_ child: Widget, accessibleLabel: String) -> Widget {
+        let cell = Widget(gtk_flow_box_child_new(), transfer: .full)
+        gtk_flow_box_child_set_child(cell.pointer(), child.widget)
+        cell.setAccessibleLabel(accessibleLabel)
+        cell.tooltip = accessibleLabel
+        gtk_flow_box_insert(box, cell.widget, -1)
+        return cell
+    }
+
+    /// The most children per row (the grid reflows to fewer when narrow).
+    public var maxChildrenPerLine: UInt32 {
+        get { gtk_flow_box_get_max_children_per_line(box) }
+        set { gtk_flow_box_set_max_children_per_line(box, newValue) }
+    }
+
+    /// Spacing between rows and between columns, in pixels.
+    public func setSpacing(_ pixels: UInt32) {
+        gtk_flow_box_set_row_spacing(box, pixels)
+        gtk_flow_box_set_column_spacing(box, pixels)
+    }
+
+    /// Number of children.
+    public var childCount: Int {
+        var count = 0
+        while gtk_flow_box_get_child_at_index(box, Int32(count)) != nil { count += 1 }
+        return count
+    }
+
+    /// Runs `handler(index)` when the child at `index` (0-based, in insertion order) is activated.
+    public func onChildActivated(_ handler: @escaping @MainActor (Int) -> Void) {
+        connect("child-activated") { args in
+            guard let child = args.object(at: 1) else { return }
+            handler(Int(gtk_flow_box_child_get_index(child.assumingMemoryBound(to: GtkFlowBoxChild.self))))
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import CGtk
+
+/// Runs Swift concurrency's main-actor work inside the GLib main loop.
+///
+/// Swift's `MainActor` and `DispatchQueue.main` enqueue work on libdispatch's main queue, which nothing
+/// drains while `g_application_run` or `g_main_context_iteration` owns the main thread. The bridge adds a
+/// GLib fd source on the main queue's eventfd (`_dispatch_get_main_queue_handle_4CF`); when it is readable
+/// the source reads the eventfd's 8-byte counter and drains the queue with
+/// `_dispatch_main_queue_callback_4CF`. No timer, no wake-ups while idle.
+public enum MainLoopBridge {
+    nonisolated(unsafe) private static var sourceID: guint = 0
+
+    /// Installs the bridge on the default GLib main context. Idempotent. Call on the main thread before
+    /// running the main loop (``Application/run()`` and the test helpers do it for you).
+    @MainActor
+    public static func install() {
+        guard sourceID == 0 else { return }
+        let handle = _dispatch_get_main_queue_handle_4CF()
+        sourceID = g_unix_fd_add(handle, G_IO_IN, { fd, _, _ in
+            var counter: UInt64 = 0
+            _ = read(fd, &counter, MemoryLayout<UInt64>.size)
+            _dispatch_main_queue_callback_4CF(nil)
+            return 1  // G_SOURCE_CONTINUE
+        }, nil)
+    }
+
+    /// Runs one iteration of the default main context; with `mayBlock` it waits for an event.
+    /// - Returns: whether any source was dispatched.
+    @MainActor
+    @discardableResult
+    public static func iterate(mayBlock: Bool = false) -> Bool {
+        g_main_context_iteration(nil, mayBlock ? 1 : 0) != 0
+    }
+
+    /// Iterates the main context until `condition` holds or `timeout` seconds pass (then returns false).
+    /// Meant for tests and start-up code; the application itself runs `g_application_run`.
+    @MainActor
+    @discardableResult
+    public static func run(until condition: () -> Bool, timeout: Double = 5) -> Bool {
+        install()
+        let deadline = g_get_monotonic_time() + gint64(timeout * 1_000_000)
+        // A short timer wakes blocking iterations so the deadline is honoured even when idle.
+        let tick = g_timeout_add(20, { _ in 1 }, nil)
+        defer { g_source_remove(tick) }
+        while !condition() {
+            if g_get_monotonic_time() > deadline { return false }
+            g_main_context_iteration(nil, 1)
+        }
+        return true
+    }
+
+    /// Iterates the main context until no source is ready (pending idle work and redraws done).
+    @MainActor
+    public static func drain() {
+        install()
+        var rounds = 0
+        while g_main_context_pending(nil) != 0 && rounds < 10_000 {
+            g_main_context_iteration(nil, 0)
+            rounds += 1
+        }
+    }
+}
+
+/// A `GtkApplication`: one instance per process, identified by a reverse-DNS application id.
+@MainActor
+public final class Application: Object {
+    /// Creates the application. `id` is a reverse-DNS name (e.g. `"org.example.Postcard"`); with
+    /// `unique: false` every launch is its own instance (`G_APPLICATION_NON_UNIQUE`).
+    public init(id: String, unique: Bool = true) {
+        let flags = unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE
+        super.init(gtk_application_new(id, flags), transfer: .full)
+    }
+
+    /// Runs `handler` when the application is activated (launched, or launched again while running).
+    public func onActivate(_ handler: @escaping @MainActor () -> Void) {
+        connect("activate") { _ in handler() }
+    }
+
+    /// Runs `handler` when the application shuts down (after the last window closes, or on quit).
+    public func onShutdown(_ handler: @escaping @MainActor () -> Void) {
+        connect("shutdown") { _ in handler() }
+    }
+
+    /// Runs the main loop until the application quits; installs ``MainLoopBridge`` first so Swift
+    /// concurrency works. Command-line arguments are not passed to GLib (the app parses its own).
+    /// - Returns: the process exit status.
+    public func run() -> Int32 {
+        MainLoopBridge.install()
+        return g_application_run(pointer(as: GApplication.self), 0, nil)
+    }
+
+    /// Quits the main loop; open windows are destroyed.
+    public func quit() {
+        g_application_quit(pointer(as: GApplication.self))
+    }
+
+    /// Sets keyboard accelerators for a detailed action name (e.g. `"win.go-back"`, `["<Alt>Left"]`).
+    public func setAccelerators(_ accelerators: [String], for action: String) {
+        withCStrings(accelerators) { gtk_application_set_accels_for_action(pointer(as: GtkApplication.self), action, $0) }
+    }
+}
+
+/// Calls `body` with a NULL-terminated C array of C strings.
+func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let duplicated = strings.map { UnsafePointer(strdup($0)) }
+    defer { duplicated.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+    let array = duplicated + [nil]
+    return array.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
+
+/// Initializes GTK for code that builds widgets without `Application.run()` (tests, tools).
+/// - Returns: false when no display can be opened (e.g. `DISPLAY` unset and no Xvfb).
+@MainActor
+public func initializeGtk() -> Bool {
+    MainLoopBridge.install()
+    return gtk_init_check() != 0
+}

@@ -1,0 +1,223 @@
+import CGtk
+
+/// An owning Swift reference to a `GObject`.
+///
+/// The wrapper holds one strong GObject reference for as long as it lives and drops it in `deinit`
+/// (GLib's `g_object_unref`). Signal handlers connected with ``connect(_:after:handler:)`` are owned by
+/// GLib, not by the wrapper: their closure box is released by the closure's finalize notifier, which GLib
+/// calls when the handler is disconnected or the object is finalized.
+///
+/// Handlers must capture their owner weakly (`[weak self]`): the object owns the handler, so a strong
+/// capture of the wrapper forms a cycle and the object is never finalized.
+///
+/// Call on the main actor only (GTK is single-threaded).
+@MainActor
+open class Object {
+    /// How a C constructor hands over the reference it returns.
+    public enum Transfer {
+        /// The caller receives a full reference (`transfer full`), or a floating one that is sunk.
+        case full
+        /// The caller receives no reference (`transfer none`); the wrapper takes its own.
+        case none
+    }
+
+    /// The wrapped object. Valid for the wrapper's whole lifetime.
+    nonisolated(unsafe) public let gobject: UnsafeMutablePointer<GObject>
+
+    /// Wraps `pointer`, taking ownership as `transfer` says. Floating references are always sunk
+    /// (`g_object_ref_sink`), so widgets from `gtk_*_new` can be passed with either value.
+    public init(_ pointer: UnsafeMutableRawPointer, transfer: Transfer) {
+        gobject = pointer.assumingMemoryBound(to: GObject.self)
+        if postcard_is_floating(pointer) != 0 || transfer == .none {
+            g_object_ref_sink(pointer)
+        }
+    }
+
+    /// Wraps an object whose C type is private (imported as `OpaquePointer`); see ``init(_:transfer:)``.
+    public init(_ pointer: OpaquePointer, transfer: Transfer) {
+        gobject = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GObject.self)
+        if postcard_is_floating(gobject) != 0 || transfer == .none {
+            g_object_ref_sink(gobject)
+        }
+    }
+
+    deinit {
+        g_object_unref(gobject)
+    }
+
+    /// The object pointer as a specific C type (no run-time check; the wrapper's class guarantees it).
+    @inlinable
+    public func pointer<T>(as type: T.Type = T.self) -> UnsafeMutablePointer<T> {
+        UnsafeMutableRawPointer(gobject).assumingMemoryBound(to: T.self)
+    }
+
+    /// The object pointer as an `OpaquePointer`, for GTK types whose struct is private (most final types).
+    public var opaque: OpaquePointer { OpaquePointer(gobject) }
+
+    /// The object pointer for C functions that take a private (opaque) GTK type.
+    @inlinable
+    public func pointer() -> OpaquePointer { OpaquePointer(gobject) }
+
+    /// The GType name of the wrapped object, e.g. `"GtkButton"`.
+    public var typeName: String { String(cString: postcard_type_name_of(gobject)) }
+
+    /// Connects `handler` to the signal `name` (e.g. `"clicked"`, `"notify::title"`).
+    ///
+    /// The handler runs on the main actor with the signal's arguments; index 0 is the emitting object.
+    /// A handler of a signal with a return value sets it with ``SignalArguments/setReturn(_:)``.
+    ///
+    /// - Returns: the handler id, or 0 if the object has no such signal (GLib logs a warning and the
+    ///   handler is released at once).
+    @discardableResult
+    public func connect(
+        _ name: String,
+        after: Bool = false,
+        handler: @escaping @MainActor (SignalArguments) -> Void
+    ) -> UInt {
+        Signals.connect(gobject, name, after: after, handler: handler)
+    }
+
+    /// Disconnects a handler returned by ``connect(_:after:handler:)``; releases its closure.
+    public func disconnect(_ handlerID: UInt) {
+        if handlerID != 0 { g_signal_handler_disconnect(gobject, gulong(handlerID)) }
+    }
+
+    /// Registers `onFinalize` to run when the GObject itself is finalized (a GObject weak reference).
+    /// Used by tests to prove that popped pages and closed dialogs are freed.
+    public func whenFinalized(_ onFinalize: @escaping @MainActor () -> Void) {
+        Signals.whenFinalized(gobject, onFinalize)
+    }
+}
+
+/// The arguments of one signal emission, valid only during the handler call (on the main actor).
+public struct SignalArguments: @unchecked Sendable {
+    let values: UnsafePointer<GValue>?
+    /// Number of arguments, including the emitting object at index 0.
+    public let count: Int
+    let returnValue: UnsafeMutablePointer<GValue>?
+
+    /// The object argument at `index`, or nil.
+    public func object(at index: Int) -> UnsafeMutableRawPointer? {
+        guard index < count, let values else { return nil }
+        return g_value_get_object(values + index)
+    }
+
+    /// The unsigned integer argument at `index` (e.g. a keyval or a mouse button), or 0.
+    public func uint(at index: Int) -> UInt32 {
+        guard index < count, let values else { return 0 }
+        let value = values + index
+        if postcard_value_holds_flags(value) != 0 {
+            return g_value_get_flags(value)
+        }
+        return g_value_get_uint(value)
+    }
+
+    /// The signed integer argument at `index`, or 0.
+    public func int(at index: Int) -> Int32 {
+        guard index < count, let values else { return 0 }
+        return g_value_get_int(values + index)
+    }
+
+    /// The floating-point argument at `index` (e.g. pointer coordinates in pixels), or 0.
+    public func double(at index: Int) -> Double {
+        guard index < count, let values else { return 0 }
+        return g_value_get_double(values + index)
+    }
+
+    /// Sets a boolean return value (for signals such as `close-request` or `key-pressed`:
+    /// `true` means "handled, stop other handlers").
+    public func setReturn(_ handled: Bool) {
+        if let returnValue { g_value_set_boolean(returnValue, handled ? 1 : 0) }
+    }
+}
+
+/// Signal plumbing: Swift closures boxed into GClosures whose finalize notifier releases the box.
+@MainActor
+enum Signals {
+    final class HandlerBox: @unchecked Sendable {
+        let handler: @MainActor (SignalArguments) -> Void
+        init(_ handler: @escaping @MainActor (SignalArguments) -> Void) { self.handler = handler }
+    }
+
+    final class FinalizeBox: @unchecked Sendable {
+        let action: @MainActor () -> Void
+        init(_ action: @escaping @MainActor () -> Void) { self.action = action }
+    }
+
+    static func connect(
+        _ instance: UnsafeMutableRawPointer,
+        _ name: String,
+        after: Bool,
+        handler: @escaping @MainActor (SignalArguments) -> Void
+    ) -> UInt {
+        let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
+        let closure = g_closure_new_simple(guint(MemoryLayout<GClosure>.size), box)!
+        g_closure_set_marshal(closure, marshal)
+        g_closure_add_finalize_notifier(closure, box, releaseHandlerBox)
+        // Own the closure ourselves while connecting: if the signal is unknown (id 0) GLib never sinks
+        // it, and our unref below finalizes it, which releases the box.
+        g_closure_ref(closure)
+        g_closure_sink(closure)
+        let id = g_signal_connect_closure(instance, name, closure, after ? 1 : 0)
+        g_closure_unref(closure)
+        return UInt(id)
+    }
+
+    static func whenFinalized(_ instance: UnsafeMutableRawPointer, _ action: @escaping @MainActor () -> Void) {
+        let box = Unmanaged.passRetained(FinalizeBox(action)).toOpaque()
+        g_object_weak_ref(instance.assumingMemoryBound(to: GObject.self), weakNotify, box)
+    }
+
+    private static let marshal: GClosureMarshal = { closure, returnValue, count, params, _, _ in
+        guard let data = closure?.pointee.data else { return }
+        let box = Unmanaged<HandlerBox>.fromOpaque(data).takeUnretainedValue()
+        let arguments = SignalArguments(values: params, count: Int(count), returnValue: returnValue)
+        MainActor.assumeIsolated { box.handler(arguments) }
+    }
+
+    private static let releaseHandlerBox: GClosureNotify = { data, _ in
+        guard let data else { return }
+        Unmanaged<HandlerBox>.fromOpaque(data).release()
+    }
+
+    private static let weakNotify: GWeakNotify = { data, _ in
+        guard let data else { return }
+        let box = Unmanaged<FinalizeBox>.fromOpaque(data).takeRetainedValue()
+        MainActor.assumeIsolated { box.action() }
+    }
+}
+
+/// An error reported by GLib through a `GError`.
+public struct GLibError: Error, CustomStringConvertible, Sendable {
+    /// The human-readable message from GLib (already translated where GLib translates).
+    public let message: String
+    /// The GError domain's name, e.g. `"g-io-error-quark"`.
+    public let domain: String
+    /// The GError code within its domain.
+    public let code: Int32
+
+    /// Creates an error with a message of our own (domain `"postcard"`).
+    public init(message: String, code: Int32 = 0) {
+        self.message = message
+        domain = "postcard"
+        self.code = code
+    }
+
+    /// Takes and frees a `GError`.
+    init(taking error: UnsafeMutablePointer<GError>) {
+        message = String(cString: error.pointee.message)
+        domain = String(cString: g_quark_to_string(error.pointee.domain))
+        code = error.pointee.code
+        g_error_free(error)
+    }
+
+    public var description: String { message }
+
+    /// Runs `body` with a GError out-parameter and throws what it reports.
+    static func check<T>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T) throws -> T {
+        var error: UnsafeMutablePointer<GError>?
+        let result = body(&error)
+        if let error { throw GLibError(taking: error) }
+        return result
+    }
+}

@@ -1,0 +1,60 @@
+import CGtk
+
+/// A `GdkTexture`: decoded image data ready to draw (immutable, shareable between pictures).
+@MainActor
+public final class Texture: Object {
+    /// The image width in pixels.
+    public var width: Int32 { gdk_texture_get_width(opaque) }
+    /// The image height in pixels.
+    public var height: Int32 { gdk_texture_get_height(opaque) }
+
+    init(pixbuf: OpaquePointer) {
+        super.init(gdk_texture_new_for_pixbuf(pixbuf), transfer: .full)
+    }
+
+    /// Loads the image at `path` with GdkPixbuf, scaled to fit in `maxSize` × `maxSize` pixels
+    /// (aspect ratio kept, never enlarged) and turned upright by its EXIF orientation tag.
+    ///
+    /// Decoding runs incrementally on the main loop (`gdk_pixbuf_new_from_stream_at_scale_async`), so
+    /// the UI keeps responding while large photos load.
+    /// - Throws: ``GLibError`` when the file cannot be opened or is not an image GdkPixbuf can read
+    ///   (its message says why, e.g. "Couldn't recognize the image file format").
+    public static func load(path: String, maxSize: Int32) async throws -> Texture {
+        let file = g_file_new_for_path(path)!
+        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+        let stream = try GLibError.check { g_file_read(file, nil, $0) }
+        guard let stream else { throw GLibError(message: "Could not open \(path)") }
+        defer { g_object_unref(UnsafeMutableRawPointer(stream)) }
+        let pixbuf: OpaquePointer = try await withCheckedThrowingContinuation { continuation in
+            let box = Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque()
+            gdk_pixbuf_new_from_stream_at_scale_async(
+                UnsafeMutableRawPointer(stream).assumingMemoryBound(to: GInputStream.self),
+                maxSize, maxSize, 1, nil,
+                { _, result, data in
+                    let box = Unmanaged<ContinuationBox>.fromOpaque(data!).takeRetainedValue()
+                    var error: UnsafeMutablePointer<GError>?
+                    if let pixbuf = gdk_pixbuf_new_from_stream_finish(result, &error) {
+                        box.continuation.resume(returning: PixbufHandle(pointer: pixbuf))
+                    } else if let error {
+                        box.continuation.resume(throwing: GLibError(taking: error))
+                    } else {
+                        box.continuation.resume(throwing: GLibError(message: "Unknown image error"))
+                    }
+                }, box)
+        }.pointer
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        // Scaled decoding may leave the photo sideways; apply the EXIF orientation (returns a new ref).
+        guard let upright = gdk_pixbuf_apply_embedded_orientation(pixbuf) else {
+            throw GLibError(message: "Could not orient \(path)")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(upright)) }
+        return Texture(pixbuf: upright)
+    }
+
+    private struct PixbufHandle: @unchecked Sendable { let pointer: OpaquePointer }
+
+    private final class ContinuationBox: @unchecked Sendable {
+        let continuation: CheckedContinuation<PixbufHandle, Error>
+        init(_ continuation: CheckedContinuation<PixbufHandle, Error>) { self.continuation = continuation }
+    }
+}

@@ -1,0 +1,144 @@
+import CGtk
+
+/// A `GtkWidget`: the base of everything shown on screen. Main actor only.
+@MainActor
+open class Widget: Object {
+    /// The wrapped `GtkWidget*`.
+    public var widget: UnsafeMutablePointer<GtkWidget> { pointer() }
+
+    /// Whether the widget is shown (`gtk_widget_set_visible`).
+    public var isVisible: Bool {
+        get { gtk_widget_get_visible(widget) != 0 }
+        set { gtk_widget_set_visible(widget, newValue ? 1 : 0) }
+    }
+
+    /// Whether the widget and its ancestors are visible and it is mapped on screen.
+    public var isMapped: Bool { gtk_widget_get_mapped(widget) != 0 }
+
+    /// Whether the widget reacts to input (`gtk_widget_set_sensitive`); insensitive widgets are greyed out.
+    public var isSensitive: Bool {
+        get { gtk_widget_get_sensitive(widget) != 0 }
+        set { gtk_widget_set_sensitive(widget, newValue ? 1 : 0) }
+    }
+
+    /// The tooltip text, or nil for none.
+    public var tooltip: String? {
+        get { gtk_widget_get_tooltip_text(widget).map { String(cString: $0) } }
+        set { gtk_widget_set_tooltip_text(widget, newValue) }
+    }
+
+    /// Sets the accessible name that screen readers announce (ATK/AT-SPI "name"). Every control should
+    /// have one equal to its visible label.
+    public func setAccessibleLabel(_ label: String) {
+        postcard_accessible_set_label(widget, label)
+    }
+
+    /// Whether the accessible name equals `label` (GTK 4.8 has no getter; uses GTK's test API).
+    public func hasAccessibleLabel(_ label: String) -> Bool {
+        guard let message = postcard_accessible_check_label(widget, label) else { return true }
+        g_free(message)
+        return false
+    }
+
+    /// Adds a CSS style class (e.g. `"suggested-action"`, `"flat"`, or one from Resources/style.css).
+    public func addCSSClass(_ name: String) { gtk_widget_add_css_class(widget, name) }
+    /// Removes a CSS style class; does nothing if it is not set.
+    public func removeCSSClass(_ name: String) { gtk_widget_remove_css_class(widget, name) }
+    /// Whether the CSS style class is set.
+    public func hasCSSClass(_ name: String) -> Bool { gtk_widget_has_css_class(widget, name) != 0 }
+
+    /// Sets the CSS name used for this widget instance's node in style sheets? No: GTK sets CSS names per
+    /// class; use ``addCSSClass(_:)``. This sets the widget's `name` (CSS `#id`).
+    public func setName(_ name: String) { gtk_widget_set_name(widget, name) }
+
+    /// Sets margins in pixels on each side.
+    public func setMargins(top: Int32 = 0, bottom: Int32 = 0, start: Int32 = 0, end: Int32 = 0) {
+        gtk_widget_set_margin_top(widget, top)
+        gtk_widget_set_margin_bottom(widget, bottom)
+        gtk_widget_set_margin_start(widget, start)
+        gtk_widget_set_margin_end(widget, end)
+    }
+
+    /// Sets the same margin, in pixels, on all four sides.
+    public func setMargins(_ all: Int32) { setMargins(top: all, bottom: all, start: all, end: all) }
+
+    /// Whether the widget takes extra horizontal space.
+    public var expandsHorizontally: Bool {
+        get { gtk_widget_get_hexpand(widget) != 0 }
+        set { gtk_widget_set_hexpand(widget, newValue ? 1 : 0) }
+    }
+
+    /// Whether the widget takes extra vertical space.
+    public var expandsVertically: Bool {
+        get { gtk_widget_get_vexpand(widget) != 0 }
+        set { gtk_widget_set_vexpand(widget, newValue ? 1 : 0) }
+    }
+
+    /// Horizontal alignment within the space the parent gives.
+    public var horizontalAlignment: GtkAlign {
+        get { gtk_widget_get_halign(widget) }
+        set { gtk_widget_set_halign(widget, newValue) }
+    }
+
+    /// Vertical alignment within the space the parent gives.
+    public var verticalAlignment: GtkAlign {
+        get { gtk_widget_get_valign(widget) }
+        set { gtk_widget_set_valign(widget, newValue) }
+    }
+
+    /// Requests a minimum size in pixels; -1 leaves a dimension natural.
+    public func setSizeRequest(width: Int32 = -1, height: Int32 = -1) {
+        gtk_widget_set_size_request(widget, width, height)
+    }
+
+    /// The allocated width in pixels (0 before the first layout).
+    public var width: Int32 { gtk_widget_get_width(widget) }
+    /// The allocated height in pixels (0 before the first layout).
+    public var height: Int32 { gtk_widget_get_height(widget) }
+
+    /// Whether the widget can take keyboard focus itself.
+    public var isFocusable: Bool {
+        get { gtk_widget_get_focusable(widget) != 0 }
+        set { gtk_widget_set_focusable(widget, newValue ? 1 : 0) }
+    }
+
+    /// Moves keyboard focus to this widget (or its first focusable child).
+    /// - Returns: whether focus moved.
+    @discardableResult
+    public func grabFocus() -> Bool { gtk_widget_grab_focus(widget) != 0 }
+
+    /// Whether this widget has the keyboard focus in its window.
+    public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
+
+    /// Whether the focus is this widget or inside it.
+    public var containsFocus: Bool {
+        guard let root = gtk_widget_get_root(widget),
+              let focus = gtk_root_get_focus(root) else { return false }
+        return focus == widget || gtk_widget_is_ancestor(focus, widget) != 0
+    }
+
+    /// Activates the widget as a user would (a button clicks, a flow-box child is chosen).
+    /// - Returns: false if the widget is not activatable.
+    @discardableResult
+    public func activate() -> Bool { gtk_widget_activate(widget) != 0 }
+
+    /// The toplevel window pointer this widget is in, or nil when not in a window.
+    public var rootWindow: UnsafeMutablePointer<GtkWindow>? {
+        guard let root = gtk_widget_get_root(widget) else { return nil }
+        return UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWindow.self)
+    }
+
+    /// Schedules a new size negotiation (after a change the widget itself cannot see).
+    public func queueResize() { gtk_widget_queue_resize(widget) }
+
+    /// Adds an event controller (key, click, shortcut); the widget owns it from then on.
+    public func addController(_ controller: EventController) {
+        g_object_ref(controller.gobject)  // gtk_widget_add_controller takes ownership of one reference
+        gtk_widget_add_controller(widget, controller.pointer())
+    }
+
+    /// Whether `other` is this widget or a descendant of it.
+    public func contains(_ other: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        other == widget || gtk_widget_is_ancestor(other, widget) != 0
+    }
+}

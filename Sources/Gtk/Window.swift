@@ -1,0 +1,132 @@
+import CGtk
+
+/// A `GtkWindow` (toplevel). Main actor only.
+///
+/// GTK keeps each window alive until it is destroyed; the wrapper holds a reference of its own
+/// (`transfer none`), so the pointer stays valid while the wrapper lives even after ``destroy()``.
+@MainActor
+public class Window: Widget {
+    /// Creates a window; with an `application` it is a `GtkApplicationWindow` that keeps the
+    /// application running while open.
+    public init(application: Application? = nil) {
+        if let application {
+            super.init(gtk_application_window_new(application.pointer(as: GtkApplication.self)), transfer: .none)
+        } else {
+            super.init(gtk_window_new(), transfer: .none)
+        }
+    }
+
+    var window: UnsafeMutablePointer<GtkWindow> { pointer() }
+
+    /// The window title shown by the window manager (and the header bar, when it has no title widget).
+    public var title: String? {
+        get { gtk_window_get_title(window).map { String(cString: $0) } }
+        set { gtk_window_set_title(window, newValue) }
+    }
+
+    /// The window's content.
+    public func setChild(_ child: Widget?) { gtk_window_set_child(window, child?.widget) }
+
+    /// The widget shown as the title bar (a ``HeaderBar`` for client-side decorations).
+    public func setTitlebar(_ titlebar: Widget?) { gtk_window_set_titlebar(window, titlebar?.widget) }
+
+    /// Sets the initial size in pixels (the user may resize).
+    public func setDefaultSize(width: Int32, height: Int32) { gtk_window_set_default_size(window, width, height) }
+
+    /// Makes this window modal (blocks input to other windows of the app) or not.
+    public var isModal: Bool {
+        get { gtk_window_get_modal(window) != 0 }
+        set { gtk_window_set_modal(window, newValue ? 1 : 0) }
+    }
+
+    /// Sets the parent window: the window manager keeps this one above it and centres it on it.
+    public func setTransient(for parent: UnsafeMutablePointer<GtkWindow>?) { gtk_window_set_transient_for(window, parent) }
+
+    /// The parent set with ``setTransient(for:)``.
+    public var transientParent: UnsafeMutablePointer<GtkWindow>? { gtk_window_get_transient_for(window) }
+
+    /// Destroys the window together with its parent-child relation (`gtk_window_set_destroy_with_parent`).
+    public func setDestroyWithParent(_ value: Bool) { gtk_window_set_destroy_with_parent(window, value ? 1 : 0) }
+
+    /// Shows the window and raises it.
+    public func present() { gtk_window_present(window) }
+
+    /// Asks the window to close, as the window manager's close button does: emits `close-request`, and
+    /// the window is destroyed unless a handler returns true.
+    public func close() { gtk_window_close(window) }
+
+    /// Destroys the window now, with no `close-request`.
+    public func destroy() { gtk_window_destroy(window) }
+
+    /// Whether the window is on screen.
+    public var isShown: Bool { gtk_widget_get_visible(widget) != 0 }
+
+    /// The widget that has keyboard focus in this window, if any.
+    public var focusWidget: UnsafeMutablePointer<GtkWidget>? { gtk_window_get_focus(window) }
+
+    /// Sets the focus widget of the window (nil clears it).
+    public func setFocus(_ widget: UnsafeMutablePointer<GtkWidget>?) { gtk_window_set_focus(window, widget) }
+
+    /// Runs `handler` on `close-request` (window manager close, ``close()``). Return true to keep the
+    /// window open, false to let GTK destroy it.
+    public func onCloseRequest(_ handler: @escaping @MainActor () -> Bool) {
+        connect("close-request") { args in args.setReturn(handler()) }
+    }
+
+    /// Runs `handler` once the window is destroyed (by any path).
+    public func onDestroy(_ handler: @escaping @MainActor () -> Void) {
+        connect("destroy") { _ in handler() }
+    }
+
+    /// Adds a window-scoped action `win.<name>` that runs `handler` when activated (by an accelerator
+    /// set on the application, or a button's action name).
+    public func addAction(_ name: String, handler: @escaping @MainActor () -> Void) {
+        let action = g_simple_action_new(name, nil)!
+        _ = Signals.connect(UnsafeMutableRawPointer(action), "activate", after: false) { _ in handler() }
+        g_action_map_add_action(OpaquePointer(window), action)
+        g_object_unref(UnsafeMutableRawPointer(action))
+    }
+
+    /// Makes `widget` the default widget: Return in an entry activates it.
+    public func setDefaultWidget(_ widget: Widget?) { gtk_window_set_default_widget(window, widget?.widget) }
+
+    /// Sets which window this window's key presses should not reach; see GTK's modal semantics.
+    public static func all() -> [UnsafeMutablePointer<GtkWindow>] {
+        let list = gtk_window_list_toplevels()
+        defer { g_list_free(list) }
+        var result: [UnsafeMutablePointer<GtkWindow>] = []
+        var node = list
+        while let current = node {
+            if let data = current.pointee.data { result.append(data.assumingMemoryBound(to: GtkWindow.self)) }
+            node = current.pointee.next
+        }
+        return result
+    }
+}
+
+/// A `GtkHeaderBar`: the title bar of a window with client-side decorations (title in the middle,
+/// widgets packed at the start and end, window controls at the edges).
+@MainActor
+public final class HeaderBar: Widget {
+    /// Creates an empty header bar.
+    public init() { super.init(gtk_header_bar_new(), transfer: .full) }
+
+    var bar: OpaquePointer { opaque }
+
+    /// Adds `child` at the start (left in left-to-right locales), after earlier start children.
+    public func packStart(_ child: Widget) { gtk_header_bar_pack_start(bar, child.widget) }
+    /// Adds `child` at the end (right in left-to-right locales), before earlier end children.
+    public func packEnd(_ child: Widget) { gtk_header_bar_pack_end(bar, child.widget) }
+    /// Removes a child added with `packStart` or `packEnd`.
+    public func remove(_ child: Widget) { gtk_header_bar_remove(bar, child.widget) }
+
+    /// The widget shown in the middle instead of the window title.
+    public func setTitleWidget(_ widget: Widget?) { gtk_header_bar_set_title_widget(bar, widget?.widget) }
+
+    /// Whether the window controls (close, minimize, maximize) are shown; false for modal dialogs that
+    /// have their own Cancel.
+    public var showsTitleButtons: Bool {
+        get { gtk_header_bar_get_show_title_buttons(bar) != 0 }
+        set { gtk_header_bar_set_show_title_buttons(bar, newValue ? 1 : 0) }
+    }
+}
