@@ -40,6 +40,11 @@ static inline gboolean postcard_value_holds_flags(const GValue *value) {
     return G_VALUE_HOLDS_FLAGS(value);
 }
 
+// g_warning is a variadic macro: log one preformatted message in the "Postcard" domain.
+static inline void postcard_log_warning(const char *message) {
+    g_log("Postcard", G_LOG_LEVEL_WARNING, "%s", message);
+}
+
 // Builds a modifier mask for GtkShortcutTrigger / key events.
 static inline GdkModifierType postcard_control_mask(void) { return GDK_CONTROL_MASK; }
 static inline GdkModifierType postcard_alt_mask(void) { return GDK_ALT_MASK; }

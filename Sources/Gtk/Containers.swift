@@ -4,8 +4,8 @@ import CGtk
 @MainActor
 public final class Box: Widget {
     /// Creates a box; `spacing` is the gap between children in pixels.
-    public init(_ orientation: GtkOrientation, spacing: Int32 = 0) {
-        super.init(gtk_box_new(orientation, spacing), transfer: .full)
+    public init(_ orientation: Orientation, spacing: Int32 = 0) {
+        super.init(gtk_box_new(orientation.gtk, spacing), transfer: .full)
     }
 
     var box: UnsafeMutablePointer<GtkBox> { pointer() }

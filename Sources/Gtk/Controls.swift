@@ -106,11 +106,10 @@ public final class Picture: Widget {
         didSet { gtk_picture_set_paintable(opaque, texture.map { $0.opaque }) }
     }
 
-    /// How the image fills the picture's allocation (`GTK_CONTENT_FIT_CONTAIN` keeps all of it visible,
-    /// `GTK_CONTENT_FIT_COVER` fills and crops).
-    public var contentFit: GtkContentFit {
-        get { gtk_picture_get_content_fit(opaque) }
-        set { gtk_picture_set_content_fit(opaque, newValue) }
+    /// How the image fills the picture's allocation.
+    public var contentFit: ContentFit {
+        get { gtk_picture_get_content_fit(opaque) == GTK_CONTENT_FIT_COVER ? .cover : .contain }
+        set { gtk_picture_set_content_fit(opaque, newValue.gtk) }
     }
 
     /// Whether the picture may shrink below the image's size (true) or requests the image's size.
@@ -181,7 +180,7 @@ public final class Spinner: Widget {
 @MainActor
 public final class Separator: Widget {
     /// Creates a separator line across `orientation`.
-    public init(_ orientation: GtkOrientation = GTK_ORIENTATION_HORIZONTAL) {
-        super.init(gtk_separator_new(orientation), transfer: .full)
+    public init(_ orientation: Orientation = .horizontal) {
+        super.init(gtk_separator_new(orientation.gtk), transfer: .full)
     }
 }

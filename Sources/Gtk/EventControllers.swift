@@ -4,11 +4,18 @@ import CGtk
 /// (``Widget/addController(_:)``).
 @MainActor
 public class EventController: Object {
-    /// In which phase the controller sees events: `GTK_PHASE_CAPTURE` runs before the target widget
-    /// (parents first), `GTK_PHASE_BUBBLE` (default) after it.
-    public var propagationPhase: GtkPropagationPhase {
-        get { gtk_event_controller_get_propagation_phase(pointer()) }
-        set { gtk_event_controller_set_propagation_phase(pointer(), newValue) }
+    /// In which phase the controller sees events (`GtkPropagationPhase`).
+    public enum Phase: Sendable {
+        /// Before the widget under the pointer or with focus (parents first).
+        case capture
+        /// After it, if it did not handle the event (the default).
+        case bubble
+    }
+
+    /// In which phase the controller sees events.
+    public var propagationPhase: Phase {
+        get { gtk_event_controller_get_propagation_phase(pointer()) == GTK_PHASE_CAPTURE ? .capture : .bubble }
+        set { gtk_event_controller_set_propagation_phase(pointer(), newValue == .capture ? GTK_PHASE_CAPTURE : GTK_PHASE_BUBBLE) }
     }
 }
 
@@ -19,11 +26,11 @@ public final class KeyController: EventController {
     public init() { super.init(gtk_event_controller_key_new(), transfer: .full) }
 
     /// Runs `handler(keyval, modifiers)` on each key press; return true when handled (stops it there).
-    /// `keyval` is a GDK key value such as `GDK_KEY_Escape`; `modifiers` a `GdkModifierType` mask.
-    public func onKeyPressed(_ handler: @escaping @MainActor (UInt32, GdkModifierType) -> Bool) {
+    /// `keyval` is a GDK key value (see ``KeyValue``).
+    public func onKeyPressed(_ handler: @escaping @MainActor (UInt32, KeyModifiers) -> Bool) {
         connect("key-pressed") { args in
             let keyval = args.uint(at: 1)
-            let state = GdkModifierType(args.uint(at: 3))
+            let state = KeyModifiers(rawValue: args.uint(at: 3))
             args.setReturn(handler(keyval, state))
         }
     }
@@ -47,12 +54,30 @@ public final class ClickGesture: EventController {
     }
 }
 
-/// Key modifier masks, for matching key presses.
-public enum KeyModifiers {
-    /// The Control key mask.
-    public static var control: GdkModifierType { postcard_control_mask() }
-    /// The Alt key mask.
-    public static var alt: GdkModifierType { postcard_alt_mask() }
-    /// The Shift key mask.
-    public static var shift: GdkModifierType { postcard_shift_mask() }
+/// Modifier keys held during a key press (`GdkModifierType`).
+public struct KeyModifiers: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// Control.
+    public static let control = KeyModifiers(rawValue: postcard_control_mask().rawValue)
+    /// Alt.
+    public static let alt = KeyModifiers(rawValue: postcard_alt_mask().rawValue)
+    /// Shift.
+    public static let shift = KeyModifiers(rawValue: postcard_shift_mask().rawValue)
+}
+
+/// GDK key values (`GDK_KEY_*`) the app matches.
+public enum KeyValue {
+    /// Return.
+    public static let returnKey = UInt32(GDK_KEY_Return)
+    /// Enter on the keypad.
+    public static let keypadEnter = UInt32(GDK_KEY_KP_Enter)
+    /// Escape.
+    public static let escape = UInt32(GDK_KEY_Escape)
+    /// Left arrow.
+    public static let left = UInt32(GDK_KEY_Left)
+    /// Left arrow on the keypad.
+    public static let keypadLeft = UInt32(GDK_KEY_KP_Left)
+    /// The Back key of keyboards with browser keys (`XF86Back`).
+    public static let back = UInt32(GDK_KEY_Back)
 }

@@ -47,8 +47,7 @@ open class Widget: Object {
     /// Whether the CSS style class is set.
     public func hasCSSClass(_ name: String) -> Bool { gtk_widget_has_css_class(widget, name) != 0 }
 
-    /// Sets the CSS name used for this widget instance's node in style sheets? No: GTK sets CSS names per
-    /// class; use ``addCSSClass(_:)``. This sets the widget's `name` (CSS `#id`).
+    /// Sets the widget's name (matched by CSS `#name` selectors and shown in the GTK inspector).
     public func setName(_ name: String) { gtk_widget_set_name(widget, name) }
 
     /// Sets margins in pixels on each side.
@@ -75,15 +74,15 @@ open class Widget: Object {
     }
 
     /// Horizontal alignment within the space the parent gives.
-    public var horizontalAlignment: GtkAlign {
-        get { gtk_widget_get_halign(widget) }
-        set { gtk_widget_set_halign(widget, newValue) }
+    public var horizontalAlignment: Alignment {
+        get { Alignment(gtk_widget_get_halign(widget)) }
+        set { gtk_widget_set_halign(widget, newValue.gtk) }
     }
 
     /// Vertical alignment within the space the parent gives.
-    public var verticalAlignment: GtkAlign {
-        get { gtk_widget_get_valign(widget) }
-        set { gtk_widget_set_valign(widget, newValue) }
+    public var verticalAlignment: Alignment {
+        get { Alignment(gtk_widget_get_valign(widget)) }
+        set { gtk_widget_set_valign(widget, newValue.gtk) }
     }
 
     /// Requests a minimum size in pixels; -1 leaves a dimension natural.
@@ -101,6 +100,16 @@ open class Widget: Object {
         get { gtk_widget_get_focusable(widget) != 0 }
         set { gtk_widget_set_focusable(widget, newValue ? 1 : 0) }
     }
+
+    /// Whether the widget (and its children) can receive pointer input; false makes clicks pass
+    /// through as if it were not there (`gtk_widget_set_can_target`).
+    public var canTarget: Bool {
+        get { gtk_widget_get_can_target(widget) != 0 }
+        set { gtk_widget_set_can_target(widget, newValue ? 1 : 0) }
+    }
+
+    /// Whether the widget lays out right-to-left (for mirrored transitions in RTL locales).
+    public var isRightToLeft: Bool { gtk_widget_get_direction(widget) == GTK_TEXT_DIR_RTL }
 
     /// Moves keyboard focus to this widget (or its first focusable child).
     /// - Returns: whether focus moved.

@@ -1,0 +1,282 @@
+import CGtk
+import Gtk
+import Navigation
+
+/// A navigation stack of ``Page``s shown in a `GtkStack` under a `GtkHeaderBar` — the GTK host of the
+/// ``NavigationStackState`` model, with what libadwaita's `AdwNavigationView` gives GNOME apps:
+///
+/// - The bar shows the visible page's title, its end bar items, and a Back button
+///   (`go-previous-symbolic`, accessible name "Back", tooltip = the previous page's title) whenever there
+///   is a page to go back to.
+/// - Push slides the new page over (from the end edge); pop slides it away, uncovering the page below
+///   (mirrored in right-to-left locales). Pointer input is ignored while a transition runs; a change
+///   requested during one finishes it cleanly. Popped pages are removed from the widget tree only after
+///   their transition ends, and released then.
+/// - Back: the Back button, Alt+Left, the Back key, mouse button 8, and Escape on a pushed page
+///   (installed on the window by ``installBackShortcuts(on:)``). Escape on the root page calls
+///   ``onEscapeAtRoot`` instead (a modal flow cancels there).
+/// - Focus is remembered per page and restored when the page is shown again.
+///
+/// Every change goes through the model first (``state``) and the widgets follow.
+/// Main actor only.
+@MainActor
+public final class NavigationStack {
+    /// The model: the pages' ids and titles, root first.
+    public private(set) var state = NavigationStackState()
+
+    /// Whether a transition is animating.
+    public private(set) var transition: Transition = .idle
+
+    /// The header bar showing the stack's title, Back button and page bar items. The host window sets
+    /// it as its titlebar.
+    public let headerBar = HeaderBar()
+
+    /// The widget that shows the pages; put it in the window.
+    public let view = Stack()
+
+    /// The Back button (visible when ``NavigationStackState/canGoBack``).
+    public let backButton = Button(iconName: "go-previous-symbolic", accessibleLabel: "Back")
+
+    /// The bar's title label.
+    public let titleLabel = Label()
+
+    /// Called after the user (or code) pops pages, with the removed pages, top-most last. Flows use it to
+    /// notice Back past their first page.
+    public var onPopped: (@MainActor ([Page]) -> Void)?
+
+    /// Called when Escape is pressed on the root page (nothing to pop). A modal dialog cancels its flow.
+    public var onEscapeAtRoot: (@MainActor () -> Void)?
+
+    /// Called after every change of the visible page.
+    public var onVisiblePageChanged: (@MainActor (Page?) -> Void)?
+
+    private var pagesByID: [PageID: Page] = [:]
+    private var pagesAwaitingRemoval: [Page] = []
+    private var shownBarItems: [Widget] = []
+
+    /// Transition length: 200 ms, GtkStack's default and close to libadwaita's navigation view.
+    public static let transitionDuration: UInt32 = 200
+
+    /// Creates a stack, optionally with a root page.
+    public init(root: Page? = nil) {
+        view.transitionDuration = Self.transitionDuration
+        view.isHomogeneous = false
+        view.expandsHorizontally = true
+        view.expandsVertically = true
+        titleLabel.addCSSClass("title")
+        titleLabel.ellipsizeAtEnd()
+        headerBar.setTitleWidget(titleLabel)
+        headerBar.packStart(backButton)
+        backButton.isVisible = false
+        backButton.onClicked { [weak self] in self?.goBack() }
+        view.onTransitionRunningChanged { [weak self] running in
+            if !running { self?.finishTransition() }
+        }
+        if let root { replace(with: [root], animated: false) }
+    }
+
+    /// The pages, root first.
+    public var pages: [Page] { state.entries.compactMap { pagesByID[$0.id] } }
+
+    /// The visible page, or nil when empty.
+    public var visiblePage: Page? { state.top.flatMap { pagesByID[$0.id] } }
+
+    /// Pushes `page` and shows it with a slide-over transition.
+    /// Does nothing (and returns false) if the page is already on this stack or on another one.
+    @discardableResult
+    public func push(_ page: Page) -> Bool {
+        guard page.navigationStack == nil || page.navigationStack === self, !state.contains(page.id) else {
+            g_log_structured_standard_helper("push: \(page.title) is already on a navigation stack; ignored")
+            return false
+        }
+        var new = state
+        new.push(.init(id: page.id, title: page.title))
+        attach(page)
+        apply(new)
+        return true
+    }
+
+    /// Pops the visible page with a slide-under transition; does nothing at the root.
+    /// - Returns: the popped page, or nil.
+    @discardableResult
+    public func pop() -> Page? {
+        var new = state
+        guard let removed = new.pop() else { return nil }
+        let page = pagesByID[removed.id]
+        apply(new)
+        return page
+    }
+
+    /// Pops every page above `page`; does nothing if `page` is not on the stack or already visible.
+    /// - Returns: the popped pages, bottom first.
+    @discardableResult
+    public func pop(to page: Page) -> [Page] {
+        var new = state
+        let removed = new.pop(to: page.id).compactMap { pagesByID[$0.id] }
+        apply(new)
+        return removed
+    }
+
+    /// Pops every page but the root; does nothing at the root.
+    @discardableResult
+    public func popToRoot() -> [Page] {
+        guard let root = pages.first else { return [] }
+        return pop(to: root)
+    }
+
+    /// Replaces all pages with `newPages` (root first); an empty list empties the stack.
+    /// Animated as a push of the new top page when `animated`.
+    public func replace(with newPages: [Page], animated: Bool = true) {
+        var new = NavigationStackState()
+        var accepted: [Page] = []
+        for page in newPages where new.push(.init(id: page.id, title: page.title)) {
+            accepted.append(page)
+        }
+        accepted.forEach(attach)
+        apply(new, animated: animated)
+    }
+
+    /// Goes back one page as the Back button does: pops, or at the root does nothing.
+    /// Ignored while a transition runs only if it would pop the page being pushed twice (each press pops
+    /// one page; a second press during the animation pops the next).
+    public func goBack() {
+        _ = pop()
+    }
+
+    /// Installs the back shortcuts on `window`: Alt+Left, the Back key (`XF86Back`), Escape, and mouse
+    /// button 8. Escape at the root calls ``onEscapeAtRoot``.
+    public func installBackShortcuts(on window: Window) {
+        let keys = KeyController()
+        keys.onKeyPressed { [weak self] keyval, modifiers in
+            guard let self else { return false }
+            let alt = modifiers.contains(.alt)
+            switch keyval {
+            case KeyValue.left where alt, KeyValue.keypadLeft where alt, KeyValue.back:
+                self.goBack()
+                return true
+            case KeyValue.escape:
+                if self.state.canGoBack { self.goBack() } else { self.onEscapeAtRoot?() }
+                return true
+            default:
+                return false
+            }
+        }
+        window.addController(keys)
+        let mouseBack = ClickGesture(button: 8)
+        mouseBack.onPressed { [weak self] _ in self?.goBack() }
+        window.addController(mouseBack)
+    }
+
+    // MARK: - The one path for every change
+
+    private func attach(_ page: Page) {
+        guard pagesByID[page.id] == nil else { return }
+        pagesByID[page.id] = page
+        page.navigationStack = self
+        page.titleDidChange = { [weak self] page in self?.pageTitleDidChange(page) }
+        pagesAwaitingRemoval.removeAll { $0 === page }
+        if !view.contains(page.content.widget) {
+            view.add(page.content, name: page.id.description)
+        }
+    }
+
+    private func apply(_ new: NavigationStackState, animated: Bool = true) {
+        let change = state.change(to: new)
+        guard change != .none else { return }
+        // A change during a transition first finishes the previous one cleanly.
+        flushRemovals()
+        let outgoing = visiblePage
+        if let outgoing { outgoing.savedFocus = focusedWidget(in: outgoing) }
+        state = new
+        var removedPages: [Page] = []
+        switch change {
+        case .pop(let removed), .replace(let removed, _):
+            removedPages = removed.compactMap { pagesByID.removeValue(forKey: $0.id) }
+        case .push, .none:
+            break
+        }
+        for page in removedPages {
+            page.navigationStack = nil
+            page.titleDidChange = nil
+            page.savedFocus = nil
+        }
+        pagesAwaitingRemoval.append(contentsOf: removedPages)
+
+        let incoming = visiblePage
+        if let incoming {
+            let type = animated && change.transitionKind != nil && view.isMapped
+                ? transitionType(change.transitionKind!) : GTK_STACK_TRANSITION_TYPE_NONE
+            transition = .running(from: outgoing?.id, to: incoming.id, kind: change.transitionKind ?? .push)
+            view.canTarget = false
+            view.showChild(named: incoming.id.description, transition: type)
+        }
+        updateBar()
+        if let incoming { restoreFocus(in: incoming) }
+        if !view.isTransitionRunning { finishTransition() }
+        if case .pop = change, !removedPages.isEmpty { onPopped?(removedPages) }
+        onVisiblePageChanged?(incoming)
+    }
+
+    private func finishTransition() {
+        transition = .idle
+        view.canTarget = true
+        flushRemovals()
+    }
+
+    private func flushRemovals() {
+        let removing = pagesAwaitingRemoval
+        pagesAwaitingRemoval = []
+        for page in removing where view.contains(page.content.widget) {
+            view.remove(page.content)
+        }
+    }
+
+    private func transitionType(_ kind: TransitionKind) -> GtkStackTransitionType {
+        let rtl = view.isRightToLeft
+        switch kind {
+        case .push: return rtl ? GTK_STACK_TRANSITION_TYPE_OVER_RIGHT : GTK_STACK_TRANSITION_TYPE_OVER_LEFT
+        case .pop: return rtl ? GTK_STACK_TRANSITION_TYPE_UNDER_LEFT : GTK_STACK_TRANSITION_TYPE_UNDER_RIGHT
+        }
+    }
+
+    // MARK: - Bar
+
+    private func updateBar() {
+        titleLabel.text = state.top?.title ?? ""
+        backButton.isVisible = state.canGoBack
+        backButton.tooltip = state.previous?.title
+        for item in shownBarItems { headerBar.remove(item) }
+        shownBarItems = visiblePage?.endBarItems ?? []
+        for item in shownBarItems { headerBar.packEnd(item) }
+    }
+
+    func pageBarItemsDidChange(_ page: Page) {
+        if page === visiblePage { updateBar() }
+    }
+
+    private func pageTitleDidChange(_ page: Page) {
+        state.setTitle(page.title, of: page.id)
+        updateBar()
+    }
+
+    // MARK: - Focus
+
+    private func focusedWidget(in page: Page) -> Widget? {
+        guard let window = page.content.rootWindow, let focus = gtk_window_get_focus(window),
+              page.content.contains(focus) else { return nil }
+        return Widget(UnsafeMutableRawPointer(focus), transfer: .none)
+    }
+
+    private func restoreFocus(in page: Page) {
+        guard page.content.rootWindow != nil else { return }
+        if let saved = page.savedFocus, page.content.contains(saved.widget), saved.grabFocus() { return }
+        if let initial = page.initialFocus, initial.grabFocus() { return }
+        if page.content.grabFocus() { return }
+        if backButton.isVisible { backButton.grabFocus() }
+    }
+}
+
+/// Logs a warning in GLib's log (shown on stderr, fatal under `G_DEBUG=fatal-warnings`).
+func g_log_structured_standard_helper(_ message: String) {
+    postcard_log_warning(message)
+}

@@ -1,0 +1,135 @@
+import Gtk
+import NavigationGtk
+
+/// **Add a Comment**: the chosen photo, a multi-line comment field (focused), and **Post**
+/// (suggested-action, at the end of the bar).
+///
+/// Ctrl+Return posts; Return inserts a newline. Post is enabled once the comment has non-blank text.
+/// Reports the comment through ``onPost``; whoever listens decides what posting means and reports
+/// failure back with ``showError(_:)``. Reused unchanged wherever a photo needs a caption.
+@MainActor
+public final class CommentPage: Page {
+    /// Called with the comment (trimmed of surrounding blank lines and spaces) when the user posts.
+    public var onPost: (@MainActor (String) -> Void)?
+
+    /// The photo being commented on.
+    public let photo: Photo
+    /// The comment field.
+    public let commentView = TextView()
+    /// The Post button (end of the bar, suggested-action).
+    public let postButton: Button
+    /// Shows why the last post failed; hidden until then.
+    public let errorLabel = Label()
+    /// The photo preview.
+    public let preview = Picture()
+
+    /// Largest preview edge to decode, in pixels.
+    static let previewSize: Int32 = 960
+
+    /// Creates the page for `photo`, with an optional initial `comment` and action label
+    /// (default "Post"; e.g. "Save" when editing a caption).
+    public init(photo: Photo, comment: String = "", actionLabel: String = "Post", title: String = "Add a Comment") {
+        self.photo = photo
+        postButton = Button(label: actionLabel)
+        super.init(title: title)
+        postButton.addCSSClass("suggested-action")
+        addEndBarItem(postButton)
+
+        preview.contentFit = .contain
+        preview.canShrink = true
+        preview.alternativeText = photo.fileName
+        preview.expandsVertically = true
+        preview.setSizeRequest(width: 160, height: 160)
+        preview.setMargins(top: 12, bottom: 6, start: 12, end: 12)
+
+        errorLabel.isVisible = false
+        errorLabel.wraps = true
+        errorLabel.addCSSClass("error")
+        errorLabel.setMargins(top: 0, bottom: 6, start: 12, end: 12)
+
+        let heading = Label("Comment")
+        heading.xAlign = 0
+        heading.addCSSClass("heading")
+        heading.setMargins(top: 6, bottom: 4, start: 12, end: 12)
+        commentView.setAccessibleLabel("Comment")
+        commentView.addCSSClass("comment-field")
+        commentView.text = comment
+        let field = ScrolledWindow(commentView)
+        field.setSizeRequest(height: 120)
+        field.addCSSClass("comment-frame")
+        field.setMargins(top: 0, bottom: 12, start: 12, end: 12)
+
+        content.append(preview)
+        content.append(errorLabel)
+        content.append(heading)
+        content.append(field)
+
+        updatePostButton()
+        commentView.onChanged { [weak self] in self?.updatePostButton() }
+        postButton.onClicked { [weak self] in self?.post() }
+        let keys = KeyController()
+        keys.propagationPhase = .capture
+        keys.onKeyPressed { [weak self] keyval, modifiers in
+            guard let self, keyval == KeyValue.returnKey || keyval == KeyValue.keypadEnter,
+                  modifiers.contains(.control) else { return false }
+            self.post()
+            return true
+        }
+        commentView.addController(keys)
+        loadPreview()
+    }
+
+    public override var initialFocus: Widget? { commentView }
+
+    /// The comment as it will be posted: the text without surrounding whitespace.
+    public var comment: String { commentView.text.trimmingWhitespace() }
+
+    /// Whether the user typed something not yet posted (a flow asks before discarding it).
+    public var hasUnsavedInput: Bool { !comment.isEmpty }
+
+    /// Whether a post is in progress: the field and Post are disabled meanwhile.
+    public var isBusy = false {
+        didSet {
+            commentView.isEditable = !isBusy
+            updatePostButton()
+        }
+    }
+
+    /// Shows `message` above the comment (why posting failed); the comment is left as it is.
+    public func showError(_ message: String) {
+        errorLabel.text = message
+        errorLabel.isVisible = true
+    }
+
+    private func post() {
+        guard postButton.isSensitive else { return }
+        errorLabel.isVisible = false
+        onPost?(comment)
+    }
+
+    private func updatePostButton() {
+        postButton.isSensitive = !isBusy && !comment.isEmpty
+    }
+
+    private func loadPreview() {
+        Task { [weak self] in
+            guard let self else { return }
+            do {
+                self.preview.texture = try await Texture.load(path: self.photo.path, maxSize: Self.previewSize)
+            } catch {
+                self.showError("Can't show this photo: \(error)")
+            }
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs and newlines.
+    func trimmingWhitespace() -> String {
+        let isBlank: (Character) -> Bool = { $0.isWhitespace }
+        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}
