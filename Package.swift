@@ -19,14 +19,15 @@ let package = Package(
         .target(name: "Navigation"),
         .target(name: "NavigationGtk", dependencies: ["Gtk", "Navigation"]),
         .target(name: "PhotoPosting", dependencies: ["NavigationGtk", "Gtk", "Navigation"]),
-        .executableTarget(
-            name: "Postcard",
+        .target(
+            name: "PostcardApp",
             dependencies: ["PhotoPosting", "NavigationGtk", "Navigation", "Gtk", "CSQLite"]
         ),
+        .executableTarget(name: "Postcard", dependencies: ["PostcardApp"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
         .testTarget(
             name: "PostcardTests",
-            dependencies: ["Postcard", "PhotoPosting", "NavigationGtk", "Navigation", "Gtk"]
+            dependencies: ["PostcardApp", "PhotoPosting", "NavigationGtk", "Navigation", "Gtk"]
         ),
     ]
 )

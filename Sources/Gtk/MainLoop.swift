@@ -1,4 +1,5 @@
 import CGtk
+import Dispatch  // links libdispatch, which exports the main-queue hooks
 
 /// Runs Swift concurrency's main-actor work inside the GLib main loop.
 ///

@@ -1,0 +1,115 @@
+import Gtk
+
+/// The command line: `postcard [--library DIR | --pictures] [--data-dir DIR]`.
+public struct AppOptions: Equatable, Sendable {
+    /// Where the photo library comes from.
+    public enum LibrarySource: Equatable, Sendable {
+        /// The sample photos bundled in `Resources/photos`.
+        case bundled
+        /// A folder given with `--library DIR`.
+        case folder(String)
+        /// The user's XDG Pictures folder (`--pictures`).
+        case pictures
+    }
+
+    /// The photo library to offer in Choose a Photo.
+    public var library: LibrarySource = .bundled
+    /// The data directory for posts (`--data-dir DIR`); nil: `$XDG_DATA_HOME/postcard`.
+    public var dataDirectory: String?
+    /// Whether `--help` was given.
+    public var showHelp = false
+
+    /// The usage text printed by `--help` and after a bad argument.
+    public static let usage = """
+        Usage: postcard [OPTION…]
+
+          --library DIR    offer the photos in DIR (default: the bundled sample photos)
+          --pictures       offer the photos in your Pictures folder
+          --data-dir DIR   keep posts in DIR (default: $XDG_DATA_HOME/postcard)
+          --help           show this help
+
+        Environment: POSTCARD_RESOURCES=DIR overrides where the app's resources are found.
+        """
+
+    /// Parses `arguments` (without the program name).
+    /// - Throws: ``AppOptionsError`` naming the bad or incomplete argument.
+    public init(arguments: [String]) throws {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--library":
+                guard let dir = remaining.popFirst() else { throw AppOptionsError(message: "--library needs a folder") }
+                library = .folder(dir)
+            case "--pictures":
+                library = .pictures
+            case "--data-dir":
+                guard let dir = remaining.popFirst() else { throw AppOptionsError(message: "--data-dir needs a folder") }
+                dataDirectory = dir
+            case "--help", "-h":
+                showHelp = true
+            default:
+                throw AppOptionsError(message: "unknown argument “\(argument)”")
+            }
+        }
+    }
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// The photo folder to use, given the bundled resources folder.
+    /// - Throws: ``AppOptionsError`` when `--pictures` is given but no Pictures folder is configured.
+    public func libraryDirectory(resources: String) throws -> String {
+        switch library {
+        case .bundled: return Files.join(resources, "photos")
+        case .folder(let dir): return dir
+        case .pictures:
+            guard let pictures = Files.picturesDirectory else {
+                throw AppOptionsError(message: "no Pictures folder is configured (see xdg-user-dirs)")
+            }
+            return pictures
+        }
+    }
+
+    /// The data directory to use.
+    public var resolvedDataDirectory: String {
+        dataDirectory ?? Files.join(Files.userDataDirectory, "postcard")
+    }
+}
+
+/// A bad command line; the message names the problem.
+public struct AppOptionsError: Error, CustomStringConvertible, Sendable {
+    /// What is wrong.
+    public let message: String
+    public var description: String { message }
+}
+
+/// Finds the app's resources folder (sample photos, style sheet).
+///
+/// Looked up in order: `$POSTCARD_RESOURCES`; the installed `share/postcard` beside the executable's
+/// prefix (`<prefix>/bin/postcard` → `<prefix>/share/postcard`, as `make install` lays it out); the
+/// source tree's `Resources/` (when run from a checkout with `swift run` or `make run`).
+public enum ResourceLocator {
+    /// The first candidate folder that holds `style.css`.
+    /// - Throws: ``AppOptionsError`` listing every folder tried.
+    public static func resourcesDirectory() throws -> String {
+        let candidates = self.candidates()
+        if let found = candidates.first(where: { Files.exists(Files.join($0, "style.css")) }) {
+            return found
+        }
+        throw AppOptionsError(message: "can't find the app's resources (style.css, photos/); looked in: "
+            + candidates.joined(separator: ", ") + ". Set POSTCARD_RESOURCES to the Resources folder.")
+    }
+
+    static func candidates() -> [String] {
+        var result: [String] = []
+        if let override = Files.environment("POSTCARD_RESOURCES") { result.append(override) }
+        if let exe = Files.executablePath {
+            let prefix = Files.directoryName(Files.directoryName(exe))
+            result.append(Files.join(prefix, "share", "postcard"))
+        }
+        // Sources/PostcardApp/App/AppOptions.swift → the checkout's Resources/.
+        let sourceRoot = Files.directoryName(Files.directoryName(Files.directoryName(Files.directoryName(#filePath))))
+        result.append(Files.join(sourceRoot, "Resources"))
+        return result
+    }
+}

@@ -1,0 +1,28 @@
+/// Someone with a profile page: the user ("me") or one of their (made-up) friends.
+public struct Person: Equatable, Hashable, Sendable, Identifiable {
+    /// A stable key, stored with posts (`author`, `profile`).
+    public let id: String
+    /// The name shown on the profile and in lists.
+    public let name: String
+
+    /// Creates a person.
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    /// Up to two initials for the avatar, e.g. "AL" for "Ada Lovelace".
+    public var initials: String {
+        String(name.split(separator: " ").prefix(2).compactMap(\.first)).uppercased()
+    }
+
+    /// The app's user.
+    public static let me = Person(id: "me", name: "Sam Rivera")
+
+    /// The made-up friends listed on My Profile.
+    public static let friends = [
+        Person(id: "ada", name: "Ada Lovelace"),
+        Person(id: "grace", name: "Grace Hopper"),
+        Person(id: "alan", name: "Alan Turing"),
+    ]
+}
