@@ -15,6 +15,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Test-only: XTEST input events under Xvfb.
+        .systemLibrary(name: "CXTest", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
         .target(name: "Gtk", dependencies: ["CGtk"]),
         .target(name: "Navigation"),
         .target(name: "NavigationGtk", dependencies: ["Gtk", "Navigation"]),
@@ -27,7 +29,7 @@ let package = Package(
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
         .testTarget(
             name: "PostcardTests",
-            dependencies: ["PostcardApp", "PhotoPosting", "NavigationGtk", "Navigation", "Gtk"]
+            dependencies: ["PostcardApp", "PhotoPosting", "NavigationGtk", "Navigation", "Gtk", "CGtk", "CXTest"]
         ),
     ]
 )

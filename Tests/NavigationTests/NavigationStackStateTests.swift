@@ -1,0 +1,131 @@
+import Navigation
+import XCTest
+
+/// Model tests: no display, no GTK.
+final class NavigationStackStateTests: XCTestCase {
+    private func entry(_ title: String) -> NavigationStackState.Entry { .init(id: .make(), title: title) }
+
+    /// Checks the whole stack at once by titles, root first.
+    private func expectStack(_ stack: NavigationStackState, _ titles: [String], line: UInt = #line) {
+        XCTAssertEqual(stack.entries.map(\.title), titles, line: line)
+    }
+
+    func testPushShowsNewTopAndEnablesBack() {
+        var stack = NavigationStackState([entry("Profile")])
+        XCTAssertFalse(stack.canGoBack)
+        XCTAssertTrue(stack.push(entry("Friend")))
+        expectStack(stack, ["Profile", "Friend"])
+        XCTAssertTrue(stack.canGoBack)
+        XCTAssertEqual(stack.previous?.title, "Profile")
+    }
+
+    func testPushingPageAlreadyOnStackIsIgnored() {
+        let friend = entry("Friend")
+        var stack = NavigationStackState([entry("Profile"), friend])
+        XCTAssertFalse(stack.push(friend))
+        expectStack(stack, ["Profile", "Friend"])
+    }
+
+    func testPopAtRootDoesNothing() {
+        var stack = NavigationStackState([entry("Profile")])
+        XCTAssertNil(stack.pop())
+        expectStack(stack, ["Profile"])
+        var empty = NavigationStackState()
+        XCTAssertNil(empty.pop())
+        XCTAssertTrue(empty.popToRoot().isEmpty)
+    }
+
+    func testPopToMiddleRemovesPagesAbove() {
+        let middle = entry("B")
+        var stack = NavigationStackState([entry("A"), middle, entry("C"), entry("D")])
+        XCTAssertEqual(stack.pop(to: middle.id).map(\.title), ["C", "D"])
+        expectStack(stack, ["A", "B"])
+        XCTAssertTrue(stack.pop(to: PageID.make()).isEmpty, "unknown id changes nothing")
+        expectStack(stack, ["A", "B"])
+    }
+
+    func testPopToRootAtRootIsEmpty() {
+        var stack = NavigationStackState([entry("A")])
+        XCTAssertTrue(stack.popToRoot().isEmpty)
+        expectStack(stack, ["A"])
+    }
+
+    func testReplaceWithEmptyEmptiesAndDropsDuplicates() {
+        let a = entry("A")
+        var stack = NavigationStackState([a, entry("B")])
+        stack.replace(with: [])
+        XCTAssertNil(stack.top)
+        stack.replace(with: [a, a, entry("C")])
+        expectStack(stack, ["A", "C"])
+    }
+
+    func testChangeClassifiesPushPopReplace() {
+        let a = entry("A"), b = entry("B"), c = entry("C")
+        let old = NavigationStackState([a, b])
+        XCTAssertEqual(old.change(to: NavigationStackState([a, b, c])), .push([c]))
+        XCTAssertEqual(old.change(to: NavigationStackState([a])), .pop([b]))
+        XCTAssertEqual(old.change(to: NavigationStackState([a, c])), .replace(removed: [b], added: [c]))
+        XCTAssertEqual(old.change(to: old), StackChange.none)
+        XCTAssertEqual(StackChange.pop([b]).transitionKind, .pop)
+        XCTAssertEqual(StackChange.replace(removed: [b], added: [c]).transitionKind, .push)
+    }
+
+    func testTitleChangeKeepsIdentity() {
+        let a = entry("A")
+        var stack = NavigationStackState([a])
+        XCTAssertTrue(stack.setTitle("Renamed", of: a.id))
+        XCTAssertEqual(stack.top?.id, a.id)
+        XCTAssertFalse(stack.setTitle("X", of: PageID.make()))
+        expectStack(stack, ["Renamed"])
+    }
+
+    func testPageIDsAreUnique() {
+        let ids = (0..<1000).map { _ in PageID.make() }
+        XCTAssertEqual(Set(ids).count, 1000)
+    }
+}
+
+/// Exactly-once completion, without GTK.
+final class FlowCompletionTests: XCTestCase {
+    @MainActor
+    func testFirstResolveWinsAndLaterOnesAreIgnored() async {
+        let completion = FlowCompletion<String>()
+        var observed: [String] = []
+        completion.whenResolved { observed.append($0) }
+        XCTAssertTrue(completion.resolve("posted"))
+        XCTAssertFalse(completion.resolve("canceled"))
+        XCTAssertFalse(completion.resolve("posted"))
+        let value = await completion.value(onCancel: {})
+        XCTAssertEqual(value, "posted")
+        XCTAssertEqual(observed, ["posted"])
+    }
+
+    @MainActor
+    func testWaiterResumesOnceWhenResolvedLater() async {
+        let completion = FlowCompletion<Int>()
+        let waiter = Task { @MainActor in await completion.value(onCancel: {}) }
+        await Task.yield()
+        completion.resolve(1)
+        completion.resolve(2)
+        let value = await waiter.value
+        XCTAssertEqual(value, 1)
+    }
+
+    @MainActor
+    func testCancellingTheCallersTaskRunsOnCancelWhichResolves() async {
+        let completion = FlowCompletion<String>()
+        var cancelCalls = 0
+        let waiter = Task { @MainActor in
+            await completion.value(onCancel: {
+                cancelCalls += 1
+                completion.resolve("canceled")
+            })
+        }
+        await Task.yield()
+        waiter.cancel()
+        let value = await waiter.value
+        XCTAssertEqual(value, "canceled")
+        XCTAssertEqual(cancelCalls, 1)
+        XCTAssertFalse(completion.resolve("posted"))
+    }
+}

@@ -1,0 +1,237 @@
+import CGtk
+import CXTest
+import Gtk
+import Navigation
+import NavigationGtk
+import PhotoPosting
+import XCTest
+
+/// Drives the real flow through its widgets, from a host window with one page.
+@MainActor
+final class FlowHarness {
+    let rootPage = Page(title: "Host")
+    let host: NavigationWindow
+    let library: PhotoLibrary
+    var results: [CommentedPhotoFlow.Result] = []
+    var submitted: [String] = []
+    var failSubmitWith: String?
+    var task: Task<Void, Never>?
+
+    init(library: String) {
+        self.library = PhotoLibrary(directory: library)
+        let opener = Button(label: "Open Flow")
+        rootPage.content.append(opener)
+        host = NavigationWindow(root: rootPage, width: 800, height: 600)
+    }
+
+    func start() {
+        task = Task {
+            let result = await CommentedPhotoFlow.run(from: rootPage, library: library) { [weak self] _, comment in
+                if let message = self?.failSubmitWith { throw GLibError(message: message) }
+                self?.submitted.append(comment)
+            }
+            results.append(result)
+        }
+    }
+
+    var dialog: ModalDialog? { CommentedPhotoFlow.current }
+    var picker: PhotoPickerPage? { dialog?.stack.visiblePage as? PhotoPickerPage }
+    var commentPage: CommentPage? { dialog?.stack.visiblePage as? CommentPage }
+}
+
+final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
+    /// Shows the host, starts the flow, and waits for the picker with all thumbnails loaded.
+    @MainActor
+    private func startedFlow(library: String? = nil) -> FlowHarness {
+        let harness = FlowHarness(library: library ?? bundledPhotos)
+        show(harness.host.window)
+        harness.start()
+        spin(until: { harness.picker != nil && harness.picker!.pendingThumbnails == 0 }, "picker loaded")
+        spin(until: { harness.dialog.map { gtk_window_is_active($0.window.pointer()) != 0 } ?? false }, "dialog active")
+        return harness
+    }
+
+    /// Chooses the photo named `name` in the grid, as a click would, and waits for Add a Comment.
+    @MainActor
+    private func choose(_ name: String, in harness: FlowHarness) {
+        let picker = harness.picker!
+        let index = picker.photos.firstIndex { $0.fileName == name }!
+        XCTAssertTrue(picker.tiles[index].activate())
+        spin(until: { harness.commentPage != nil && harness.dialog?.stack.transition == .idle }, "comment page")
+    }
+
+    @MainActor
+    private func assertEndedOnce(_ harness: FlowHarness, _ expected: CommentedPhotoFlow.Result,
+                                 file: StaticString = #filePath, line: UInt = #line) {
+        spin(until: { !harness.results.isEmpty }, "flow result", file: file, line: line)
+        spin(for: 0.3)  // anything that would resolve twice has run by now
+        XCTAssertEqual(harness.results, [expected], file: file, line: line)
+        XCTAssertNil(harness.dialog, "the dialog is gone", file: file, line: line)
+        XCTAssertEqual(Gtk.Window.all().count, 1, "only the host window is left", file: file, line: line)
+    }
+
+    func testDialogIsModalTransientWithCancelAndAccessibleTiles() {
+        onMain {
+            let harness = startedFlow()
+            let dialog = harness.dialog!
+            XCTAssertTrue(dialog.window.isModal)
+            XCTAssertEqual(dialog.window.transientParent, harness.host.window.pointer())
+            XCTAssertEqual(dialog.stack.titleLabel.text, "Choose a Photo")
+            XCTAssertTrue(dialog.cancelButton.hasAccessibleLabel("Cancel"))
+            XCTAssertEqual(dialog.cancelButton.label, "Cancel")
+            XCTAssertFalse(dialog.stack.backButton.isVisible, "no Back on the first page")
+            let picker = harness.picker!
+            XCTAssertTrue(picker.openFileButton.hasAccessibleLabel("Open File…"))
+            XCTAssertTrue(picker.openFileButton.isMapped, "Open File… is in the dialog's bar")
+            XCTAssertEqual(picker.photos.map(\.fileName).sorted(), [
+                "astronaut.png", "brick.png", "chelsea.png", "coffee.png", "grass.png",
+                "hubble_deep_field.jpg", "retina.jpg", "rocket.jpg"])
+            for (photo, tile) in zip(picker.photos, picker.tiles) {
+                XCTAssertTrue(tile.hasAccessibleLabel(photo.fileName), "tile of \(photo.fileName)")
+            }
+            XCTAssertTrue(picker.unreadable.isEmpty)
+            XCTAssertEqual(picker.grid.childCount, 8)
+        }
+    }
+
+    func testCancelOnChooseAPhotoReturnsCanceledOnce() {
+        onMain {
+            let harness = startedFlow()
+            harness.dialog!.cancelButton.activate()
+            assertEndedOnce(harness, .canceled)
+            XCTAssertTrue(harness.submitted.isEmpty)
+        }
+    }
+
+    func testCancelOnAddACommentReturnsCanceledOnce() {
+        onMain {
+            let harness = startedFlow()
+            choose("coffee.png", in: harness)
+            harness.commentPage!.commentView.text = "typed but not posted"
+            XCTAssertTrue(harness.dialog!.cancelButton.isMapped, "the same Cancel is on page 2")
+            harness.dialog!.cancelButton.activate()
+            assertEndedOnce(harness, .canceled)
+            XCTAssertTrue(harness.submitted.isEmpty)
+        }
+    }
+
+    func testEscapeOnChooseAPhotoCancelsAndDoesNotTouchTheHost() {
+        onMain {
+            let harness = startedFlow()
+            pressKey(XK_Escape)
+            assertEndedOnce(harness, .canceled)
+            XCTAssertEqual(harness.host.stack.pages.count, 1)
+        }
+    }
+
+    func testClosingTheDialogWindowCancels() {
+        onMain {
+            let harness = startedFlow()
+            harness.dialog!.window.close()  // what the window manager's close button does
+            assertEndedOnce(harness, .canceled)
+        }
+    }
+
+    func testPostReturnsPostedOnceAndClosesDialog() {
+        onMain {
+            let harness = startedFlow()
+            choose("rocket.jpg", in: harness)
+            let page = harness.commentPage!
+            XCTAssertEqual(harness.dialog!.stack.titleLabel.text, "Add a Comment")
+            XCTAssertTrue(page.commentView.hasFocus, "the comment field is focused")
+            XCTAssertFalse(page.postButton.isSensitive, "nothing to post yet")
+            XCTAssertTrue(page.postButton.hasAccessibleLabel("Post"))
+            XCTAssertTrue(page.postButton.hasCSSClass("suggested-action"))
+            page.commentView.text = "Liftoff!"
+            XCTAssertTrue(page.postButton.isSensitive)
+            page.postButton.activate()
+            page.postButton.activate()  // a double-click posts once
+            assertEndedOnce(harness, .posted(Photo(path: bundledPhotos + "/rocket.jpg"), comment: "Liftoff!"))
+            XCTAssertEqual(harness.submitted, ["Liftoff!"])
+        }
+    }
+
+    func testControlReturnPostsAndReturnInsertsNewline() {
+        onMain {
+            let harness = startedFlow()
+            choose("chelsea.png", in: harness)
+            let page = harness.commentPage!
+            pressKey(XK_c)
+            pressKey(XK_Return)
+            pressKey(XK_a)
+            XCTAssertEqual(page.commentView.text, "c\na", "Return inserts a newline")
+            XCTAssertTrue(harness.results.isEmpty)
+            pressKey(XK_Return, modifiers: [XK_Control_L])
+            assertEndedOnce(harness, .posted(Photo(path: bundledPhotos + "/chelsea.png"), comment: "c\na"))
+        }
+    }
+
+    func testBackOnAddACommentReturnsToTheSameGrid() {
+        onMain {
+            let harness = startedFlow()
+            let picker = harness.picker!
+            choose("grass.png", in: harness)
+            XCTAssertTrue(harness.dialog!.stack.backButton.isVisible)
+            XCTAssertTrue(harness.dialog!.stack.backButton.hasAccessibleLabel("Back"))
+            XCTAssertEqual(harness.dialog!.stack.backButton.tooltip, "Choose a Photo")
+            harness.dialog!.stack.backButton.activate()
+            spin(until: { harness.dialog?.stack.transition == .idle && harness.picker != nil }, "back on picker")
+            XCTAssertTrue(harness.picker === picker, "the same picker page, not a new one")
+            XCTAssertEqual(picker.grid.childCount, 8)
+            XCTAssertEqual(picker.tiles.filter(\.isMapped).count, 8, "grid intact and shown")
+            XCTAssertTrue(harness.results.isEmpty, "Back does not end the flow")
+            choose("brick.png", in: harness)
+            XCTAssertEqual(harness.commentPage?.photo.fileName, "brick.png")
+        }
+    }
+
+    func testFailedSubmitKeepsDialogOpenWithCommentAndError() {
+        onMain {
+            let harness = startedFlow()
+            harness.failSubmitWith = "The disk is full"
+            choose("coffee.png", in: harness)
+            let page = harness.commentPage!
+            page.commentView.text = "Morning"
+            page.postButton.activate()
+            spin(until: { page.errorLabel.isVisible }, "error shown")
+            XCTAssertTrue(page.errorLabel.text.contains("The disk is full"), page.errorLabel.text)
+            XCTAssertEqual(page.commentView.text, "Morning", "the draft is kept")
+            XCTAssertTrue(harness.results.isEmpty)
+            XCTAssertNotNil(harness.dialog)
+            XCTAssertTrue(page.postButton.isSensitive, "can try again")
+            harness.failSubmitWith = nil
+            page.postButton.activate()
+            assertEndedOnce(harness, .posted(Photo(path: bundledPhotos + "/coffee.png"), comment: "Morning"))
+        }
+    }
+
+    func testUnreadablePhotoShowsAsSuchAndTheRestStillWork() {
+        onMain {
+            let folder = makeTemporaryDirectory()
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/broken.png", contents: Data("not a png".utf8)))
+            try? FileManager.default.copyItem(atPath: bundledPhotos + "/coffee.png", toPath: folder + "/coffee.png")
+            let harness = startedFlow(library: folder)
+            let picker = harness.picker!
+            XCTAssertEqual(picker.photos.map(\.fileName), ["broken.png", "coffee.png"])
+            XCTAssertEqual(Array(picker.unreadable.keys).map(\.fileName), ["broken.png"])
+            XCTAssertFalse(picker.tiles[0].isSensitive)
+            picker.tiles[0].activate()
+            spin(for: 0.2)
+            XCTAssertTrue(harness.picker === picker, "an unreadable photo cannot be chosen")
+            choose("coffee.png", in: harness)
+            XCTAssertNotNil(harness.commentPage)
+        }
+    }
+
+    func testMissingLibraryFolderSaysSoAndOpenFileStillWorks() {
+        onMain {
+            let harness = startedFlow(library: "/nonexistent/photos")
+            let picker = harness.picker!
+            XCTAssertTrue(picker.statusLabel.isVisible)
+            XCTAssertTrue(picker.statusLabel.text.contains("/nonexistent/photos"), picker.statusLabel.text)
+            XCTAssertTrue(picker.openFileButton.isSensitive)
+            harness.dialog!.cancelButton.activate()
+            assertEndedOnce(harness, .canceled)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import CGtk
+import CXTest
+import Gtk
+import NavigationGtk
+import Foundation
+import XCTest
+
+/// Base for tests that build real GTK widgets. They run on the main thread (XCTest runs synchronous
+/// tests there) and spin the GLib main loop themselves; Swift concurrency's main-actor work runs inside
+/// it through ``MainLoopBridge``. Without a display every test fails (it never skips).
+class GtkTestCase: XCTestCase, @unchecked Sendable {
+    /// Runs `body` on the main actor (tests are called on the main thread).
+    func onMain(_ body: @MainActor () throws -> Void) rethrows {
+        try MainActor.assumeIsolated(body)
+    }
+
+    override func setUp() {
+        super.setUp()
+        let ready = MainActor.assumeIsolated { initializeGtk() }
+        guard ready else {
+            XCTFail("GTK could not open a display: run GTK tests with `make test` (it starts Xvfb)")
+            return
+        }
+        continueAfterFailure = false
+    }
+
+    override func tearDown() {
+        MainActor.assumeIsolated {
+            for window in Gtk.Window.all() { gtk_window_destroy(window) }
+            MainLoopBridge.drain()
+        }
+        super.tearDown()
+    }
+
+    /// Spins the main loop until `condition` holds; fails the test after `timeout` seconds.
+    @MainActor
+    func spin(until condition: () -> Bool, timeout: Double = 10, _ message: String = "condition",
+              file: StaticString = #filePath, line: UInt = #line) {
+        if !MainLoopBridge.run(until: condition, timeout: timeout) {
+            XCTFail("timed out waiting for \(message)", file: file, line: line)
+        }
+    }
+
+    /// Spins the main loop for `seconds` (lets transitions and redraws finish).
+    @MainActor
+    func spin(for seconds: Double) {
+        let end = g_get_monotonic_time() + gint64(seconds * 1_000_000)
+        MainLoopBridge.run(until: { g_get_monotonic_time() >= end }, timeout: seconds + 1)
+    }
+
+    /// Presents `window` and waits until it is mapped and has keyboard focus.
+    @MainActor
+    func show(_ window: Gtk.Window, file: StaticString = #filePath, line: UInt = #line) {
+        window.present()
+        spin(until: { window.isMapped && gtk_window_is_active(window.pointer()) != 0 }, "window active",
+             file: file, line: line)
+    }
+
+    /// Presses and releases a key through the X server (XTEST), as a user would; `modifiers` are keysyms
+    /// held during the press (e.g. `XK_Control_L`). Events go to the focused window.
+    @MainActor
+    func pressKey(_ keysym: Int32, modifiers: [Int32] = [], file: StaticString = #filePath, line: UInt = #line) {
+        guard let display = postcard_test_xdisplay() else {
+            XCTFail("key presses need an X11 display (Xvfb)", file: file, line: line); return
+        }
+        for modifier in modifiers { XTestFakeKeyEvent(display, UInt32(XKeysymToKeycode(display, KeySym(modifier))), 1, 0) }
+        let code = UInt32(XKeysymToKeycode(display, KeySym(keysym)))
+        XTestFakeKeyEvent(display, code, 1, 0)
+        XTestFakeKeyEvent(display, code, 0, 0)
+        for modifier in modifiers.reversed() { XTestFakeKeyEvent(display, UInt32(XKeysymToKeycode(display, KeySym(modifier))), 0, 0) }
+        XSync(display, 0)
+        spin(for: 0.15)
+    }
+
+    /// Presses and releases mouse `button` (8 is "back") over `window`'s centre, through XTEST.
+    @MainActor
+    func pressMouseButton(_ button: UInt32, over window: Gtk.Window, file: StaticString = #filePath, line: UInt = #line) {
+        guard let display = postcard_test_xdisplay() else {
+            XCTFail("mouse presses need an X11 display (Xvfb)", file: file, line: line); return
+        }
+        postcard_test_click(display, UnsafeMutableRawPointer(window.gobject), window.width / 2, window.height / 2, button)
+    }
+
+    /// A fresh, empty folder under the system temp dir.
+    func makeTemporaryDirectory() -> String {
+        let template = strdup("/tmp/postcard-test-XXXXXX")!
+        defer { free(template) }
+        return String(cString: mkdtemp(template))
+    }
+
+    /// The bundled sample photos (the repository's Resources/photos).
+    var bundledPhotos: String {
+        let root = ((#filePath as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        return ((root as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Resources/photos")
+    }
+}
+
