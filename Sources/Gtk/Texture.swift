@@ -20,6 +20,31 @@ public final class Texture: Object {
     /// - Throws: ``GLibError`` when the file cannot be opened or is not an image GdkPixbuf can read
     ///   (its message says why, e.g. "Couldn't recognize the image file format").
     public static func load(path: String, maxSize: Int32) async throws -> Texture {
+        Texture(pixbuf: try await loadPixbuf(path: path, maxSize: maxSize).pointer)
+    }
+
+    /// Loads the image at `path` as a square thumbnail of `size` × `size` pixels: scaled to fill the
+    /// square (aspect ratio kept) and centre-cropped, like a photo grid tile.
+    /// - Throws: ``GLibError`` as ``load(path:maxSize:)`` does.
+    public static func loadThumbnail(path: String, size: Int32) async throws -> Texture {
+        // Decode at up to 4× the tile so the short side still covers it for panoramas up to 4:1.
+        let pixbuf = try await loadPixbuf(path: path, maxSize: size * 4).pointer
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        let width = Double(gdk_pixbuf_get_width(pixbuf)), height = Double(gdk_pixbuf_get_height(pixbuf))
+        let scale = Double(size) / min(width, height)
+        let scaledWidth = max(size, Int32((width * scale).rounded()))
+        let scaledHeight = max(size, Int32((height * scale).rounded()))
+        guard let scaled = gdk_pixbuf_scale_simple(pixbuf, scaledWidth, scaledHeight, GDK_INTERP_BILINEAR) else {
+            throw GLibError(message: "Not enough memory to scale \(path)")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(scaled)) }
+        let cropped = gdk_pixbuf_new_subpixbuf(scaled, (scaledWidth - size) / 2, (scaledHeight - size) / 2, size, size)!
+        defer { g_object_unref(UnsafeMutableRawPointer(cropped)) }
+        return Texture(pixbuf: cropped)
+    }
+
+    /// Decodes `path` scaled to fit in `maxSize` × `maxSize`, upright. Returns a new pixbuf reference.
+    private static func loadPixbuf(path: String, maxSize: Int32) async throws -> PixbufHandle {
         let file = g_file_new_for_path(path)!
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         let stream = try GLibError.check { g_file_read(file, nil, $0) }
@@ -47,8 +72,7 @@ public final class Texture: Object {
         guard let upright = gdk_pixbuf_apply_embedded_orientation(pixbuf) else {
             throw GLibError(message: "Could not orient \(path)")
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(upright)) }
-        return Texture(pixbuf: upright)
+        return PixbufHandle(pointer: upright)
     }
 
     private struct PixbufHandle: @unchecked Sendable { let pointer: OpaquePointer }

@@ -151,3 +151,33 @@ open class Widget: Object {
         other == widget || gtk_widget_is_ancestor(other, widget) != 0
     }
 }
+
+extension Widget {
+    /// Renders the widget as it is on screen now (a window includes its title bar) into a PNG file.
+    /// The widget must be mapped (shown in a realized window).
+    /// - Throws: ``GLibError`` when it is not mapped, has no size, or the file cannot be written.
+    public func saveSnapshot(toPNG path: String) throws {
+        guard isMapped, let native = gtk_widget_get_native(widget),
+              let renderer = gtk_native_get_renderer(native) else {
+            throw GLibError(message: "can't snapshot \(typeName): not shown on screen")
+        }
+        let paintable = gtk_widget_paintable_new(widget)!
+        defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
+        let width = Double(gdk_paintable_get_intrinsic_width(paintable))
+        let height = Double(gdk_paintable_get_intrinsic_height(paintable))
+        guard width > 0, height > 0 else { throw GLibError(message: "can't snapshot \(typeName): it has no size") }
+        let snapshot = gtk_snapshot_new()!
+        gdk_paintable_snapshot(paintable, snapshot, width, height)
+        guard let node = gtk_snapshot_free_to_node(snapshot) else {
+            throw GLibError(message: "can't snapshot \(typeName): nothing drawn")
+        }
+        defer { gsk_render_node_unref(node) }
+        guard let texture = gsk_renderer_render_texture(renderer, node, nil) else {
+            throw GLibError(message: "can't snapshot \(typeName): rendering failed")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+        if gdk_texture_save_to_png(texture, path) == 0 {
+            throw GLibError(message: "can't write \(path)")
+        }
+    }
+}

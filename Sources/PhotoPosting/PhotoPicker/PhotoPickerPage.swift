@@ -31,7 +31,7 @@ public final class PhotoPickerPage: Page {
     private var loadTasks: [Task<Void, Never>] = []
     private var fileChooser: FileChooser?
 
-    /// Thumbnail edge in pixels (tiles are square, photos cropped to fill).
+    /// Thumbnail edge in pixels (tiles are square, photos centre-cropped to fill them).
     public static let thumbnailSize: Int32 = 144
 
     /// Creates the page and starts loading `library`'s thumbnails.
@@ -75,8 +75,7 @@ public final class PhotoPickerPage: Page {
         }
         for photo in photos {
             let picture = Picture()
-            picture.contentFit = .cover
-            picture.canShrink = true
+            picture.canShrink = false
             picture.alternativeText = photo.fileName
             picture.setSizeRequest(width: Self.thumbnailSize, height: Self.thumbnailSize)
             let caption = Label(photo.fileName)
@@ -90,7 +89,7 @@ public final class PhotoPickerPage: Page {
             let tile = tiles.count - 1
             loadTasks.append(Task { [weak self] in
                 do {
-                    let texture = try await Texture.load(path: photo.path, maxSize: Self.thumbnailSize * 2)
+                    let texture = try await Texture.loadThumbnail(path: photo.path, size: Self.thumbnailSize)
                     picture.texture = texture
                 } catch {
                     self?.markUnreadable(photo, tile: tile, cell: cell, picture: picture, reason: "\(error)")

@@ -18,8 +18,10 @@ public final class AppController {
     public let mainWindow: NavigationWindow
     /// The root page.
     public let myProfile: ProfilePage
-    /// The running post flow's task, if any (tests await it).
+    /// The running post flow's task, if any. One flow at a time: New Post does nothing meanwhile.
     public private(set) var postTask: Task<CommentedPhotoFlow.Result, Never>?
+    /// Called with each post flow's result after the app has handled it (feed reloaded).
+    public var onPostFlowEnded: (@MainActor (CommentedPhotoFlow.Result) -> Void)?
 
     /// Builds the main window (not shown; see ``present()``).
     public init(application: Application?, store: PostStore, library: PhotoLibrary) {
@@ -60,6 +62,7 @@ public final class AppController {
             try store.add(photo: photo, comment: comment, author: Person.me.id, profile: profile)
         }
         if case .posted = result { reload(page) }
+        onPostFlowEnded?(result)
         return result
     }
 
@@ -98,14 +101,20 @@ public enum PostcardMain {
             printError("postcard: \(error)")
             return 1
         }
-        let app = Application(id: applicationID)
+        // A review tour is its own instance, so it never hands over to a running Postcard.
+        let app = Application(id: applicationID, unique: options.reviewTourDirectory == nil)
         var controller: AppController?
         app.onActivate {
             if controller == nil {
                 StyleSheet.load(path: Files.join(resources, "style.css"))
                 controller = AppController(application: app, store: store, library: library)
+                controller?.present()
+                if let tour = options.reviewTourDirectory, let controller {
+                    ReviewTour.run(app: controller, into: tour) { app.quit() }
+                }
+            } else {
+                controller?.present()
             }
-            controller?.present()
         }
         return app.run()
     }

@@ -18,6 +18,8 @@ public struct AppOptions: Equatable, Sendable {
     public var dataDirectory: String?
     /// Whether `--help` was given.
     public var showHelp = false
+    /// `--review-tour DIR`: walk through every screen, save screenshots in DIR, and quit.
+    public var reviewTourDirectory: String?
 
     /// The usage text printed by `--help` and after a bad argument.
     public static let usage = """
@@ -26,6 +28,8 @@ public struct AppOptions: Equatable, Sendable {
           --library DIR    offer the photos in DIR (default: the bundled sample photos)
           --pictures       offer the photos in your Pictures folder
           --data-dir DIR   keep posts in DIR (default: $XDG_DATA_HOME/postcard)
+          --review-tour DIR  walk through every screen, save a screenshot of each in DIR, quit
+                           (posts go to a fresh folder in DIR unless --data-dir is given)
           --help           show this help
 
         Environment: POSTCARD_RESOURCES=DIR overrides where the app's resources are found.
@@ -45,6 +49,9 @@ public struct AppOptions: Equatable, Sendable {
             case "--data-dir":
                 guard let dir = remaining.popFirst() else { throw AppOptionsError(message: "--data-dir needs a folder") }
                 dataDirectory = dir
+            case "--review-tour":
+                guard let dir = remaining.popFirst() else { throw AppOptionsError(message: "--review-tour needs a folder") }
+                reviewTourDirectory = dir
             case "--help", "-h":
                 showHelp = true
             default:
@@ -70,9 +77,12 @@ public struct AppOptions: Equatable, Sendable {
         }
     }
 
-    /// The data directory to use.
+    /// The data directory to use: `--data-dir`, else a fresh `data` folder inside the review-tour
+    /// folder, else `$XDG_DATA_HOME/postcard`.
     public var resolvedDataDirectory: String {
-        dataDirectory ?? Files.join(Files.userDataDirectory, "postcard")
+        if let dataDirectory { return dataDirectory }
+        if let reviewTourDirectory { return Files.join(reviewTourDirectory, "data-\(DateText.nowMicroseconds)") }
+        return Files.join(Files.userDataDirectory, "postcard")
     }
 }
 

@@ -1,0 +1,54 @@
+# Postcard — see README.md. `make run` and `make test` install what is missing (Debian 12, apt).
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+# Debian packages: build (gtk4, sqlite3, XTEST for test input), run (icons, fonts), test display (Xvfb, D-Bus).
+PACKAGES := pkg-config libgtk-4-dev libsqlite3-dev libxtst-dev adwaita-icon-theme fonts-dejavu-core \
+            xvfb xauth dbus dbus-x11 at-spi2-core imagemagick
+SWIFT ?= swift
+PREFIX ?= /usr/local
+ARGS ?=
+# A GTK warning or critical during tests is a failure.
+TEST_ENV := G_DEBUG=fatal-warnings
+XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
+
+.PHONY: deps build run test test-model test-gtk install screenshots clean
+
+deps:
+	@missing=""; for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 toolchain not found: put swift on PATH (e.g. /opt/swift/usr/bin)"; exit 1; }
+
+build: deps
+	$(SWIFT) build
+
+run: build
+	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+	  echo "No display (DISPLAY/WAYLAND_DISPLAY unset): run this from a desktop session, or try 'make screenshots'."; exit 1; fi
+	$$($(SWIFT) build --show-bin-path)/postcard $(ARGS)
+
+# Model tests need no display; GTK tests run under their own Xvfb and D-Bus session and fail (never
+# skip) when they cannot open a display.
+test: deps
+	$(SWIFT) build --build-tests
+	env -u DISPLAY -u WAYLAND_DISPLAY $(SWIFT) test --skip-build --filter NavigationTests
+	$(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter PostcardTests
+
+install: deps
+	$(SWIFT) build -c release
+	install -D -m 755 "$$($(SWIFT) build -c release --show-bin-path)/postcard" "$(DESTDIR)$(PREFIX)/bin/postcard"
+	mkdir -p "$(DESTDIR)$(PREFIX)/share/postcard"
+	cp -r Resources/. "$(DESTDIR)$(PREFIX)/share/postcard/"
+
+# Screenshots of every screen under Xvfb, into shots/ (for UX review).
+screenshots: build
+	$(XVFB) ./Scripts/screenshots.sh "$$($(SWIFT) build --show-bin-path)/postcard" shots
+
+clean:
+	rm -rf .build shots

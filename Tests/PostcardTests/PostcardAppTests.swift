@@ -1,0 +1,164 @@
+import CGtk
+import Gtk
+import Navigation
+import NavigationGtk
+import PhotoPosting
+@testable import PostcardApp
+import XCTest
+
+/// The whole app: main window, profiles, the flow from both profile callers, and the store.
+final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
+    @MainActor
+    private func makeApp(dataDirectory: String? = nil) throws -> AppController {
+        let store = try PostStore(directory: dataDirectory ?? makeTemporaryDirectory())
+        let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos))
+        show(app.mainWindow.window)
+        return app
+    }
+
+    private var dialog: ModalDialog? { MainActor.assumeIsolated { CommentedPhotoFlow.current } }
+
+    /// New Post → choose `photo` → type `comment` → Post, through the widgets.
+    @MainActor
+    private func post(_ comment: String, photo: String, from page: ProfilePage, in app: AppController) {
+        page.postButton.activate()
+        spin(until: { (self.dialog?.stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 }, "picker")
+        let picker = dialog!.stack.visiblePage as! PhotoPickerPage
+        picker.tiles[picker.photos.firstIndex { $0.fileName == photo }!].activate()
+        spin(until: { self.dialog?.stack.visiblePage is CommentPage }, "comment page")
+        let commentPage = dialog!.stack.visiblePage as! CommentPage
+        commentPage.commentView.text = comment
+        commentPage.postButton.activate()
+    }
+
+    func testMainWindowShowsMyProfileWithNewPostAndFriends() throws {
+        try onMain {
+            let app = try makeApp()
+            XCTAssertEqual(app.mainWindow.stack.titleLabel.text, "My Profile")
+            XCTAssertFalse(app.mainWindow.stack.backButton.isVisible)
+            XCTAssertTrue(app.myProfile.postButton.hasAccessibleLabel("New Post"))
+            XCTAssertEqual(app.myProfile.postButton.label, "New Post")
+            XCTAssertEqual(app.myProfile.friendButtons.count, 3)
+            XCTAssertTrue(app.myProfile.feedStatus.isVisible, "an empty feed says so")
+            XCTAssertTrue(app.myProfile.feedItems.isEmpty)
+        }
+    }
+
+    func testNewPostEndToEndStoresAndShowsItFirstInMyFeed() throws {
+        try onMain {
+            let app = try makeApp()
+            var results: [CommentedPhotoFlow.Result] = []
+            app.onPostFlowEnded = { results.append($0) }
+            post("Old one", photo: "chelsea.png", from: app.myProfile, in: app)
+            spin(until: { results.count == 1 }, "first post")
+            post("A cup of coffee", photo: "coffee.png", from: app.myProfile, in: app)
+            spin(until: { results.count == 2 }, "second post")
+            spin(for: 0.3)
+            XCTAssertEqual(results.count, 2, "each flow resolves once")
+            guard case .posted(let photo, let comment) = results[1] else { return XCTFail("not posted: \(results)") }
+            XCTAssertEqual(photo.fileName, "coffee.png")
+            XCTAssertEqual(comment, "A cup of coffee")
+            XCTAssertNil(dialog, "the dialog is gone")
+            XCTAssertEqual(Gtk.Window.all().count, 1)
+
+            let rows = try app.store.posts(onProfile: "me")
+            XCTAssertEqual(rows.map(\.comment), ["A cup of coffee", "Old one"], "newest first")
+            XCTAssertEqual(try app.store.count(), 2)
+            XCTAssertEqual(rows[0].author, "me")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: rows[0].photoPath))
+            XCTAssertTrue(rows[0].photoPath.hasPrefix(app.store.photosDirectory), "a copy in the store's folder")
+            XCTAssertEqual(FileManager.default.contents(atPath: rows[0].photoPath),
+                           FileManager.default.contents(atPath: bundledPhotos + "/coffee.png"))
+
+            XCTAssertEqual(app.myProfile.feedItems.first?.commentLabel.text, "A cup of coffee")
+            XCTAssertFalse(app.myProfile.feedStatus.isVisible)
+            spin(until: { app.myProfile.feedItems.first?.isPhotoLoaded == true }, "feed photo")
+            XCTAssertTrue(app.myProfile.feedItems[0].picture.isMapped)
+        }
+    }
+
+    func testFriendProfilePushesAndPostsGoToTheirFeed() throws {
+        try onMain {
+            let app = try makeApp()
+            var results: [CommentedPhotoFlow.Result] = []
+            app.onPostFlowEnded = { results.append($0) }
+            app.myProfile.friendButtons[0].activate()
+            spin(until: { app.mainWindow.stack.transition == .idle && app.mainWindow.stack.pages.count == 2 }, "pushed")
+            let friend = app.mainWindow.stack.visiblePage as! ProfilePage
+            XCTAssertEqual(friend.person.name, "Ada Lovelace")
+            XCTAssertEqual(app.mainWindow.stack.titleLabel.text, "Ada Lovelace")
+            XCTAssertTrue(app.mainWindow.stack.backButton.isVisible)
+            XCTAssertEqual(app.mainWindow.stack.backButton.tooltip, "My Profile")
+            XCTAssertTrue(friend.postButton.hasAccessibleLabel("Post to Their Profile"))
+
+            post("For Ada", photo: "astronaut.png", from: friend, in: app)
+            spin(until: { results.count == 1 }, "posted")
+            XCTAssertEqual(try app.store.posts(onProfile: "ada").map(\.comment), ["For Ada"])
+            XCTAssertTrue(try app.store.posts(onProfile: "me").isEmpty, "not on my feed")
+            XCTAssertEqual(friend.feedItems.first?.commentLabel.text, "For Ada")
+            XCTAssertTrue(friend.feedItems.first!.detailLabel.text.hasPrefix("Posted by me"))
+            XCTAssertTrue(app.myProfile.feedItems.isEmpty)
+
+            app.mainWindow.stack.backButton.activate()
+            spin(until: { app.mainWindow.stack.transition == .idle && app.mainWindow.stack.pages.count == 1 }, "popped")
+            XCTAssertEqual(app.mainWindow.stack.titleLabel.text, "My Profile")
+        }
+    }
+
+    func testFailedPostKeepsTheDraftAndLeavesNothingHalfWritten() throws {
+        try onMain {
+            let app = try makeApp()
+            var results: [CommentedPhotoFlow.Result] = []
+            app.onPostFlowEnded = { results.append($0) }
+            // The database refuses the row (as a full disk or locked file would).
+            try app.store.execute("CREATE TRIGGER refuse BEFORE INSERT ON posts BEGIN SELECT RAISE(ABORT, 'database is full'); END")
+            post("Keep me", photo: "rocket.jpg", from: app.myProfile, in: app)
+            let page = dialog!.stack.visiblePage as! CommentPage
+            spin(until: { page.errorLabel.isVisible }, "error shown")
+            XCTAssertTrue(page.errorLabel.text.contains("database is full"), page.errorLabel.text)
+            XCTAssertEqual(page.commentView.text, "Keep me")
+            XCTAssertNotNil(dialog, "the dialog stays open")
+            XCTAssertTrue(results.isEmpty)
+            XCTAssertEqual(try app.store.count(), 0)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: app.store.photosDirectory), [],
+                           "the copied photo was removed")
+
+            try app.store.execute("DROP TRIGGER refuse")
+            page.postButton.activate()
+            spin(until: { results.count == 1 }, "posted after retry")
+            XCTAssertEqual(try app.store.count(), 1)
+            XCTAssertEqual(app.myProfile.feedItems.first?.commentLabel.text, "Keep me")
+        }
+    }
+
+    func testPhotoCopyFailureIsShownAndStoresNothing() throws {
+        try onMain {
+            let app = try makeApp()
+            try FileManager.default.removeItem(atPath: app.store.photosDirectory)
+            XCTAssertTrue(FileManager.default.createFile(atPath: app.store.photosDirectory, contents: Data()))
+            post("No room", photo: "grass.png", from: app.myProfile, in: app)
+            let page = dialog!.stack.visiblePage as! CommentPage
+            spin(until: { page.errorLabel.isVisible }, "error shown")
+            XCTAssertTrue(page.errorLabel.text.contains("Can't copy the photo"), page.errorLabel.text)
+            XCTAssertEqual(try app.store.count(), 0)
+            dialog!.cancelButton.activate()
+            spin(until: { self.dialog == nil }, "closed")
+        }
+    }
+
+    func testPostsAreStillThereAfterRestart() throws {
+        try onMain {
+            let directory = makeTemporaryDirectory()
+            do {
+                let app = try makeApp(dataDirectory: directory)
+                var done = false
+                app.onPostFlowEnded = { _ in done = true }
+                post("Survives restarts", photo: "brick.png", from: app.myProfile, in: app)
+                spin(until: { done }, "posted")
+                app.mainWindow.window.destroy()
+            }
+            let reopened = try makeApp(dataDirectory: directory)
+            XCTAssertEqual(reopened.myProfile.feedItems.map(\.commentLabel.text), ["Survives restarts"])
+        }
+    }
+}
