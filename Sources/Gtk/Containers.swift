@@ -113,6 +113,64 @@ public final class ScrolledWindow: Widget {
 
     /// The vertical scroll position in pixels from the top.
     public var verticalOffset: Double {
-        gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(opaque))
+        get { gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(opaque)) }
+        set { gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(opaque), newValue) }
+    }
+
+    /// The largest vertical scroll position in pixels (content height minus visible height; 0 when
+    /// everything fits).
+    public var maximumVerticalOffset: Double {
+        let adjustment = gtk_scrolled_window_get_vadjustment(opaque)
+        return max(0, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+    }
+
+    /// Lets the scrolled content draw outside the scrolled window's top and bottom edges (under a
+    /// translucent bar above it) instead of being clipped; the scrollbars stay inside.
+    public func letContentDrawOutside() {
+        drawsOutsideBounds = true
+        if let viewport = gtk_scrolled_window_get_child(opaque) {
+            gtk_widget_set_overflow(viewport, GTK_OVERFLOW_VISIBLE)
+        }
+    }
+}
+
+/// A `GtkOverlay`: a main child with more children on top of it, each placed where a handler says at
+/// layout time (the `get-child-position` signal, emitted from the overlay's size-allocate).
+@MainActor
+public final class Overlay: Widget {
+    /// Creates an empty overlay.
+    public init() { super.init(gtk_overlay_new(), transfer: .full) }
+
+    /// The main child (fills the overlay and sets its size).
+    public func setChild(_ child: Widget?) { gtk_overlay_set_child(opaque, child?.widget) }
+
+    /// Adds `child` above the main child and earlier overlays. With `measured`, its size also counts
+    /// for the overlay's size (`gtk_overlay_set_measure_overlay`).
+    public func addOverlay(_ child: Widget, measured: Bool = false) {
+        gtk_overlay_add_overlay(opaque, child.widget)
+        gtk_overlay_set_measure_overlay(opaque, child.widget, measured ? 1 : 0)
+    }
+
+    /// A rectangle in the overlay's coordinates, in pixels.
+    public struct Rect: Equatable, Sendable {
+        public var x, y, width, height: Int32
+        public init(x: Int32, y: Int32, width: Int32, height: Int32) {
+            self.x = x; self.y = y; self.width = width; self.height = height
+        }
+    }
+
+    /// Places overlay children at layout time: `handler(child, overlayWidth, overlayHeight)` returns the
+    /// child's rectangle, or nil to let GTK place it by its alignment.
+    public func onPlaceChild(_ handler: @escaping @MainActor (UnsafeMutablePointer<GtkWidget>, Int32, Int32) -> Rect?) {
+        connect("get-child-position") { [weak self] args in
+            guard let self, let child = args.object(at: 1), let out = args.boxed(at: 2),
+                  let rect = handler(child.assumingMemoryBound(to: GtkWidget.self), self.width, self.height) else {
+                args.setReturn(false)
+                return
+            }
+            let target = out.assumingMemoryBound(to: GdkRectangle.self)
+            target.pointee = GdkRectangle(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            args.setReturn(true)
+        }
     }
 }

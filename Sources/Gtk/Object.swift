@@ -102,6 +102,12 @@ public struct SignalArguments: @unchecked Sendable {
         return g_value_get_object(values + index)
     }
 
+    /// The boxed or pointer argument at `index` (e.g. a `GdkRectangle*` out-parameter), or nil.
+    public func boxed(at index: Int) -> UnsafeMutableRawPointer? {
+        guard index < count, let values else { return nil }
+        return g_value_get_boxed(values + index)
+    }
+
     /// The unsigned integer argument at `index` (e.g. a keyval or a mouse button), or 0.
     public func uint(at index: Int) -> UInt32 {
         guard index < count, let values else { return 0 }

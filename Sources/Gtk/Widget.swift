@@ -108,6 +108,34 @@ open class Widget: Object {
         set { gtk_widget_set_can_target(widget, newValue ? 1 : 0) }
     }
 
+    /// Whether children may draw outside this widget's allocation (`GTK_OVERFLOW_VISIBLE`) or are
+    /// clipped to it (`GTK_OVERFLOW_HIDDEN`).
+    public var drawsOutsideBounds: Bool {
+        get { gtk_widget_get_overflow(widget) == GTK_OVERFLOW_VISIBLE }
+        set { gtk_widget_set_overflow(widget, newValue ? GTK_OVERFLOW_VISIBLE : GTK_OVERFLOW_HIDDEN) }
+    }
+
+    /// The natural height in pixels the widget asks for at `width` pixels wide (`gtk_widget_measure`).
+    public func naturalHeight(forWidth width: Int32) -> Int32 {
+        var minimum: Int32 = 0, natural: Int32 = 0
+        gtk_widget_measure(widget, GTK_ORIENTATION_VERTICAL, width, &minimum, &natural, nil, nil)
+        return natural
+    }
+
+    /// The minimum width in pixels the widget needs (`gtk_widget_measure`).
+    public var minimumWidth: Int32 {
+        var minimum: Int32 = 0, natural: Int32 = 0
+        gtk_widget_measure(widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+        return minimum
+    }
+
+    /// The widget's bounds in `other`'s coordinate space, in pixels, or nil when they share no window.
+    public func bounds(in other: Widget) -> (x: Double, y: Double, width: Double, height: Double)? {
+        var rect = graphene_rect_t()
+        guard gtk_widget_compute_bounds(widget, other.widget, &rect) != 0 else { return nil }
+        return (Double(rect.origin.x), Double(rect.origin.y), Double(rect.size.width), Double(rect.size.height))
+    }
+
     /// Whether the widget lays out right-to-left (for mirrored transitions in RTL locales).
     public var isRightToLeft: Bool { gtk_widget_get_direction(widget) == GTK_TEXT_DIR_RTL }
 

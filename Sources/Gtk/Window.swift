@@ -90,7 +90,18 @@ public class Window: Widget {
     /// Makes `widget` the default widget: Return in an entry activates it.
     public func setDefaultWidget(_ widget: Widget?) { gtk_window_set_default_widget(window, widget?.widget) }
 
-    /// Sets which window this window's key presses should not reach; see GTK's modal semantics.
+    /// Whether a visible modal window is transient for this one (input to this window is blocked).
+    public var hasModalChild: Bool {
+        Self.all().contains { other in
+            other != window && gtk_window_get_transient_for(other) == window
+                && gtk_window_get_modal(other) != 0 && gtk_widget_get_visible(UnsafeMutableRawPointer(other).assumingMemoryBound(to: GtkWidget.self)) != 0
+        }
+    }
+
+    /// Whether the window has the keyboard focus of the desktop (`is-active`).
+    public var isActive: Bool { gtk_window_is_active(window) != 0 }
+
+    /// Every toplevel window of the process.
     public static func all() -> [UnsafeMutablePointer<GtkWindow>] {
         let list = gtk_window_list_toplevels()
         defer { g_list_free(list) }

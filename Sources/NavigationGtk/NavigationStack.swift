@@ -37,22 +37,29 @@ public final class NavigationStack {
     /// The Back button (visible when ``NavigationStackState/canGoBack``).
     public let backButton = Button(iconName: "go-previous-symbolic", accessibleLabel: "Back")
 
-    /// The bar's title label.
-    public let titleLabel = Label()
+    /// The bar's title widget (the visible page's title and subtitle).
+    public let titleView = TitleView()
 
-    /// Called after the user (or code) pops pages, with the removed pages, top-most last. Flows use it to
-    /// notice Back past their first page.
-    public var onPopped: (@MainActor ([Page]) -> Void)?
+    /// The bar's title label.
+    public var titleLabel: Label { titleView.titleLabel }
 
     /// Called when Escape is pressed on the root page (nothing to pop). A modal dialog cancels its flow.
     public var onEscapeAtRoot: (@MainActor () -> Void)?
+
+    /// Whether the stack's bar already has a Cancel that ends everything on it (a modal dialog's), so
+    /// flows pushed onto it add none of their own.
+    public var providesCancel = false
 
     /// Called after every change of the visible page.
     public var onVisiblePageChanged: (@MainActor (Page?) -> Void)?
 
     private var pagesByID: [PageID: Page] = [:]
     private var pagesAwaitingRemoval: [Page] = []
-    private var shownBarItems: [Widget] = []
+    private var popObservers: [(owner: Weak, handler: @MainActor ([Page]) -> Void)] = []
+    private var destroyObservers: [(owner: Weak, handler: @MainActor () -> Void)] = []
+    private var isDestroyed = false
+
+    private struct Weak { weak var object: AnyObject? }
 
     /// Transition length: 200 ms, GtkStack's default and close to libadwaita's navigation view.
     public static let transitionDuration: UInt32 = 200
@@ -63,15 +70,14 @@ public final class NavigationStack {
         view.isHomogeneous = false
         view.expandsHorizontally = true
         view.expandsVertically = true
-        titleLabel.addCSSClass("title")
-        titleLabel.ellipsizeAtEnd()
-        headerBar.setTitleWidget(titleLabel)
+        headerBar.setTitleWidget(titleView)
         headerBar.packStart(backButton)
         backButton.isVisible = false
         backButton.onClicked { [weak self] in self?.goBack() }
         view.onTransitionRunningChanged { [weak self] running in
             if !running { self?.finishTransition() }
         }
+        view.connect("destroy") { [weak self] _ in self?.viewDestroyed() }
         if let root { replace(with: [root], animated: false) }
     }
 
@@ -136,26 +142,55 @@ public final class NavigationStack {
         apply(new, animated: animated)
     }
 
-    /// Goes back one page as the Back button does: pops, or at the root does nothing.
-    /// Ignored while a transition runs only if it would pop the page being pushed twice (each press pops
-    /// one page; a second press during the animation pops the next).
+    /// Goes back one page as the Back button does: pops, unless at the root or the visible page's
+    /// ``Page/shouldLeave`` says to stay. Each call pops one page, also during a transition (two fast
+    /// presses of mouse-back pop two pages).
     public func goBack() {
+        guard state.canGoBack, let page = visiblePage else { return }
+        if let shouldLeave = page.shouldLeave, !shouldLeave() { return }
         _ = pop()
+    }
+
+    /// Calls `handler` with the removed pages (bottom first) after every pop, while `owner` lives.
+    /// Flows use it to notice Back past their first page.
+    public func observePops(owner: AnyObject, _ handler: @escaping @MainActor ([Page]) -> Void) {
+        popObservers.append((Weak(object: owner), handler))
+    }
+
+    /// Calls `handler` once when the stack's widgets are destroyed (window closed, app quit), while
+    /// `owner` lives. Pushed flows end there.
+    public func observeDestruction(owner: AnyObject, _ handler: @escaping @MainActor () -> Void) {
+        if isDestroyed { handler(); return }
+        destroyObservers.append((Weak(object: owner), handler))
+    }
+
+    /// Stops calling `owner`'s pop and destruction handlers.
+    public func removeObservers(owner: AnyObject) {
+        popObservers.removeAll { $0.owner.object === owner || $0.owner.object == nil }
+        destroyObservers.removeAll { $0.owner.object === owner || $0.owner.object == nil }
+    }
+
+    private func viewDestroyed() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
+        let observers = destroyObservers
+        destroyObservers = []
+        for observer in observers where observer.owner.object != nil { observer.handler() }
     }
 
     /// Installs the back shortcuts on `window`: Alt+Left, the Back key (`XF86Back`), Escape, and mouse
     /// button 8. Escape at the root calls ``onEscapeAtRoot``.
     public func installBackShortcuts(on window: Window) {
         let keys = KeyController()
-        keys.onKeyPressed { [weak self] keyval, modifiers in
-            guard let self else { return false }
+        keys.onKeyPressed { [weak self, weak window] keyval, modifiers in
+            guard let self, let window, !window.hasModalChild else { return false }
             let alt = modifiers.contains(.alt)
             switch keyval {
             case KeyValue.left where alt, KeyValue.keypadLeft where alt, KeyValue.back:
                 self.goBack()
                 return true
             case KeyValue.escape:
-                if self.state.canGoBack { self.goBack() } else { self.onEscapeAtRoot?() }
+                if self.state.canGoBack { self.goBack() } else if let atRoot = self.onEscapeAtRoot { atRoot() } else { return false }
                 return true
             default:
                 return false
@@ -163,7 +198,10 @@ public final class NavigationStack {
         }
         window.addController(keys)
         let mouseBack = ClickGesture(button: 8)
-        mouseBack.onPressed { [weak self] _ in self?.goBack() }
+        mouseBack.onPressed { [weak self, weak window] _ in
+            guard let window, !window.hasModalChild else { return }
+            self?.goBack()
+        }
         window.addController(mouseBack)
     }
 
@@ -173,10 +211,11 @@ public final class NavigationStack {
         guard pagesByID[page.id] == nil else { return }
         pagesByID[page.id] = page
         page.navigationStack = self
-        page.titleDidChange = { [weak self] page in self?.pageTitleDidChange(page) }
+        page.titleObserver = { [weak self] page in self?.pageTitleDidChange(page) }
+        page.hideStandaloneBar(removing: nil)
         pagesAwaitingRemoval.removeAll { $0 === page }
-        if !view.contains(page.content.widget) {
-            view.add(page.content, name: page.id.description)
+        if !view.contains(page.view.widget) {
+            view.add(page.view, name: page.id.description)
         }
     }
 
@@ -197,8 +236,9 @@ public final class NavigationStack {
         }
         for page in removedPages {
             page.navigationStack = nil
-            page.titleDidChange = nil
+            page.titleObserver = nil
             page.savedFocus = nil
+            page.unpackBarItems()
         }
         pagesAwaitingRemoval.append(contentsOf: removedPages)
 
@@ -213,7 +253,10 @@ public final class NavigationStack {
         updateBar()
         if let incoming { restoreFocus(in: incoming) }
         if !view.isTransitionRunning { finishTransition() }
-        if case .pop = change, !removedPages.isEmpty { onPopped?(removedPages) }
+        if case .pop = change, !removedPages.isEmpty {
+            popObservers.removeAll { $0.owner.object == nil }
+            for observer in popObservers { observer.handler(removedPages) }
+        }
         onVisiblePageChanged?(incoming)
     }
 
@@ -226,8 +269,8 @@ public final class NavigationStack {
     private func flushRemovals() {
         let removing = pagesAwaitingRemoval
         pagesAwaitingRemoval = []
-        for page in removing where view.contains(page.content.widget) {
-            view.remove(page.content)
+        for page in removing where view.contains(page.view.widget) {
+            view.remove(page.view)
         }
     }
 
@@ -242,16 +285,12 @@ public final class NavigationStack {
     // MARK: - Bar
 
     private func updateBar() {
-        titleLabel.text = state.top?.title ?? ""
+        let page = visiblePage
+        titleView.set(title: state.top?.title ?? "", subtitle: page?.subtitle)
         backButton.isVisible = state.canGoBack
         backButton.tooltip = state.previous?.title
-        for item in shownBarItems { headerBar.remove(item) }
-        shownBarItems = visiblePage?.endBarItems ?? []
-        for item in shownBarItems { headerBar.packEnd(item) }
-    }
-
-    func pageBarItemsDidChange(_ page: Page) {
-        if page === visiblePage { updateBar() }
+        for other in pages where other !== page { other.unpackBarItems() }
+        page?.packBarItems(into: headerBar, after: backButton)
     }
 
     private func pageTitleDidChange(_ page: Page) {
@@ -262,14 +301,14 @@ public final class NavigationStack {
     // MARK: - Focus
 
     private func focusedWidget(in page: Page) -> Widget? {
-        guard let window = page.content.rootWindow, let focus = gtk_window_get_focus(window),
-              page.content.contains(focus) else { return nil }
+        guard let window = page.view.rootWindow, let focus = gtk_window_get_focus(window),
+              page.view.contains(focus) else { return nil }
         return Widget(UnsafeMutableRawPointer(focus), transfer: .none)
     }
 
     private func restoreFocus(in page: Page) {
-        guard page.content.rootWindow != nil else { return }
-        if let saved = page.savedFocus, page.content.contains(saved.widget), saved.grabFocus() { return }
+        guard page.view.rootWindow != nil else { return }
+        if let saved = page.savedFocus, page.view.contains(saved.widget), saved.grabFocus() { return }
         if let initial = page.initialFocus, initial.grabFocus() { return }
         if page.content.grabFocus() { return }
         if backButton.isVisible { backButton.grabFocus() }

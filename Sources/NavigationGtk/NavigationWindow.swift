@@ -2,8 +2,17 @@ import CGtk
 import Gtk
 import Navigation
 
-/// An application window whose header bar is the bar of one ``NavigationStack`` — the main window of
-/// an app built on pages. Back shortcuts (Alt+Left, Back key, Escape, mouse button 8) are installed.
+/// An application window whose top bar is the bar of one ``NavigationStack`` — the main window of an
+/// app built on pages. Back shortcuts (Alt+Left, Back key, Escape, mouse button 8) are installed and
+/// ignored while a modal dialog of the window is open.
+///
+/// **Content under the bar.** The bar is translucent and floats over the pages (as libadwaita's
+/// `AdwToolbarView` with a raised top bar). The pages start below it: at layout time — in the
+/// overlay's size-allocate (`get-child-position`), not by changing margins or scroll positions — the
+/// stack is placed at a top inset equal to the bar's current height for the current width, so the inset
+/// follows window resizes, title changes that change the bar's height, and revealing or hiding the bar
+/// (``isTopBarRevealed``). Pages whose ``Page/extendsUnderTopBar`` is true let their scrolled content draw
+/// above that edge, under the bar; their scrollbars stay below it.
 ///
 /// Main actor only.
 @MainActor
@@ -12,6 +21,11 @@ public final class NavigationWindow {
     public let window: Window
     /// The navigation stack shown in the window.
     public let stack: NavigationStack
+    /// Lays the bar over the stack.
+    public let overlay = Overlay()
+
+    /// The top inset in pixels applied at the last layout (the bar's height; 0 when hidden).
+    public private(set) var topInset: Int32 = 0
 
     /// Creates the window with `root` as the first page. `width`/`height` are the default size in pixels.
     public init(application: Application? = nil, root: Page, width: Int32 = 720, height: Int32 = 800) {
@@ -19,13 +33,42 @@ public final class NavigationWindow {
         stack = NavigationStack(root: root)
         window.title = root.title
         window.setDefaultSize(width: width, height: height)
-        window.setTitlebar(stack.headerBar)
-        window.setChild(stack.view)
+        // Client-side decorations without a separate title bar: the stack's bar floats in the content.
+        let noTitlebar = Box(.horizontal)
+        noTitlebar.isVisible = false
+        window.setTitlebar(noTitlebar)
+        stack.headerBar.addCSSClass("translucent-bar")
+        let base = Box(.vertical)
+        overlay.setChild(base)
+        overlay.addOverlay(stack.view, measured: true)
+        overlay.addOverlay(stack.headerBar, measured: true)
+        overlay.onPlaceChild { [weak self] child, width, height in
+            self?.place(child, width: width, height: height)
+        }
+        window.setChild(overlay)
         stack.installBackShortcuts(on: window)
     }
 
     /// Shows the window.
     public func present() { window.present() }
+
+    /// Whether the top bar is shown. Hiding it moves the pages up to the window's top edge.
+    public var isTopBarRevealed: Bool {
+        get { stack.headerBar.isVisible }
+        set { stack.headerBar.isVisible = newValue }
+    }
+
+    private func place(_ child: UnsafeMutablePointer<GtkWidget>, width: Int32, height: Int32) -> Overlay.Rect? {
+        let barHeight = isTopBarRevealed ? stack.headerBar.naturalHeight(forWidth: width) : 0
+        if child == stack.headerBar.widget {
+            return Overlay.Rect(x: 0, y: 0, width: width, height: barHeight)
+        }
+        if child == stack.view.widget {
+            topInset = barHeight
+            return Overlay.Rect(x: 0, y: barHeight, width: width, height: max(0, height - barHeight))
+        }
+        return nil
+    }
 }
 
 /// A modal dialog window with its own header bar and navigation stack: how a flow presents itself
@@ -38,7 +81,8 @@ public final class NavigationWindow {
 /// Every way the user can leave — Cancel, Escape on the first page, the window manager's close
 /// button — calls the one ``onCancelRequest`` handler; the dialog never closes itself. Its owner ends it
 /// with ``dismiss()``, which destroys the window and returns keyboard focus to the widget that had it
-/// in the parent before the dialog opened.
+/// in the parent before the dialog opened. If the window is destroyed from outside (its parent closed,
+/// the app quit), ``onCancelRequest`` is called too, once, with ``isDismissed`` already true.
 ///
 /// Main actor only.
 @MainActor
@@ -50,10 +94,11 @@ public final class ModalDialog {
     /// The one Cancel button (start of the bar, on every page).
     public let cancelButton = Button(label: "Cancel")
 
-    /// Called when the user asks to leave by any path (Cancel, Escape at the first page, window close).
+    /// Called when the user asks to leave by any path (Cancel, Escape at the first page, window close),
+    /// or when the window was destroyed from outside.
     public var onCancelRequest: (@MainActor () -> Void)?
 
-    private let parentFocus: Widget?
+    private let focusReturn: FocusReturn
     /// Whether ``dismiss()`` ran or the window was destroyed; the dialog is finished either way.
     public private(set) var isDismissed = false
 
@@ -61,8 +106,9 @@ public final class ModalDialog {
     /// in a window), with `root` as its first page. `width`/`height` are the default size in pixels.
     public init(over anchor: Page?, root: Page, width: Int32 = 560, height: Int32 = 640) {
         stack = NavigationStack()
-        let parent = anchor?.content.rootWindow
-        parentFocus = parent.flatMap { gtk_window_get_focus($0) }.map { Widget(UnsafeMutableRawPointer($0), transfer: .none) }
+        stack.providesCancel = true
+        let parent = anchor?.view.rootWindow
+        focusReturn = FocusReturn(in: parent)
         window.title = root.title
         window.isModal = true
         window.setTransient(for: parent)
@@ -86,7 +132,6 @@ public final class ModalDialog {
             return true  // the owner decides; dismiss() destroys the window
         }
         window.onDestroy { [weak self] in
-            // Destroyed from outside (parent destroyed, app quit): treat as a cancel request once.
             guard let self, !self.isDismissed else { return }
             self.isDismissed = true
             self.onCancelRequest?()
@@ -97,7 +142,7 @@ public final class ModalDialog {
     public func present() {
         window.present()
         if let page = stack.visiblePage {
-            if let initial = page.initialFocus { initial.grabFocus() } else { page.content.grabFocus() }
+            if let initial = page.initialFocus { initial.grabFocus() } else { page.view.grabFocus() }
         }
     }
 
@@ -107,13 +152,103 @@ public final class ModalDialog {
         isDismissed = true
         stack.replace(with: [], animated: false)
         window.destroy()
-        if let parentFocus, parentFocus.rootWindow != nil {
-            parentFocus.grabFocus()
-        }
+        focusReturn.restore()
     }
 
     private func requestCancel() {
         guard !isDismissed else { return }
         onCancelRequest?()
+    }
+}
+
+/// One page presented alone in a modal dialog window, showing the page's own standalone bar with
+/// **Close** at its start (the page is not on any navigation stack).
+///
+/// Close, Escape and the window manager's close button all dismiss it; ``dismissed()`` returns then.
+/// Focus returns to the widget that had it in the parent.
+///
+/// Main actor only.
+@MainActor
+public final class PageDialog {
+    /// The dialog window.
+    public let window = Window()
+    /// The page shown.
+    public let page: Page
+    /// The Close button at the start of the page's standalone bar.
+    public let closeButton = Button(label: "Close")
+
+    private let focusReturn: FocusReturn
+    private let completion = FlowCompletion<Void>()
+
+    /// Whether the dialog has been dismissed.
+    public var isDismissed: Bool { completion.isResolved }
+
+    /// Creates (does not show) a dialog over the window showing `anchor`, presenting `page` alone.
+    /// `width`/`height` are the default size in pixels.
+    public init(over anchor: Page?, presenting page: Page, width: Int32 = 560, height: Int32 = 640) {
+        self.page = page
+        let parent = anchor?.view.rootWindow
+        focusReturn = FocusReturn(in: parent)
+        window.title = page.title
+        window.isModal = true
+        window.setTransient(for: parent)
+        window.setDestroyWithParent(true)
+        window.setDefaultSize(width: width, height: height)
+        let noTitlebar = Box(.horizontal)
+        noTitlebar.isVisible = false
+        window.setTitlebar(noTitlebar)
+        page.standaloneBar.showsTitleButtons = false
+        page.showStandaloneBar(leading: closeButton)
+        window.setChild(page.view)
+        closeButton.onClicked { [weak self] in self?.dismiss() }
+        let keys = KeyController()
+        keys.onKeyPressed { [weak self] keyval, _ in
+            guard keyval == KeyValue.escape else { return false }
+            self?.dismiss()
+            return true
+        }
+        window.addController(keys)
+        window.onCloseRequest { [weak self] in
+            self?.dismiss()
+            return true
+        }
+        window.onDestroy { [weak self] in self?.completion.resolve(()) }
+    }
+
+    /// Shows the dialog.
+    public func present() {
+        window.present()
+        if let initial = page.initialFocus { initial.grabFocus() } else if !page.content.grabFocus() { closeButton.grabFocus() }
+    }
+
+    /// Waits until the dialog is dismissed by any path (or the caller's task is cancelled, which
+    /// dismisses it).
+    public func dismissed() async {
+        await completion.value(onCancel: { [weak self] in self?.dismiss() })
+    }
+
+    /// Closes the dialog and gives the page back (its standalone bar hidden, out of the window).
+    /// Idempotent.
+    public func dismiss() {
+        guard !completion.isResolved else { return }
+        page.hideStandaloneBar(removing: closeButton)
+        window.setChild(nil)
+        completion.resolve(())
+        window.destroy()
+        focusReturn.restore()
+    }
+}
+
+/// Remembers the focused widget of a window and gives focus back to it later (after a modal closes).
+@MainActor
+final class FocusReturn {
+    private let widget: Widget?
+
+    init(in window: UnsafeMutablePointer<GtkWindow>?) {
+        widget = window.flatMap { gtk_window_get_focus($0) }.map { Widget(UnsafeMutableRawPointer($0), transfer: .none) }
+    }
+
+    func restore() {
+        if let widget, widget.rootWindow != nil { widget.grabFocus() }
     }
 }

@@ -1,15 +1,18 @@
 import Gtk
 import Navigation
 
-/// A screen that can be shown on a ``NavigationStack`` — pushed into a window or a modal dialog.
+/// A screen that can be shown on a ``NavigationStack`` (pushed into a window or a dialog) or presented
+/// alone in a ``PageDialog``.
 ///
 /// A page does not know where it is used. It builds its widgets into ``content``, reports what the user
 /// did through its own events or async results, and never pushes, pops, presents or dismisses anything
 /// itself: whoever created it (a flow, an app screen) decides what comes next.
 ///
-/// Subclass it, append widgets to ``content``, set ``initialFocus``, and put page actions that belong in
-/// the bar (e.g. a suggested-action "Post") in with ``addEndBarItem(_:)``: the host shows them at the end
-/// of whichever header bar displays the page.
+/// **The standalone bar.** A page always has its own `GtkHeaderBar` (``standaloneBar``) at the top of
+/// ``view``. The host decides, each time it shows the page, whether that bar is visible: presented
+/// alone (modally) it is, with the page's title and the host's Close or Cancel at the start; pushed onto
+/// a stack it is hidden, and the stack's bar shows the title and Back. The page's own bar items
+/// (``addEndBarItem(_:)``) move to whichever bar is showing.
 ///
 /// Main actor only.
 @MainActor
@@ -19,38 +22,168 @@ open class Page {
 
     /// The title shown in the bar while the page is visible and as the Back button's tooltip above it.
     public var title: String {
-        didSet { if title != oldValue { titleDidChange?(self) } }
+        didSet { if title != oldValue { titleDidChange() } }
     }
+
+    /// A second, smaller line under the title (nil for none), e.g. "3 replies".
+    public var subtitle: String? {
+        didSet { if subtitle != oldValue { titleDidChange() } }
+    }
+
+    /// What hosts show: the standalone bar (when visible) above ``content``.
+    public let view = Box(.vertical)
 
     /// The page's widget tree: a vertical box that fills the page area.
     public let content = Box(.vertical)
 
-    /// Widgets the host puts at the end of its header bar while this page is visible, in order.
+    /// The page's own header bar, visible only when the page is presented alone (see the type's docs).
+    public let standaloneBar = HeaderBar()
+
+    /// The standalone bar's title widget (title and subtitle).
+    public let standaloneTitle = TitleView()
+
+    /// Widgets the host puts at the end of the bar showing this page, in order.
     public private(set) var endBarItems: [Widget] = []
 
+    /// Widgets the host puts at the start of the bar (after Back or Close), in order. Flows put their
+    /// Cancel here when pushed.
+    public private(set) var startBarItems: [Widget] = []
+
     /// The widget to focus when the page first appears (nil: the first focusable child; with none,
-    /// the host focuses its Back button).
+    /// the host focuses its Back or Close button).
     open var initialFocus: Widget? { nil }
+
+    /// Whether the page's content may scroll under a translucent top bar (the host then starts it
+    /// below the bar with a top inset equal to the bar's height). Default false.
+    open var extendsUnderTopBar: Bool { false }
 
     /// The stack the page is on now, or nil. Set by the stack; flows use it to run "from" this page.
     public internal(set) weak var navigationStack: NavigationStack?
 
+    /// Asked before the user leaves the page with Back (button, keys, mouse) or Escape; return false
+    /// to stay (e.g. to ask "Discard this post?" first). Set by whoever owns the page, not the page.
+    public var shouldLeave: (@MainActor () -> Bool)?
+
     /// The widget that had focus when the page was last covered, restored when it is shown again.
     var savedFocus: Widget?
+    /// The bar that holds the bar items now (a stack's or the standalone one).
+    private weak var barHoldingItems: HeaderBar?
+    private var packedItems: [Widget] = []
+    var titleObserver: (@MainActor (Page) -> Void)?
 
-    var titleDidChange: (@MainActor (Page) -> Void)?
-
-    /// Creates a page with `title`.
-    public init(title: String) {
+    /// Creates a page with `title` (and an optional `subtitle`).
+    public init(title: String, subtitle: String? = nil) {
         self.title = title
+        self.subtitle = subtitle
         content.expandsHorizontally = true
         content.expandsVertically = true
+        standaloneBar.setTitleWidget(standaloneTitle)
+        standaloneBar.isVisible = false
+        standaloneTitle.set(title: title, subtitle: subtitle)
+        view.append(standaloneBar)
+        view.append(content)
+        view.addCSSClass("page")
     }
 
-    /// Adds `item` at the end of the bar that shows this page (rightmost in left-to-right locales is
-    /// the first one added, as with `gtk_header_bar_pack_end`).
+    /// Adds `item` at the end of the bar that shows this page (the first added is outermost, as with
+    /// `gtk_header_bar_pack_end`).
     public func addEndBarItem(_ item: Widget) {
         endBarItems.append(item)
-        navigationStack?.pageBarItemsDidChange(self)
+        barItemsDidChange()
+    }
+
+    /// Adds `item` at the start of the bar that shows this page, after Back or Close.
+    public func addStartBarItem(_ item: Widget) {
+        startBarItems.append(item)
+        barItemsDidChange()
+    }
+
+    /// Removes an item added with ``addStartBarItem(_:)`` or ``addEndBarItem(_:)``.
+    public func removeBarItem(_ item: Widget) {
+        startBarItems.removeAll { $0 === item }
+        endBarItems.removeAll { $0 === item }
+        barItemsDidChange()
+    }
+
+    /// Whether the standalone bar is showing (the page is presented alone).
+    public var isShowingStandaloneBar: Bool { standaloneBar.isVisible }
+
+    // MARK: - Host side
+
+    /// Shows the standalone bar with `leading` (the host's Close or Cancel) at its start and the page's
+    /// bar items; used by hosts that present the page alone.
+    public func showStandaloneBar(leading: Widget?) {
+        if let leading { standaloneBar.packStart(leading) }
+        packBarItems(into: standaloneBar, after: nil)
+        standaloneBar.isVisible = true
+    }
+
+    /// Hides the standalone bar (the page is pushed on a stack whose bar shows its title and Back);
+    /// `leading` is removed from it if it was put there.
+    public func hideStandaloneBar(removing leading: Widget?) {
+        if let leading, standaloneBar.contains(leading.widget) { standaloneBar.remove(leading) }
+        if barHoldingItems === standaloneBar { unpackBarItems() }
+        standaloneBar.isVisible = false
+    }
+
+    /// Packs the bar items into `bar` (start items after `after`, if given), taking them from any bar
+    /// that held them.
+    func packBarItems(into bar: HeaderBar, after: Widget?) {
+        unpackBarItems()
+        for item in startBarItems { bar.packStart(item) }
+        for item in endBarItems { bar.packEnd(item) }
+        packedItems = startBarItems + endBarItems
+        barHoldingItems = bar
+    }
+
+    /// Takes the bar items out of the bar holding them.
+    func unpackBarItems() {
+        if let bar = barHoldingItems {
+            for item in packedItems where bar.contains(item.widget) { bar.remove(item) }
+        }
+        packedItems = []
+        barHoldingItems = nil
+    }
+
+    private func barItemsDidChange() {
+        guard let bar = barHoldingItems else { return }
+        packBarItems(into: bar, after: nil)
+    }
+
+    private func titleDidChange() {
+        standaloneTitle.set(title: title, subtitle: subtitle)
+        titleObserver?(self)
+    }
+}
+
+/// A header bar title: the title on one line and an optional smaller subtitle under it, both centred
+/// and shortened with "…" when the bar is narrow (as `AdwWindowTitle`).
+@MainActor
+public final class TitleView: Widget {
+    /// The title label (CSS class `title`).
+    public let titleLabel = Label()
+    /// The subtitle label (CSS class `subtitle`), hidden when there is no subtitle.
+    public let subtitleLabel = Label()
+
+    /// Creates an empty title view.
+    public init() {
+        let box = Box(.vertical)
+        super.init(UnsafeMutableRawPointer(box.gobject), transfer: .none)
+        verticalAlignment = .center
+        titleLabel.addCSSClass("title")
+        subtitleLabel.addCSSClass("subtitle")
+        subtitleLabel.addCSSClass("dim-label")
+        titleLabel.ellipsizeAtEnd()
+        subtitleLabel.ellipsizeAtEnd()
+        box.append(titleLabel)
+        box.append(subtitleLabel)
+        subtitleLabel.isVisible = false
+    }
+
+    /// Shows `title` and, when not nil or empty, `subtitle`.
+    public func set(title: String, subtitle: String?) {
+        titleLabel.text = title
+        subtitleLabel.text = subtitle ?? ""
+        subtitleLabel.isVisible = !(subtitle ?? "").isEmpty
     }
 }

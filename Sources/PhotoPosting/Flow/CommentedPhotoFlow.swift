@@ -5,7 +5,8 @@ import NavigationGtk
 /// The reusable "post a photo with a comment" flow: **Choose a Photo** → **Add a Comment** → Post.
 ///
 /// One object owns the whole run: it creates each page when needed, holds what has been gathered (the
-/// chosen photo), owns the one **Cancel**, and returns a typed ``Result`` to whoever started it:
+/// chosen photo, the comment typed so far — kept when the user goes back to choose another photo), owns
+/// the one **Cancel**, and returns a typed ``Result`` to whoever started it:
 ///
 /// ```swift
 /// switch await CommentedPhotoFlow.run(from: self, library: library, submit: { photo, comment in
@@ -16,21 +17,30 @@ import NavigationGtk
 /// }
 /// ```
 ///
-/// The pages know nothing of the flow: the picker reports "photo chosen", the comment page "post
-/// this comment"; the flow decides what comes next. `submit` is the caller's own action (store the
-/// post, send a message); while it runs Post and Cancel are disabled, and if it throws, the error's text
-/// is shown on the comment page, the dialog stays open and the comment is kept.
+/// Whether it presents itself modally or pushes onto the caller's navigation stack is the one
+/// `presentation` argument (see ``FlowHost``); nothing else in the caller changes. It can also run as
+/// a step of a larger flow (pushed onto that flow's dialog): keep the instance to ask
+/// ``hasUnsavedInput`` and to ``cancel()`` it.
 ///
-/// The result is delivered exactly once, whatever ends the flow: Post, Cancel, Escape on the first
-/// page, the window manager closing the dialog, the dialog being destroyed (app quit), or the caller's
-/// task being cancelled. Main actor only.
+/// The pages know nothing of the flow: the picker reports "photo chosen", the comment page "post this
+/// comment"; the flow decides what comes next. `submit` is the caller's own action (store the post,
+/// send a message); while it runs, Post and Cancel are disabled, and if it throws, its message is
+/// shown on the comment page, the flow stays open and the comment is kept.
+///
+/// **Exactly once.** The result is delivered once, whatever ends the flow: Post, Cancel, Escape on the
+/// first page, the window manager closing the dialog, the dialog or window being destroyed (app quit),
+/// Back past the first pushed page, ``cancel()``, or the caller's task being cancelled. Leaving by the
+/// user's own choice after typing a comment asks once, "Discard this post?" (**Keep Editing** /
+/// **Discard**); the paths that cannot wait (destroyed, task cancelled) don't ask.
+///
+/// Main actor only.
 @MainActor
 public final class CommentedPhotoFlow {
     /// How the flow ended.
     public enum Result: Equatable, Sendable {
         /// The user posted `photo` with `comment`, and `submit` (if any) succeeded.
         case posted(Photo, comment: String)
-        /// The user left without posting (or `submit` failed and the user then cancelled).
+        /// The user left without posting.
         case canceled
     }
 
@@ -38,63 +48,92 @@ public final class CommentedPhotoFlow {
     public typealias Submit = @MainActor (Photo, String) async throws -> Void
 
     private let library: PhotoLibrary
+    private let presentation: Presentation
     private let submit: Submit?
     private let completion = FlowCompletion<Result>()
-    private var dialog: ModalDialog?
+    private var host: FlowHost?
     private var picker: PhotoPickerPage?
-    private var commentPage: CommentPage?
+    private weak var commentPage: CommentPage?
+    private var draft = ""
     private var isSubmitting = false
-    private var cancelAfterSubmit = false
+    private var endWhenSubmitEnds = false
+    private var isAsking = false
 
-    /// Observes every flow object's lifetime (tests count live flows); nil by default.
+    /// Observes every flow object's lifetime (diagnostics; tests count live flows). Nil by default.
     nonisolated(unsafe) public static var lifetimeObserver: (@Sendable (_ alive: Bool) -> Void)?
 
-    private init(library: PhotoLibrary, submit: Submit?) {
+    /// The dialog of the modal flow shown most recently, while it is open (for tests and tools that
+    /// drive the app as a user would).
+    public private(set) static weak var current: ModalDialog?
+
+    /// The stack the flow's pages are on while it runs.
+    public var stack: NavigationStack? { host?.stack }
+
+    /// Creates a flow (not yet shown).
+    /// - Parameters:
+    ///   - library: the photos offered on Choose a Photo.
+    ///   - presentation: `.modal` (own dialog) or `.pushed` (onto the starting page's stack).
+    ///   - submit: what posting does; runs before the flow closes (see ``Submit``).
+    public init(library: PhotoLibrary, presentation: Presentation = .modal, submit: Submit? = nil) {
         self.library = library
+        self.presentation = presentation
         self.submit = submit
         Self.lifetimeObserver?(true)
     }
 
     deinit { Self.lifetimeObserver?(false) }
 
-    /// Runs the flow from `page` (the page whose window the dialog is modal to) and waits for its result.
-    ///
-    /// - Parameters:
-    ///   - page: where the flow starts; its window becomes the dialog's parent.
-    ///   - library: the photos offered on Choose a Photo.
-    ///   - submit: what posting does; runs before the dialog closes (see ``Submit``).
+    /// Runs a new flow from `page` and waits for its result (see the type's docs).
     /// - Returns: `.posted` or `.canceled`, exactly once.
-    public static func run(from page: Page, library: PhotoLibrary, submit: Submit? = nil) async -> Result {
-        let flow = CommentedPhotoFlow(library: library, submit: submit)
-        flow.start(from: page)
-        return await flow.completion.value(onCancel: { [weak flow] in flow?.requestCancel(mustEnd: true) })
+    public static func run(
+        from page: Page, presentation: Presentation = .modal, library: PhotoLibrary, submit: Submit? = nil
+    ) async -> Result {
+        await CommentedPhotoFlow(library: library, presentation: presentation, submit: submit).run(from: page)
     }
 
-    /// The dialog showing the flow while it runs (for tests and focus handling); nil once it ended.
-    public static private(set) var current: ModalDialog?
+    /// Shows the flow from `page` and waits for its result. Call once per instance; later calls return
+    /// the first result.
+    public func run(from page: Page) async -> Result {
+        if host == nil && !completion.isResolved { start(from: page) }
+        return await completion.value(onCancel: { [weak self] in self?.requestCancel(.hostGone) })
+    }
+
+    /// Whether the user typed a comment not yet posted.
+    public var hasUnsavedInput: Bool {
+        !(commentPage?.comment ?? draft.trimmingWhitespace()).isEmpty
+    }
+
+    /// Ends the flow now as `.canceled`, without asking (the owner of a larger flow has asked).
+    public func cancel() { requestCancel(.hostGone) }
 
     private func start(from anchor: Page) {
         let picker = PhotoPickerPage(library: library)
         picker.onPhotoChosen = { [weak self] photo in self?.showCommentPage(for: photo) }
+        picker.shouldLeave = { [weak self] in self?.mayLeave() ?? true }
         self.picker = picker
-        let dialog = ModalDialog(over: anchor, root: picker)
-        dialog.onCancelRequest = { [weak self, weak dialog] in
-            self?.requestCancel(mustEnd: dialog?.isDismissed ?? true)
-        }
-        self.dialog = dialog
-        Self.current = dialog
-        dialog.present()
+        let host = FlowHost(from: anchor, presentation: presentation, first: picker)
+        host.onCancelRequest = { [weak self] reason in self?.requestCancel(reason) }
+        host.onPagesPopped = { [weak self] pages in self?.pagesPopped(pages) }
+        self.host = host
+        if let dialog = host.dialog { Self.current = dialog }
     }
 
     private func showCommentPage(for photo: Photo) {
-        guard let dialog, !isSubmitting else { return }
-        let page = CommentPage(photo: photo)
+        guard let host, !isSubmitting, commentPage == nil else { return }
+        let page = CommentPage(photo: photo, comment: draft)
         page.onPost = { [weak self, weak page] comment in
             guard let self, let page else { return }
             self.post(photo: photo, comment: comment, from: page)
         }
         commentPage = page
-        dialog.stack.push(page)
+        host.push(page)
+    }
+
+    private func pagesPopped(_ pages: [Page]) {
+        for case let page as CommentPage in pages where page === commentPage {
+            draft = page.commentView.text  // kept for the next photo
+            commentPage = nil
+        }
     }
 
     private func post(photo: Photo, comment: String, from page: CommentPage) {
@@ -102,7 +141,8 @@ public final class CommentedPhotoFlow {
         guard let submit else { finish(.posted(photo, comment: comment)); return }
         isSubmitting = true
         page.isBusy = true
-        dialog?.cancelButton.isSensitive = false
+        host?.dialog?.cancelButton.isSensitive = false
+        host?.ownCancelButton?.isSensitive = false
         Task { [weak self] in
             do {
                 try await submit(photo, comment)
@@ -111,7 +151,7 @@ public final class CommentedPhotoFlow {
             } catch {
                 guard let self else { return }
                 self.submitEnded()
-                if self.cancelAfterSubmit {
+                if self.endWhenSubmitEnds {
                     self.finish(.canceled)
                 } else {
                     page.isBusy = false
@@ -123,25 +163,53 @@ public final class CommentedPhotoFlow {
 
     private func submitEnded() {
         isSubmitting = false
-        dialog?.cancelButton.isSensitive = true
+        host?.dialog?.cancelButton.isSensitive = true
+        host?.ownCancelButton?.isSensitive = true
     }
 
-    /// The one place every Cancel path arrives (Cancel, Escape at the first page, window close, dialog
-    /// destroyed, task cancelled). While posting, the post is let finish and decides the result; if the
-    /// flow `mustEnd` (dialog gone, task cancelled) a failed post then ends it as canceled.
-    private func requestCancel(mustEnd: Bool) {
+    /// Answers the first page's ``Page/shouldLeave`` (Back past it): leave at once when nothing was
+    /// typed; otherwise stay and ask.
+    private func mayLeave() -> Bool {
+        guard !isSubmitting else { return false }
+        guard hasUnsavedInput else { return true }
+        requestCancel(.user)
+        return false
+    }
+
+    /// The one place every way out arrives. The user's own requests ask before discarding a typed
+    /// comment; `.hostGone` (destroyed, task cancelled, cancel()) ends at once. While posting, the post
+    /// is let finish and decides the result.
+    private func requestCancel(_ reason: FlowHost.CancelReason) {
+        guard !completion.isResolved else { return }
         if isSubmitting {
-            if mustEnd { cancelAfterSubmit = true }
+            if reason == .hostGone { endWhenSubmitEnds = true }
             return
         }
-        finish(.canceled)
+        if reason == .hostGone || !hasUnsavedInput {
+            finish(.canceled)
+            return
+        }
+        guard !isAsking else { return }
+        isAsking = true
+        let question = ConfirmationDialog(
+            over: commentPage?.view ?? picker?.view, heading: "Discard this post?",
+            body: "The comment you typed will be lost.", keepLabel: "Keep Editing", confirmLabel: "Discard")
+        Task { [weak self] in
+            let discard = await question.ask()
+            guard let self else { return }
+            self.isAsking = false
+            if discard { self.finish(.canceled) }
+        }
     }
 
     private func finish(_ result: Result) {
         guard completion.resolve(result) else { return }
-        dialog?.dismiss()
-        if Self.current === dialog { Self.current = nil }
-        dialog = nil
+        for question in ConfirmationDialog.open where question.window.transientParent == host?.stack.view.rootWindow {
+            question.window.destroy()
+        }
+        picker?.shouldLeave = nil
+        host?.end()
+        host = nil
         picker = nil
         commentPage = nil
     }

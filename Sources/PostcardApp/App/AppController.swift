@@ -4,12 +4,31 @@ import Navigation
 import NavigationGtk
 import PhotoPosting
 
-/// The app: the main window on My Profile, friends' profiles pushed onto it, and what each caller of
-/// the photo flow does with its result.
+/// The app: the main window on My Profile, pages pushed onto it (friends, posts, comment threads,
+/// messages), and what each of the four callers of the photo flow does with its result:
+///
+/// | caller | presentation | result goes to |
+/// | --- | --- | --- |
+/// | My Profile, New Post | modal | my feed |
+/// | a friend's profile, Post to Their Profile | modal | their feed, "posted by me" |
+/// | a post's Comments, Reply with Photo | pushed in place | the thread |
+/// | Messages, New Message | modal, as a step after Choose Recipient | the messages list |
 ///
 /// Main actor only.
 @MainActor
 public final class AppController {
+    /// How one of the app's flows ended (for observers such as tests and the review tour).
+    public enum FlowOutcome: Equatable, Sendable {
+        /// A post from a profile (mine or a friend's).
+        case post(CommentedPhotoFlow.Result)
+        /// A reply in a comment thread.
+        case reply(CommentedPhotoFlow.Result)
+        /// A private message.
+        case message(SendPhotoMessageFlow.Result)
+        /// Edit Caption: saved or not.
+        case caption(saved: Bool)
+    }
+
     /// Where posts are kept.
     public let store: PostStore
     /// The photos offered by the flow.
@@ -18,10 +37,14 @@ public final class AppController {
     public let mainWindow: NavigationWindow
     /// The root page.
     public let myProfile: ProfilePage
-    /// The running post flow's task, if any. One flow at a time: New Post does nothing meanwhile.
-    public private(set) var postTask: Task<CommentedPhotoFlow.Result, Never>?
-    /// Called with each post flow's result after the app has handled it (feed reloaded).
-    public var onPostFlowEnded: (@MainActor (CommentedPhotoFlow.Result) -> Void)?
+    /// "Messages" at the end of My Profile's bar.
+    public let messagesButton = Button(label: "Messages")
+    /// The running flow, if any. One at a time: the buttons that start flows do nothing meanwhile.
+    public private(set) var activeFlow: Task<Void, Never>?
+    /// Called after each flow's result has been handled (feed reloaded, page updated).
+    public var onFlowEnded: (@MainActor (FlowOutcome) -> Void)?
+    /// The message detail presented last, while open.
+    public private(set) var presentedMessage: PageDialog?
 
     /// Builds the main window (not shown; see ``present()``).
     public init(application: Application?, store: PostStore, library: PhotoLibrary) {
@@ -32,39 +55,168 @@ public final class AppController {
         mainWindow.window.title = "Postcard"
         wire(myProfile)
         myProfile.onFriendSelected = { [weak self] friend in self?.showProfile(of: friend) }
+        myProfile.addEndBarItem(messagesButton)
+        messagesButton.onClicked { [weak self] in self?.showMessages() }
     }
 
     /// Shows the main window.
     public func present() { mainWindow.present() }
+
+    private var stack: NavigationStack { mainWindow.stack }
 
     /// Pushes `person`'s profile onto the main stack.
     @discardableResult
     public func showProfile(of person: Person) -> ProfilePage {
         let page = ProfilePage(person: person)
         wire(page)
-        mainWindow.stack.push(page)
+        stack.push(page)
         return page
     }
 
     private func wire(_ page: ProfilePage) {
         reload(page)
         page.onNewPost = { [weak self, weak page] in
-            guard let self, let page, self.postTask == nil else { return }
-            self.postTask = Task { await self.post(to: page) }
+            guard let self, let page else { return }
+            self.startFlow { await self.post(to: page) }
+        }
+        page.onOpenPost = { [weak self] post in self?.showPost(post) }
+    }
+
+    private func startFlow(_ body: @escaping @MainActor () async -> Void) {
+        guard activeFlow == nil else { return }
+        activeFlow = Task {
+            await body()
+            self.activeFlow = nil
         }
     }
 
     /// Both profile callers use the same flow; each stores the post on its own profile.
-    private func post(to page: ProfilePage) async -> CommentedPhotoFlow.Result {
-        defer { postTask = nil }
+    private func post(to page: ProfilePage) async {
         let profile = page.person.id
         let result = await CommentedPhotoFlow.run(from: page, library: library) { [store] photo, comment in
             try store.add(photo: photo, comment: comment, author: Person.me.id, profile: profile)
         }
         if case .posted = result { reload(page) }
-        onPostFlowEnded?(result)
-        return result
+        onFlowEnded?(.post(result))
     }
+
+    // MARK: - Post detail, comments, Edit Caption
+
+    /// Pushes the detail page of `post` (the same page type a message presents modally).
+    @discardableResult
+    public func showPost(_ post: Post) -> PhotoDetailPage {
+        let author = Person.named(post.author)?.name ?? post.author
+        let page = PhotoDetailPage(title: "Post", subtitle: "by \(author)", photoPath: post.photoPath,
+                                   comment: post.comment, detail: Self.postedLine(post.createdAt))
+        let comments = Button(label: "Comments")
+        comments.onClicked { [weak self, weak page] in
+            guard let self, let page else { return }
+            self.showThread(of: post, from: page)
+        }
+        page.actions.append(comments)
+        if post.author == Person.me.id {
+            let edit = Button(label: "Edit Caption")
+            edit.onClicked { [weak self, weak page] in
+                guard let self, let page else { return }
+                self.startFlow { await self.editCaption(of: post, shownIn: page) }
+            }
+            page.addEndBarItem(edit)
+        }
+        stack.push(page)
+        return page
+    }
+
+    private func showThread(of post: Post, from detail: PhotoDetailPage) {
+        let thread = CommentThreadPage(post: post)
+        reload(thread)
+        thread.onReply = { [weak self, weak thread] in
+            guard let self, let thread else { return }
+            self.startFlow { await self.reply(in: thread) }
+        }
+        stack.push(thread)
+    }
+
+    /// The thread caller pushes the flow in place and stores a reply.
+    private func reply(in thread: CommentThreadPage) async {
+        let post = thread.post
+        let result = await CommentedPhotoFlow.run(from: thread, presentation: .pushed, library: library) { [store] photo, comment in
+            try store.addReply(to: post, photo: photo, comment: comment, author: Person.me.id)
+        }
+        if case .posted = result { reload(thread) }
+        onFlowEnded?(.reply(result))
+    }
+
+    /// Edit Caption reuses the Add a Comment page unchanged: pushed with the current caption, "Save".
+    private func editCaption(of post: Post, shownIn detail: PhotoDetailPage) async {
+        let current = (try? store.post(id: post.id))?.comment ?? post.comment
+        let editor = CommentPage(photo: Photo(path: post.photoPath), comment: current, actionLabel: "Save", title: "Edit Caption")
+        let done = FlowCompletion<Bool>()
+        editor.onPost = { [weak self, weak editor] caption in
+            guard let self, let editor else { return }
+            do {
+                try self.store.updateComment(ofPost: post.id, to: caption)
+                done.resolve(true)
+            } catch {
+                editor.showError("\(error)")
+            }
+        }
+        stack.observePops(owner: editor) { [weak editor] removed in
+            if removed.contains(where: { $0 === editor }) { done.resolve(false) }
+        }
+        stack.push(editor)
+        let saved = await done.value(onCancel: { done.resolve(false) })
+        stack.removeObservers(owner: editor)
+        if stack.pages.contains(where: { $0 === editor }) { stack.pop(to: detail) }
+        if saved {
+            detail.setComment((try? store.post(id: post.id))?.comment ?? current)
+            for case let profile as ProfilePage in stack.pages { reload(profile) }
+        }
+        onFlowEnded?(.caption(saved: saved))
+    }
+
+    // MARK: - Messages
+
+    /// Pushes the Messages page.
+    @discardableResult
+    public func showMessages() -> MessagesPage {
+        let page = MessagesPage()
+        reload(page)
+        page.onNewMessage = { [weak self, weak page] in
+            guard let self, let page else { return }
+            self.startFlow { await self.sendMessage(from: page) }
+        }
+        page.onOpen = { [weak self, weak page] message in
+            guard let self, let page else { return }
+            self.open(message, from: page)
+        }
+        stack.push(page)
+        return page
+    }
+
+    /// The message caller runs the composed flow: Choose Recipient, then the photo flow as a step.
+    private func sendMessage(from page: MessagesPage) async {
+        let result = await SendPhotoMessageFlow.run(from: page, library: library) { [store] person, photo, comment in
+            try store.addMessage(to: person.id, photo: photo, comment: comment, author: Person.me.id)
+        }
+        if case .sent = result { reload(page) }
+        onFlowEnded?(.message(result))
+    }
+
+    /// Presents a message's photo and comment modally: the detail page shows its own bar with Close.
+    private func open(_ message: Message, from page: MessagesPage) {
+        let name = Person.named(message.recipient)?.name ?? message.recipient
+        let detail = PhotoDetailPage(title: "Message", subtitle: "to \(name)", photoPath: message.photoPath,
+                                     comment: message.comment, detail: "Sent " + Self.timeText(message.createdAt))
+        let dialog = PageDialog(over: page, presenting: detail)
+        presentedMessage = dialog
+        dialog.present()
+        Task { [weak self, weak dialog] in
+            await dialog?.dismissed()
+            if self?.presentedMessage === dialog { self?.presentedMessage = nil }
+        }
+    }
+
+    // MARK: - Loading
 
     private func reload(_ page: ProfilePage) {
         do {
@@ -73,6 +225,20 @@ public final class AppController {
             page.showFeedError("Can't load posts: \(error)")
         }
     }
+
+    private func reload(_ page: CommentThreadPage) {
+        do { page.showReplies(try store.replies(to: page.post)) } catch { page.showError("Can't load replies: \(error)") }
+    }
+
+    private func reload(_ page: MessagesPage) {
+        do { page.showMessages(try store.messages()) } catch { page.showError("Can't load messages: \(error)") }
+    }
+
+    static func timeText(_ seconds: Int64) -> String {
+        DateText.format(unixSeconds: seconds, "%e %b %Y, %H:%M").trimmingPrefixSpaces()
+    }
+
+    static func postedLine(_ seconds: Int64) -> String { "Posted " + timeText(seconds) }
 }
 
 /// Starts the app from the command line.

@@ -46,7 +46,7 @@ enum ReviewTour {
         try await save(dialog.window, "3-add-a-comment.png")
 
         commentPage.postButton.activate()
-        try await waitUntil("the new post") { CommentedPhotoFlow.current == nil && app.myProfile.feedItems.first?.isPhotoLoaded == true }
+        try await waitUntil("the new post") { dialog.isDismissed && app.myProfile.feedItems.first?.isPhotoLoaded == true }
         try await save(main, "4-my-profile-with-post.png")
 
         app.myProfile.friendButtons.first?.activate()

@@ -19,6 +19,11 @@ public struct Person: Equatable, Hashable, Sendable, Identifiable {
     /// The app's user.
     public static let me = Person(id: "me", name: "Sam Rivera")
 
+    /// The person with `id` among ``me`` and ``friends``, or nil.
+    public static func named(_ id: String) -> Person? {
+        ([me] + friends).first { $0.id == id }
+    }
+
     /// The made-up friends listed on My Profile.
     public static let friends = [
         Person(id: "ada", name: "Ada Lovelace"),

@@ -25,6 +25,8 @@ public final class ProfilePage: Page {
     public var onNewPost: (@MainActor () -> Void)?
     /// Called with the friend whose row the user activated.
     public var onFriendSelected: (@MainActor (Person) -> Void)?
+    /// Called with the post whose card the user activated.
+    public var onOpenPost: (@MainActor (Post) -> Void)?
 
     private let feed = Box(.vertical, spacing: 18)
     private let viewer: Person
@@ -54,6 +56,7 @@ public final class ProfilePage: Page {
         column.append(feedStatus)
         column.append(feed)
         scroller.expandsVertically = true
+        scroller.letContentDrawOutside()
         content.append(scroller)
         postButton.onClicked { [weak self] in self?.onNewPost?() }
         showPosts([])
@@ -61,11 +64,18 @@ public final class ProfilePage: Page {
 
     public override var initialFocus: Widget? { postButton }
 
+    /// The feed scrolls under the window's translucent bar.
+    public override var extendsUnderTopBar: Bool { true }
+
     /// Replaces the feed with `posts` (newest first, as the store returns them).
     public func showPosts(_ posts: [Post]) {
         feed.removeAll()
-        feedItems = posts.map { FeedItem(post: $0, viewer: viewer) }
-        for item in feedItems { feed.append(item.view) }
+        feedItems = posts.map { post in
+            let item = FeedItem(post: post, viewer: viewer)
+            item.card.onClicked { [weak self] in self?.onOpenPost?(post) }
+            return item
+        }
+        for item in feedItems { feed.append(item.card) }
         feedStatus.text = person == viewer ? "No posts yet. Share a photo with New Post." : "No posts yet."
         feedStatus.isVisible = posts.isEmpty
     }
@@ -122,12 +132,15 @@ public final class ProfilePage: Page {
     }
 }
 
-/// One post in a feed: photo (scaled to fit, loaded asynchronously), comment, and time.
+/// One post in a feed: photo (scaled to fit, loaded asynchronously), comment, and time, as one flat
+/// button (a card) that opens the post; its accessible name is the comment.
 @MainActor
 public final class FeedItem {
     /// The post shown.
     public let post: Post
-    /// The item's widget tree.
+    /// The card: activating it opens the post.
+    public let card: Button
+    /// The item's widget tree inside the card.
     public let view = Box(.vertical, spacing: 6)
     /// The photo.
     public let picture = Picture()
@@ -147,7 +160,11 @@ public final class FeedItem {
         let when = DateText.format(unixSeconds: post.createdAt, "%e %b %Y, %H:%M").trimmingPrefixSpaces()
         let byMe = post.author == viewer.id && post.profile != viewer.id ? " by me" : ""
         detailLabel = Label("Posted\(byMe) \(when)")
-        view.addCSSClass("feed-item")
+        card = Button(label: "")
+        card.setChild(view)
+        card.hasFrame = false
+        card.setAccessibleLabel(post.comment)
+        card.addCSSClass("feed-item")
         picture.contentFit = .contain
         picture.canShrink = true
         picture.setSizeRequest(height: 280)

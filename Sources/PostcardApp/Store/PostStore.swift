@@ -18,6 +18,38 @@ public struct Post: Equatable, Sendable, Identifiable {
     public let createdAt: Int64
 }
 
+/// A reply in a post's comment thread: a photo with a comment.
+public struct Reply: Equatable, Sendable, Identifiable {
+    /// The row id.
+    public let id: Int64
+    /// The post replied to.
+    public let postID: Int64
+    /// Who replied (a ``Person/id``).
+    public let author: String
+    /// The reply's comment.
+    public let comment: String
+    /// The store's copy of the photo.
+    public let photoPath: String
+    /// When, in seconds since 1970-01-01 UTC.
+    public let createdAt: Int64
+}
+
+/// A private message: a photo with a comment sent to one person.
+public struct Message: Equatable, Sendable, Identifiable {
+    /// The row id.
+    public let id: Int64
+    /// Who sent it (a ``Person/id``).
+    public let author: String
+    /// Who it was sent to (a ``Person/id``).
+    public let recipient: String
+    /// The message text.
+    public let comment: String
+    /// The store's copy of the photo.
+    public let photoPath: String
+    /// When, in seconds since 1970-01-01 UTC.
+    public let createdAt: Int64
+}
+
 /// An error from the post store; its text says what failed and why, for showing to the user.
 public struct PostStoreError: Error, CustomStringConvertible, Sendable {
     /// What failed, in words a user can act on.
@@ -68,6 +100,22 @@ public final class PostStore {
                 created_at INTEGER NOT NULL
             );
             CREATE INDEX IF NOT EXISTS posts_by_profile ON posts (profile, created_at DESC, id DESC);
+            CREATE TABLE IF NOT EXISTS replies (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                post_id INTEGER NOT NULL REFERENCES posts(id),
+                author TEXT NOT NULL,
+                comment TEXT NOT NULL,
+                photo_path TEXT NOT NULL,
+                created_at INTEGER NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS messages (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                author TEXT NOT NULL,
+                recipient TEXT NOT NULL,
+                comment TEXT NOT NULL,
+                photo_path TEXT NOT NULL,
+                created_at INTEGER NOT NULL
+            );
             """)
     }
 
@@ -81,6 +129,77 @@ public final class PostStore {
     ///   store is then as it was before the call.
     @discardableResult
     public func add(photo: Photo, comment: String, author: String, profile: String) throws -> Post {
+        let (id, path, createdAt) = try insertWithPhoto(photo, what: "post", sql: """
+            INSERT INTO posts (author, profile, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            """, texts: [author, profile, comment])
+        return Post(id: id, author: author, profile: profile, comment: comment, photoPath: path, createdAt: createdAt)
+    }
+
+    /// Stores a reply with `photo` and `comment` by `author` in `post`'s comment thread.
+    /// - Throws: ``PostStoreError``; nothing is left half-written.
+    @discardableResult
+    public func addReply(to post: Post, photo: Photo, comment: String, author: String) throws -> Reply {
+        let (id, path, createdAt) = try insertWithPhoto(photo, what: "reply", sql: """
+            INSERT INTO replies (post_id, author, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            """, texts: [String(post.id), author, comment])
+        return Reply(id: id, postID: post.id, author: author, comment: comment, photoPath: path, createdAt: createdAt)
+    }
+
+    /// Stores a private message of `photo` with `comment` from `author` to `recipient`.
+    /// - Throws: ``PostStoreError``; nothing is left half-written.
+    @discardableResult
+    public func addMessage(to recipient: String, photo: Photo, comment: String, author: String) throws -> Message {
+        let (id, path, createdAt) = try insertWithPhoto(photo, what: "message", sql: """
+            INSERT INTO messages (author, recipient, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            """, texts: [author, recipient, comment])
+        return Message(id: id, author: author, recipient: recipient, comment: comment, photoPath: path, createdAt: createdAt)
+    }
+
+    /// Replaces the comment (caption) of post `id`.
+    /// - Throws: ``PostStoreError`` if the post does not exist or the database cannot be written.
+    public func updateComment(ofPost id: Int64, to comment: String) throws {
+        let statement = try prepare("UPDATE posts SET comment = ?1 WHERE id = ?2")
+        defer { sqlite3_finalize(statement) }
+        sqlite3_bind_text(statement, 1, comment, -1, postcard_sqlite_transient())
+        sqlite3_bind_int64(statement, 2, id)
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw error("Can't save the caption") }
+        guard sqlite3_changes(db) == 1 else { throw PostStoreError(description: "Can't save the caption: the post no longer exists") }
+    }
+
+    /// The post with row id `id`, or nil.
+    public func post(id: Int64) throws -> Post? {
+        try query("""
+            SELECT id, author, profile, comment, photo_path, created_at FROM posts WHERE id = ?1
+            """, bind: { sqlite3_bind_int64($0, 1, id) }, row: postRow).first
+    }
+
+    /// The replies to `post`, oldest first (a thread reads top to bottom).
+    public func replies(to post: Post) throws -> [Reply] {
+        try query("""
+            SELECT id, post_id, author, comment, photo_path, created_at FROM replies
+            WHERE post_id = ?1 ORDER BY created_at, id
+            """, bind: { sqlite3_bind_int64($0, 1, post.id) }) { statement in
+            Reply(id: sqlite3_column_int64(statement, 0), postID: sqlite3_column_int64(statement, 1),
+                  author: self.text(statement, 2), comment: self.text(statement, 3),
+                  photoPath: self.text(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
+        }
+    }
+
+    /// All private messages, newest first.
+    public func messages() throws -> [Message] {
+        try query("""
+            SELECT id, author, recipient, comment, photo_path, created_at FROM messages ORDER BY created_at DESC, id DESC
+            """, bind: { _ in }) { statement in
+            Message(id: sqlite3_column_int64(statement, 0), author: self.text(statement, 1),
+                    recipient: self.text(statement, 2), comment: self.text(statement, 3),
+                    photoPath: self.text(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
+        }
+    }
+
+    /// Copies `photo` into the store (temporary name, then rename), then inserts one row with `sql`
+    /// (parameters: `texts`, then the photo path, then the time) in a transaction. On any failure what
+    /// was written is removed.
+    private func insertWithPhoto(_ photo: Photo, what: String, sql: String, texts: [String]) throws -> (Int64, String, Int64) {
         let createdAt = DateText.nowMicroseconds / 1_000_000
         let name = "\(createdAt)-\(UInt32.random(in: 0 ... .max))\(Self.fileExtension(of: photo.fileName))"
         let finalPath = Files.join(photosDirectory, name)
@@ -94,36 +213,49 @@ public final class PostStore {
         }
         do {
             try execute("BEGIN IMMEDIATE")
-            let id = try insert(author: author, profile: profile, comment: comment, photoPath: finalPath, createdAt: createdAt)
+            let statement = try prepare(sql)
+            defer { sqlite3_finalize(statement) }
+            for (index, value) in (texts + [finalPath]).enumerated() {
+                sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
+            }
+            sqlite3_bind_int64(statement, Int32(texts.count + 2), createdAt)
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw error("Can't insert the \(what)") }
+            let id = sqlite3_last_insert_rowid(db)
             try execute("COMMIT")
-            return Post(id: id, author: author, profile: profile, comment: comment, photoPath: finalPath, createdAt: createdAt)
+            return (id, finalPath, createdAt)
         } catch {
             try? execute("ROLLBACK")
             Files.remove(finalPath)
-            throw PostStoreError(description: "Can't save the post: \(error)")
+            throw PostStoreError(description: "Can't save the \(what): \(error)")
         }
+    }
+
+    private func query<T>(_ sql: String, bind: (OpaquePointer?) -> Void, row: (OpaquePointer?) -> T) throws -> [T] {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        bind(statement)
+        var result: [T] = []
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { break }
+            guard step == SQLITE_ROW else { throw error("Can't read the database") }
+            result.append(row(statement))
+        }
+        return result
+    }
+
+    private func postRow(_ statement: OpaquePointer?) -> Post {
+        Post(id: sqlite3_column_int64(statement, 0), author: text(statement, 1), profile: text(statement, 2),
+             comment: text(statement, 3), photoPath: text(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
     }
 
     /// The posts on `profile`'s page, newest first.
     /// - Throws: ``PostStoreError`` if the database cannot be read.
     public func posts(onProfile profile: String) throws -> [Post] {
-        let statement = try prepare("""
+        try query("""
             SELECT id, author, profile, comment, photo_path, created_at FROM posts
             WHERE profile = ?1 ORDER BY created_at DESC, id DESC
-            """)
-        defer { sqlite3_finalize(statement) }
-        sqlite3_bind_text(statement, 1, profile, -1, postcard_sqlite_transient())
-        var result: [Post] = []
-        while true {
-            let step = sqlite3_step(statement)
-            if step == SQLITE_DONE { break }
-            guard step == SQLITE_ROW else { throw error("Can't read posts") }
-            result.append(Post(
-                id: sqlite3_column_int64(statement, 0),
-                author: text(statement, 1), profile: text(statement, 2), comment: text(statement, 3),
-                photoPath: text(statement, 4), createdAt: sqlite3_column_int64(statement, 5)))
-        }
-        return result
+            """, bind: { sqlite3_bind_text($0, 1, profile, -1, postcard_sqlite_transient()) }, row: postRow)
     }
 
     /// The number of stored posts, on every profile.
@@ -142,19 +274,6 @@ public final class PostStore {
             sqlite3_free(message)
             throw PostStoreError(description: text)
         }
-    }
-
-    private func insert(author: String, profile: String, comment: String, photoPath: String, createdAt: Int64) throws -> Int64 {
-        let statement = try prepare("""
-            INSERT INTO posts (author, profile, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
-            """)
-        defer { sqlite3_finalize(statement) }
-        for (index, value) in [author, profile, comment, photoPath].enumerated() {
-            sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
-        }
-        sqlite3_bind_int64(statement, 5, createdAt)
-        guard sqlite3_step(statement) == SQLITE_DONE else { throw error("Can't insert the post") }
-        return sqlite3_last_insert_rowid(db)
     }
 
     private func prepare(_ sql: String) throws -> OpaquePointer? {

@@ -1,0 +1,82 @@
+import Gtk
+import Navigation
+
+/// A small modal question with two answers, e.g. "Discard this post?" — **Keep Editing** / **Discard**
+/// (GNOME HIG: a specific verb for the destructive answer, which is styled `destructive-action`; the
+/// safe answer is the default and what Escape or closing the window means).
+///
+/// Main actor only.
+@MainActor
+public final class ConfirmationDialog {
+    /// The question's window (transient for and modal to its parent).
+    public let window = Window()
+    /// The safe answer ("Keep Editing"); the default.
+    public let keepButton: Button
+    /// The destructive answer ("Discard").
+    public let confirmButton: Button
+    /// The heading label.
+    public let headingLabel: Label
+
+    private let answer = FlowCompletion<Bool>()
+
+    /// The question windows now open (at most one per parent in practice), newest last.
+    public private(set) static var open: [ConfirmationDialog] = []
+
+    /// Creates (does not show) the question over `parent`'s window.
+    public init(over parent: Widget?, heading: String, body: String, keepLabel: String, confirmLabel: String) {
+        keepButton = Button(label: keepLabel)
+        confirmButton = Button(label: confirmLabel)
+        headingLabel = Label(heading)
+        window.isModal = true
+        window.setTransient(for: parent?.rootWindow)
+        window.setDestroyWithParent(true)
+        window.title = heading
+        window.addCSSClass("confirmation")
+        let noTitlebar = Box(.horizontal)
+        noTitlebar.isVisible = false
+        window.setTitlebar(noTitlebar)
+        headingLabel.addCSSClass("title-2")
+        headingLabel.wraps = true
+        let bodyLabel = Label(body)
+        bodyLabel.wraps = true
+        let buttons = Box(.horizontal, spacing: 12)
+        buttons.horizontalAlignment = .center
+        confirmButton.addCSSClass("destructive-action")
+        buttons.append(keepButton)
+        buttons.append(confirmButton)
+        let column = Box(.vertical, spacing: 12)
+        column.setMargins(top: 24, bottom: 24, start: 24, end: 24)
+        column.setSizeRequest(width: 300)
+        column.append(headingLabel)
+        column.append(bodyLabel)
+        column.append(buttons)
+        window.setChild(column)
+        window.setDefaultWidget(keepButton)
+        keepButton.onClicked { [weak self] in self?.finish(false) }
+        confirmButton.onClicked { [weak self] in self?.finish(true) }
+        let keys = KeyController()
+        keys.onKeyPressed { [weak self] keyval, _ in
+            guard keyval == KeyValue.escape else { return false }
+            self?.finish(false)
+            return true
+        }
+        window.addController(keys)
+        window.onCloseRequest { [weak self] in self?.finish(false); return true }
+        window.onDestroy { [weak self] in self?.finish(false) }
+    }
+
+    /// Shows the question and waits for the answer: true for the destructive answer, false for the
+    /// safe one, Escape, closing the window, the parent going away, or the caller's task cancelled.
+    public func ask() async -> Bool {
+        Self.open.append(self)
+        window.present()
+        keepButton.grabFocus()
+        return await answer.value(onCancel: { [weak self] in self?.finish(false) })
+    }
+
+    private func finish(_ confirmed: Bool) {
+        guard answer.resolve(confirmed) else { return }
+        Self.open.removeAll { $0 === self }
+        window.destroy()
+    }
+}

@@ -1,0 +1,124 @@
+import Gtk
+import Navigation
+
+/// Where a flow shows its pages — in a ``ModalDialog`` of its own, or pushed onto the navigation stack
+/// of the page it starts from — so the flow's code is the same either way (one ``Presentation``
+/// argument decides).
+///
+/// - **Modal**: a dialog over the anchor page's window; Cancel (start of the bar, on every page),
+///   Escape on the first page and closing the window request a cancel.
+/// - **Pushed**: the pages are pushed onto the anchor's stack. On a window's stack the flow gets its
+///   own **Cancel** at the start of its pages' bar (after Back); on a stack that already has one (a
+///   dialog's), it uses none, and the dialog's owner cancels the flow. Going Back past the flow's first
+///   page (Back button, Alt+Left, Escape, mouse back) requests a cancel. When the flow ends, the stack
+///   pops back to exactly the anchor page.
+///
+/// Cancel requests arrive in ``onCancelRequest`` with whether the user asked (and may be asked "Discard?")
+/// or the host went away (window destroyed, app quit: the flow must end now).
+///
+/// Main actor only.
+@MainActor
+public final class FlowHost {
+    /// Why a cancel is requested.
+    public enum CancelReason: Equatable, Sendable {
+        /// The user asked to leave (Cancel, Escape, window close, Back past the first page).
+        case user
+        /// The dialog or window is gone (destroyed, app quit); the flow must end without asking.
+        case hostGone
+    }
+
+    /// How the flow is shown.
+    public let presentation: Presentation
+    /// The stack holding the flow's pages.
+    public let stack: NavigationStack
+    /// The modal dialog, when presented modally.
+    public let dialog: ModalDialog?
+    /// The flow's own Cancel button when pushed onto a stack that has none; nil otherwise.
+    public let ownCancelButton: Button?
+    /// The page the flow started from.
+    public private(set) weak var anchor: Page?
+
+    /// Called for each cancel request; the flow decides (ask, then ``end()``).
+    public var onCancelRequest: (@MainActor (CancelReason) -> Void)?
+
+    /// The flow's pages on the stack, first page first.
+    public private(set) var pages: [Page] = []
+    /// Whether ``end()`` ran.
+    public private(set) var isEnded = false
+
+    /// Starts showing a flow whose first page is `first`, from `anchor`, as `presentation` says.
+    /// A pushed flow whose anchor is on no stack is presented modally instead (logged).
+    public init(from anchor: Page, presentation: Presentation, first: Page) {
+        self.anchor = anchor
+        if presentation == .pushed, let anchorStack = anchor.navigationStack {
+            self.presentation = .pushed
+            stack = anchorStack
+            dialog = nil
+            ownCancelButton = anchorStack.providesCancel ? nil : Button(label: "Cancel")
+            ownCancelButton?.addCSSClass("flow-cancel")
+            ownCancelButton?.onClicked { [weak self] in self?.onCancelRequest?(.user) }
+            anchorStack.observePops(owner: self) { [weak self] removed in self?.pagesPopped(removed) }
+            anchorStack.observeDestruction(owner: self) { [weak self] in self?.hostGone() }
+            push(first)
+        } else {
+            if presentation == .pushed {
+                postcard_log_warning_message("FlowHost: \(anchor.title) is on no navigation stack; presenting modally")
+            }
+            self.presentation = .modal
+            let dialog = ModalDialog(over: anchor, root: first)
+            self.dialog = dialog
+            stack = dialog.stack
+            ownCancelButton = nil
+            pages = [first]
+            dialog.onCancelRequest = { [weak self, weak dialog] in
+                self?.onCancelRequest?(dialog?.isDismissed ?? true ? .hostGone : .user)
+            }
+            dialog.stack.observePops(owner: self) { [weak self] removed in self?.pagesPopped(removed) }
+            dialog.present()
+        }
+    }
+
+    /// Pushes the flow's next page (with the flow's Cancel in its bar, when it has its own).
+    public func push(_ page: Page) {
+        guard !isEnded else { return }
+        if let ownCancelButton { page.addStartBarItem(ownCancelButton) }
+        pages.append(page)
+        stack.push(page)
+    }
+
+    /// Ends the flow's presentation: dismisses the dialog, or pops the stack back to the anchor page.
+    /// Idempotent.
+    public func end() {
+        guard !isEnded else { return }
+        isEnded = true
+        stack.removeObservers(owner: self)
+        if let dialog {
+            dialog.dismiss()
+        } else if let anchor, stack.pages.contains(where: { $0 === anchor }), !pages.isEmpty {
+            stack.pop(to: anchor)
+        }
+        if let ownCancelButton { for page in pages { page.removeBarItem(ownCancelButton) } }
+        pages = []
+    }
+
+    /// Called by the flow's page list when pages leave the stack (Back within the flow, or past it).
+    public var onPagesPopped: (@MainActor ([Page]) -> Void)?
+
+    private func pagesPopped(_ removed: [Page]) {
+        guard !isEnded else { return }
+        let ours = removed.filter { page in pages.contains { $0 === page } }
+        guard !ours.isEmpty else { return }
+        pages.removeAll { page in ours.contains { $0 === page } }
+        onPagesPopped?(ours)
+        if pages.isEmpty { onCancelRequest?(.user) }  // Back past the first page
+    }
+
+    private func hostGone() {
+        guard !isEnded else { return }
+        onCancelRequest?(.hostGone)
+    }
+}
+
+func postcard_log_warning_message(_ message: String) {
+    g_log_structured_standard_helper(message)
+}

@@ -1,0 +1,64 @@
+import Gtk
+import NavigationGtk
+
+/// **Post** (or **Message**): one photo, large, with its comment and when and by whom it was shared.
+///
+/// Used both ways without knowing which: pushed onto the main stack when opened from a feed (the stack's
+/// bar shows "Post" and Back), and presented alone in a dialog when opened from a message (its own
+/// standalone bar shows "Message" and Close). Reports nothing; callers may add bar items (Edit Caption)
+/// and content actions (Comments) and listen to them.
+@MainActor
+public final class PhotoDetailPage: Page {
+    /// The photo.
+    public let picture = Picture()
+    /// The comment.
+    public let commentLabel = Label()
+    /// When and by whom.
+    public let detailLabel = Label()
+    /// Extra actions below the comment (e.g. Comments), added by the caller.
+    public let actions = Box(.horizontal, spacing: 8)
+    /// Whether the photo is decoded and shown.
+    public private(set) var isPhotoLoaded = false
+
+    /// Creates the page for the photo at `photoPath` with `comment`; `title` and `subtitle` go in the bar
+    /// (e.g. "Post", "by Sam Rivera"); `detail` is the line under the comment.
+    public init(title: String, subtitle: String?, photoPath: String, comment: String, detail: String) {
+        super.init(title: title, subtitle: subtitle)
+        picture.contentFit = .contain
+        picture.canShrink = true
+        picture.expandsVertically = true
+        picture.alternativeText = comment
+        picture.setSizeRequest(height: 200)
+        commentLabel.text = comment
+        commentLabel.wraps = true
+        commentLabel.xAlign = 0
+        commentLabel.isSelectable = true
+        detailLabel.text = detail
+        detailLabel.xAlign = 0
+        detailLabel.addCSSClass("dim-label")
+        detailLabel.addCSSClass("caption")
+        let column = Box(.vertical, spacing: 8)
+        column.setMargins(top: 12, bottom: 18, start: 18, end: 18)
+        column.append(picture)
+        column.append(commentLabel)
+        column.append(detailLabel)
+        column.append(actions)
+        column.expandsVertically = true
+        content.append(column)
+        Task { [weak self] in
+            do {
+                let texture = try await Texture.load(path: photoPath, maxSize: 1280)
+                self?.picture.texture = texture
+                self?.isPhotoLoaded = true
+            } catch {
+                self?.commentLabel.text = "\(comment)\n\nThe photo can't be shown: \(error)"
+            }
+        }
+    }
+
+    /// Shows a new comment (after Edit Caption).
+    public func setComment(_ comment: String) {
+        commentLabel.text = comment
+        picture.alternativeText = comment
+    }
+}

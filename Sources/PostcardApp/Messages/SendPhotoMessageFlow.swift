@@ -1,0 +1,113 @@
+import Gtk
+import Navigation
+import NavigationGtk
+import PhotoPosting
+
+/// Sending a photo as a private message: **Choose Recipient**, then the whole ``CommentedPhotoFlow``
+/// as a step (pushed onto this flow's dialog) — one flow running another.
+///
+/// Returns `.sent(recipient, photo, comment)` or `.canceled`, exactly once. The dialog's one Cancel
+/// belongs to this flow: it asks "Discard this post?" if the inner step has a typed comment, then
+/// cancels the step and itself. Back past the step's first page returns to Choose Recipient (the step
+/// ends as canceled; this flow goes on).
+///
+/// Main actor only.
+@MainActor
+public final class SendPhotoMessageFlow {
+    /// How the flow ended.
+    public enum Result: Equatable, Sendable {
+        /// The message was sent (stored) to `recipient`.
+        case sent(Person, Photo, comment: String)
+        /// The user left without sending.
+        case canceled
+    }
+
+    /// The caller's sending action (store the message); throwing keeps the step open with the error.
+    public typealias Send = @MainActor (Person, Photo, String) async throws -> Void
+
+    private let library: PhotoLibrary
+    private let send: Send
+    private let completion = FlowCompletion<Result>()
+    private var host: FlowHost?
+    private var step: CommentedPhotoFlow?
+    private var stepTask: Task<Void, Never>?
+    private var isAsking = false
+
+    /// Observes every flow object's lifetime (diagnostics for tests). Nil by default.
+    nonisolated(unsafe) public static var lifetimeObserver: (@Sendable (_ alive: Bool) -> Void)?
+
+    /// The running flow's dialog (for tests and the review tour), while open.
+    public private(set) static weak var current: ModalDialog?
+
+    private init(library: PhotoLibrary, send: @escaping Send) {
+        self.library = library
+        self.send = send
+        Self.lifetimeObserver?(true)
+    }
+
+    deinit { Self.lifetimeObserver?(false) }
+
+    /// Runs the flow modally from `page` and waits for its result.
+    public static func run(from page: Page, library: PhotoLibrary, send: @escaping Send) async -> Result {
+        let flow = SendPhotoMessageFlow(library: library, send: send)
+        flow.start(from: page)
+        return await flow.completion.value(onCancel: { [weak flow] in flow?.finish(.canceled) })
+    }
+
+    private func start(from anchor: Page) {
+        let recipients = ChooseRecipientPage()
+        recipients.onRecipientChosen = { [weak self, weak recipients] person in
+            guard let self, let recipients else { return }
+            self.runStep(for: person, from: recipients)
+        }
+        let host = FlowHost(from: anchor, presentation: .modal, first: recipients)
+        host.onCancelRequest = { [weak self] reason in self?.requestCancel(reason) }
+        self.host = host
+        Self.current = host.dialog
+    }
+
+    private func runStep(for person: Person, from page: Page) {
+        guard step == nil, !completion.isResolved else { return }
+        let send = self.send
+        let step = CommentedPhotoFlow(library: library, presentation: .pushed) { photo, comment in
+            try await send(person, photo, comment)
+        }
+        self.step = step
+        stepTask = Task { [weak self] in
+            let result = await step.run(from: page)
+            guard let self else { return }
+            self.step = nil
+            self.stepTask = nil
+            if case .posted(let photo, let comment) = result {
+                self.finish(.sent(person, photo, comment: comment))
+            }
+            // .canceled: Back past the step's first page (stay on Choose Recipient), or we ended it.
+        }
+    }
+
+    private func requestCancel(_ reason: FlowHost.CancelReason) {
+        guard !completion.isResolved else { return }
+        if reason == .hostGone || !(step?.hasUnsavedInput ?? false) {
+            finish(.canceled)
+            return
+        }
+        guard !isAsking else { return }
+        isAsking = true
+        let question = ConfirmationDialog(
+            over: host?.stack.view, heading: "Discard this post?",
+            body: "The comment you typed will be lost.", keepLabel: "Keep Editing", confirmLabel: "Discard")
+        Task { [weak self] in
+            let discard = await question.ask()
+            self?.isAsking = false
+            if discard { self?.finish(.canceled) }
+        }
+    }
+
+    private func finish(_ result: Result) {
+        guard completion.resolve(result) else { return }
+        step?.cancel()
+        step = nil
+        host?.end()
+        host = nil
+    }
+}
