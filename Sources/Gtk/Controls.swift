@@ -78,6 +78,12 @@ public final class Label: Widget {
         set { gtk_label_set_selectable(pointer(), newValue ? 1 : 0) }
     }
 
+    /// The width the label asks for at least, in characters (-1: as narrow as its text allows).
+    public var widthInCharacters: Int32 {
+        get { gtk_label_get_width_chars(pointer()) }
+        set { gtk_label_set_width_chars(pointer(), newValue) }
+    }
+
     /// Shortens text that does not fit with "…" at the end.
     public func ellipsizeAtEnd() { gtk_label_set_ellipsize(pointer(), PANGO_ELLIPSIZE_END) }
 }

@@ -180,9 +180,14 @@ public final class TitleView: Widget {
         subtitleLabel.isVisible = false
     }
 
+    /// The fewest characters of a title kept before "…" (short titles such as "Post" are never cut;
+    /// the bar still fits a 360 px window).
+    public static let minimumTitleCharacters = 10
+
     /// Shows `title` and, when not nil or empty, `subtitle`.
     public func set(title: String, subtitle: String?) {
         titleLabel.text = title
+        titleLabel.widthInCharacters = Int32(min(title.count, Self.minimumTitleCharacters))
         subtitleLabel.text = subtitle ?? ""
         subtitleLabel.isVisible = !(subtitle ?? "").isEmpty
     }

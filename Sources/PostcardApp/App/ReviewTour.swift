@@ -3,9 +3,12 @@ import NavigationGtk
 import PhotoPosting
 
 /// A walk through every screen for a UX review (`postcard --review-tour DIR`): drives the real app
-/// through its widgets as a user would — My Profile, New Post, Choose a Photo, Add a Comment, Post,
-/// the profile with the new post, a friend's profile — and saves a PNG of the window at each step in
-/// `DIR` (rendered by GTK itself, so it works under Xvfb with no window manager). Then it quits.
+/// through its widgets as a user would and saves a PNG of the window at each step in `DIR` (rendered by
+/// GTK itself, so it works under Xvfb with no window manager), then quits. Covers My Profile, New Post
+/// (Choose a Photo, Add a Comment, the discard question), the feed scrolled under the bar, a friend's
+/// profile, the Post detail pushed (at 360 and 1280 px wide), Comments with a reply flow pushed in
+/// place, Edit Caption, Messages with the composed message flow, and a message's detail presented
+/// modally (at 360 and 1280 px).
 @MainActor
 enum ReviewTour {
     /// Runs the tour on `app`; `quit` ends the application afterwards.
@@ -13,7 +16,7 @@ enum ReviewTour {
         Task {
             do {
                 try Files.makeDirectory(directory)
-                try await tour(app, directory)
+                try await Tour(app: app, directory: directory).walk()
                 print("Review screenshots saved in \(directory)")
             } catch {
                 print("postcard: review tour failed: \(error)")
@@ -21,44 +24,153 @@ enum ReviewTour {
             quit()
         }
     }
+}
 
-    private static func tour(_ app: AppController, _ directory: String) async throws {
-        let main = app.mainWindow.window
-        func save(_ window: Window, _ name: String) async throws {
-            try await settle()
-            try window.saveSnapshot(toPNG: Files.join(directory, name))
-        }
+@MainActor
+private struct Tour {
+    let app: AppController
+    let directory: String
+    var main: Window { app.mainWindow.window }
+    var stack: NavigationStack { app.mainWindow.stack }
+
+    func walk() async throws {
         try await waitUntil("main window") { main.isMapped }
-        try await save(main, "1-my-profile.png")
+        try await save(main, "01-my-profile.png")
 
-        app.myProfile.postButton.activate()
+        let dialog = try await openPhotoFlow(app.myProfile.postButton)
+        try await save(dialog.window, "02-choose-a-photo.png")
+        let comment = try await choose("coffee.png", in: dialog.stack)
+        comment.commentView.insertAtCursor("First coffee of the day.\nPosted from Postcard.")
+        try await save(dialog.window, "03-add-a-comment.png")
+        comment.postButton.activate()
+        try await waitUntil("the new post") { dialog.isDismissed && app.myProfile.feedItems.first?.isPhotoLoaded == true }
+        try await save(main, "04-my-profile-with-post.png")
+
+        let second = try await openPhotoFlow(app.myProfile.postButton)
+        let draft = try await choose("rocket.jpg", in: second.stack)
+        draft.commentView.insertAtCursor("Liftoff")
+        second.cancelButton.activate()
+        try await waitUntil("the discard question") { !ConfirmationDialog.open.isEmpty }
+        try await save(ConfirmationDialog.open[0].window, "05-discard-this-post.png")
+        ConfirmationDialog.open[0].keepButton.activate()
+        draft.commentView.text = "Falcon 9 on the pad"
+        draft.postButton.activate()
+        try await waitUntil("the second post") { second.isDismissed && app.myProfile.feedItems.count == 2 }
+        app.myProfile.scroller.verticalOffset = 260
+        try await save(main, "06-feed-scrolled-under-the-bar.png")
+        app.myProfile.scroller.verticalOffset = 0
+
+        app.myProfile.friendButtons.first?.activate()
+        try await waitForStack(depth: 2)
+        try await save(main, "07-friend-profile.png")
+        stack.backButton.activate()
+        try await waitForStack(depth: 1)
+
+        app.myProfile.feedItems.last?.card.activate()
+        try await waitForStack(depth: 2)
+        let detail = stack.visiblePage as! PhotoDetailPage
+        try await waitUntil("the detail photo") { detail.isPhotoLoaded }
+        try await save(main, "08-post-detail-pushed.png")
+        for width: Int32 in [360, 1280] {
+            main.setDefaultSize(width: width, height: 720)
+            try await waitUntil("width \(width)") { abs(main.width - width) <= 12 }
+            try await save(main, "08-post-detail-pushed-\(width)px.png")
+        }
+        main.setDefaultSize(width: 720, height: 800)
+
+        try await activateButton("Comments", in: detail)
+        try await waitForStack(depth: 3)
+        let thread = stack.visiblePage as! CommentThreadPage
+        try await save(main, "09-comments.png")
+        thread.replyButton.activate()
+        try await waitUntil("the reply flow") { (stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 && stack.transition == .idle }
+        try await save(main, "10-reply-choose-a-photo-pushed.png")
+        let reply = try await choose("chelsea.png", in: stack)
+        reply.commentView.insertAtCursor("Chelsea approves.")
+        try await save(main, "11-reply-add-a-comment-pushed.png")
+        reply.postButton.activate()
+        try await waitUntil("the reply") { thread.replyRows.count == 1 && stack.visiblePage === thread && stack.transition == .idle }
+        try await save(main, "12-comments-with-reply.png")
+        stack.backButton.activate()
+        try await waitForStack(depth: 2)
+
+        try await activateBarButton("Edit Caption")
+        try await waitForStack(depth: 3)
+        try await save(main, "13-edit-caption.png")
+        stack.popToRoot()
+        try await waitForStack(depth: 1)
+
+        app.messagesButton.activate()
+        try await waitForStack(depth: 2)
+        let messages = stack.visiblePage as! MessagesPage
+        try await save(main, "14-messages.png")
+        messages.newMessageButton.activate()
+        try await waitUntil("Choose Recipient") { SendPhotoMessageFlow.current?.stack.visiblePage is ChooseRecipientPage }
+        let messageDialog = SendPhotoMessageFlow.current!
+        try await save(messageDialog.window, "15-choose-recipient.png")
+        (messageDialog.stack.visiblePage as! ChooseRecipientPage).friendButtons[1].activate()
+        try await waitUntil("the photo step") {
+            (messageDialog.stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 && messageDialog.stack.transition == .idle
+        }
+        try await save(messageDialog.window, "16-message-choose-a-photo.png")
+        let note = try await choose("astronaut.png", in: messageDialog.stack)
+        note.commentView.insertAtCursor("Look who I met!")
+        try await save(messageDialog.window, "17-message-add-a-comment.png")
+        note.postButton.activate()
+        try await waitUntil("the message") { messageDialog.isDismissed && messages.rows.count == 1 }
+        try await save(main, "18-messages-with-message.png")
+
+        messages.rows[0].openButton.activate()
+        try await waitUntil("the message detail") { app.presentedMessage?.window.isMapped == true }
+        let presented = app.presentedMessage!
+        try await waitUntil("its photo") { (presented.page as? PhotoDetailPage)?.isPhotoLoaded == true }
+        for width: Int32 in [360, 1280] {
+            presented.window.setDefaultSize(width: width, height: 640)
+            try await waitUntil("dialog width \(width)") { abs(presented.window.width - width) <= 12 }
+            try await save(presented.window, "19-message-detail-modal-\(width)px.png")
+        }
+        presented.closeButton.activate()
+    }
+
+    // MARK: - Steps
+
+    func openPhotoFlow(_ button: Button) async throws -> ModalDialog {
+        button.activate()
         try await waitUntil("Choose a Photo") {
             (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0
         }
-        let dialog = CommentedPhotoFlow.current!
-        try await save(dialog.window, "2-choose-a-photo.png")
-
-        let picker = dialog.stack.visiblePage as! PhotoPickerPage
-        picker.tiles[picker.photos.firstIndex { $0.fileName == "coffee.png" } ?? 0].activate()
-        try await waitUntil("Add a Comment") { dialog.stack.visiblePage is CommentPage && dialog.stack.transition == .idle }
-        let commentPage = dialog.stack.visiblePage as! CommentPage
-        commentPage.commentView.insertAtCursor("First coffee of the day.\nPosted from Postcard.")
-        try await save(dialog.window, "3-add-a-comment.png")
-
-        commentPage.postButton.activate()
-        try await waitUntil("the new post") { dialog.isDismissed && app.myProfile.feedItems.first?.isPhotoLoaded == true }
-        try await save(main, "4-my-profile-with-post.png")
-
-        app.myProfile.friendButtons.first?.activate()
-        try await waitUntil("a friend's profile") { app.mainWindow.stack.pages.count == 2 && app.mainWindow.stack.transition == .idle }
-        try await save(main, "5-friend-profile.png")
+        return CommentedPhotoFlow.current!
     }
 
-    private static func settle() async throws {
+    func choose(_ name: String, in stack: NavigationStack) async throws -> CommentPage {
+        let picker = stack.visiblePage as! PhotoPickerPage
+        picker.tiles[picker.photos.firstIndex { $0.fileName == name } ?? 0].activate()
+        try await waitUntil("Add a Comment") { stack.visiblePage is CommentPage && stack.transition == .idle }
+        return stack.visiblePage as! CommentPage
+    }
+
+    func activateButton(_ label: String, in page: PhotoDetailPage) async throws {
+        guard let button = page.actions.child(at: 0) else { throw AppOptionsError(message: "no \(label) button") }
+        Widget(UnsafeMutableRawPointer(button), transfer: .none).activate()
+    }
+
+    func activateBarButton(_ label: String) async throws {
+        guard let item = stack.visiblePage?.endBarItems.first(where: { ($0 as? Button)?.label == label }) else {
+            throw AppOptionsError(message: "no \(label) in the bar")
+        }
+        item.activate()
+    }
+
+    func waitForStack(depth: Int) async throws {
+        try await waitUntil("\(depth) pages") { stack.pages.count == depth && stack.transition == .idle }
+    }
+
+    func save(_ window: Window, _ name: String) async throws {
         try await Task.sleep(for: .milliseconds(400))
+        try window.saveSnapshot(toPNG: Files.join(directory, name))
     }
 
-    private static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+    func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
         for _ in 0..<200 {
             if condition() { return }
             try await Task.sleep(for: .milliseconds(50))

@@ -26,13 +26,11 @@ public final class PhotoDetailPage: Page {
         super.init(title: title, subtitle: subtitle)
         picture.contentFit = .contain
         picture.canShrink = true
-        picture.expandsVertically = true
         picture.alternativeText = comment
         picture.setSizeRequest(height: 200)
         commentLabel.text = comment
         commentLabel.wraps = true
         commentLabel.xAlign = 0
-        commentLabel.isSelectable = true
         detailLabel.text = detail
         detailLabel.xAlign = 0
         detailLabel.addCSSClass("dim-label")
@@ -43,8 +41,9 @@ public final class PhotoDetailPage: Page {
         column.append(commentLabel)
         column.append(detailLabel)
         column.append(actions)
-        column.expandsVertically = true
-        content.append(column)
+        let scroller = ScrolledWindow(column)
+        scroller.expandsVertically = true
+        content.append(scroller)
         Task { [weak self] in
             do {
                 let texture = try await Texture.load(path: photoPath, maxSize: 1280)
