@@ -40,9 +40,10 @@ static inline gboolean postcard_value_holds_flags(const GValue *value) {
     return G_VALUE_HOLDS_FLAGS(value);
 }
 
-// g_warning is a variadic macro: log one preformatted message in the "Postcard" domain.
-static inline void postcard_log_warning(const char *message) {
-    g_log("Postcard", G_LOG_LEVEL_WARNING, "%s", message);
+// g_message is a variadic macro: log one preformatted message in the "Postcard" domain. Message level:
+// public misuse is reported without aborting runs under G_DEBUG=fatal-warnings.
+static inline void postcard_log_message(const char *message) {
+    g_log("Postcard", G_LOG_LEVEL_MESSAGE, "%s", message);
 }
 
 // Builds a modifier mask for GtkShortcutTrigger / key events.

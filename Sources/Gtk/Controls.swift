@@ -84,6 +84,9 @@ public final class Label: Widget {
         set { gtk_label_set_width_chars(pointer(), newValue) }
     }
 
+    /// Whether the text is shortened with "…" at the current size.
+    public var isEllipsized: Bool { pango_layout_is_ellipsized(gtk_label_get_layout(pointer())) != 0 }
+
     /// Shortens text that does not fit with "…" at the end.
     public func ellipsizeAtEnd() { gtk_label_set_ellipsize(pointer(), PANGO_ELLIPSIZE_END) }
 }

@@ -16,6 +16,17 @@ public class Window: Widget {
         }
     }
 
+    /// Keeps the transient parent alive as long as this window points at it: GTK holds no reference to
+    /// a transient parent, and a window finalized after its parent would touch the freed parent.
+    nonisolated(unsafe) private var transientParentReference: Object?
+
+    deinit {
+        // Unset the parent while it is certainly alive (held above), before the final unref.
+        if transientParentReference != nil {
+            gtk_window_set_transient_for(UnsafeMutableRawPointer(gobject).assumingMemoryBound(to: GtkWindow.self), nil)
+        }
+    }
+
     var window: UnsafeMutablePointer<GtkWindow> { pointer() }
 
     /// The window title shown by the window manager (and the header bar, when it has no title widget).
@@ -40,13 +51,26 @@ public class Window: Widget {
     }
 
     /// Sets the parent window: the window manager keeps this one above it and centres it on it.
-    public func setTransient(for parent: UnsafeMutablePointer<GtkWindow>?) { gtk_window_set_transient_for(window, parent) }
+    public func setTransient(for parent: UnsafeMutablePointer<GtkWindow>?) {
+        if let old = transientParentReference, parentWatchID != 0 { old.disconnect(parentWatchID) }
+        parentWatchID = 0
+        gtk_window_set_transient_for(window, parent)
+        transientParentReference = parent.map { Object(UnsafeMutableRawPointer($0), transfer: .none) }
+        if let parentObject = transientParentReference {
+            parentWatchID = parentObject.connect("unrealize") { [weak self] _ in
+                guard let self, let parent, !Window.isListed(parent), self.destroysWithParent else { return }
+                self.destroy()
+            }
+        }
+    }
 
     /// The parent set with ``setTransient(for:)``.
     public var transientParent: UnsafeMutablePointer<GtkWindow>? { gtk_window_get_transient_for(window) }
 
-    /// Destroys the window together with its parent-child relation (`gtk_window_set_destroy_with_parent`).
-    public func setDestroyWithParent(_ value: Bool) { gtk_window_set_destroy_with_parent(window, value ? 1 : 0) }
+    /// Whether the window is destroyed when its transient parent is. GTK's own
+    /// `destroy-with-parent` waits for the parent's finalization, which a Swift wrapper of the parent can
+    /// postpone indefinitely; this follows ``onDestroy(_:)`` of the parent instead.
+    public var destroysWithParent = false
 
     /// Shows the window and raises it.
     public func present() { gtk_window_present(window) }
@@ -73,10 +97,35 @@ public class Window: Widget {
         connect("close-request") { args in args.setReturn(handler()) }
     }
 
-    /// Runs `handler` once the window is destroyed (by any path).
+    /// Runs `handler` once when the window is destroyed, by any path: ``destroy()``, GTK destroying it
+    /// (closing, app quit), or its parent being destroyed with ``destroysWithParent``.
+    ///
+    /// GTK 4 emits `destroy` only when the last reference goes, which this wrapper postpones; so the
+    /// window is also watched for being unrealized after leaving GTK's list of toplevels, which
+    /// `gtk_window_destroy` does at once.
     public func onDestroy(_ handler: @escaping @MainActor () -> Void) {
-        connect("destroy") { _ in handler() }
+        destroyHandlers.append(handler)
+        guard !isWatchingDestruction else { return }
+        isWatchingDestruction = true
+        connect("unrealize") { [weak self] _ in
+            guard let self, !Window.isListed(self.window) else { return }
+            self.runDestroyHandlers()
+        }
+        connect("destroy") { [weak self] _ in self?.runDestroyHandlers() }
     }
+
+    private var destroyHandlers: [@MainActor () -> Void] = []
+    private var isWatchingDestruction = false
+    private var parentWatchID: UInt = 0
+
+    private func runDestroyHandlers() {
+        let handlers = destroyHandlers
+        destroyHandlers = []
+        handlers.forEach { $0() }
+    }
+
+    /// Whether `window` is still in GTK's list of toplevels (not destroyed).
+    static func isListed(_ window: UnsafeMutablePointer<GtkWindow>) -> Bool { all().contains(window) }
 
     /// Adds a window-scoped action `win.<name>` that runs `handler` when activated (by an accelerator
     /// set on the application, or a button's action name).

@@ -29,7 +29,7 @@ public final class ConfirmationDialog {
         headingLabel = Label(heading)
         window.isModal = true
         window.setTransient(for: parent?.rootWindow)
-        window.setDestroyWithParent(true)
+        window.destroysWithParent = true
         window.title = heading
         window.addCSSClass("confirmation")
         let noTitlebar = Box(.horizontal)
@@ -68,10 +68,24 @@ public final class ConfirmationDialog {
     /// Shows the question and waits for the answer: true for the destructive answer, false for the
     /// safe one, Escape, closing the window, the parent going away, or the caller's task cancelled.
     public func ask() async -> Bool {
+        show()
+        return await answer.value(onCancel: { [weak self] in self?.finish(false) })
+    }
+
+    /// Shows the question and calls `onAnswer` with the answer (as ``ask()`` returns it) as soon as it
+    /// is given, in the same main-loop turn — for owners whose next step must not wait a turn.
+    public func ask(then onAnswer: @escaping @MainActor (Bool) -> Void) {
+        answer.whenResolved(onAnswer)
+        show()
+    }
+
+    /// Answers with the safe choice and closes the question (its owner is going away).
+    public func withdraw() { finish(false) }
+
+    private func show() {
         Self.open.append(self)
         window.present()
         keepButton.grabFocus()
-        return await answer.value(onCancel: { [weak self] in self?.finish(false) })
     }
 
     private func finish(_ confirmed: Bool) {

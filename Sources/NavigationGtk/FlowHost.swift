@@ -62,7 +62,7 @@ public final class FlowHost {
             push(first)
         } else {
             if presentation == .pushed {
-                postcard_log_warning_message("FlowHost: \(anchor.title) is on no navigation stack; presenting modally")
+                logMisuse("FlowHost: \(anchor.title) is on no navigation stack; presenting modally")
             }
             self.presentation = .modal
             let dialog = ModalDialog(over: anchor, root: first)
@@ -119,6 +119,4 @@ public final class FlowHost {
     }
 }
 
-func postcard_log_warning_message(_ message: String) {
-    g_log_structured_standard_helper(message)
-}
+

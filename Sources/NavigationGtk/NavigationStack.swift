@@ -27,6 +27,14 @@ public final class NavigationStack {
     /// Whether a transition is animating.
     public private(set) var transition: Transition = .idle
 
+    /// The edge the last transition's incoming page slid from (push) or the outgoing page slid to
+    /// (pop): `.right` for push and pop in left-to-right locales, `.left` in right-to-left ones;
+    /// `.none` when the change was not animated.
+    public private(set) var lastSlide: SlideEdge = .none
+
+    /// Where a page slides to or from.
+    public enum SlideEdge: Equatable, Sendable { case left, right, none }
+
     /// The header bar showing the stack's title, Back button and page bar items. The host window sets
     /// it as its titlebar.
     public let headerBar = HeaderBar()
@@ -92,7 +100,7 @@ public final class NavigationStack {
     @discardableResult
     public func push(_ page: Page) -> Bool {
         guard page.navigationStack == nil || page.navigationStack === self, !state.contains(page.id) else {
-            g_log_structured_standard_helper("push: \(page.title) is already on a navigation stack; ignored")
+            logMisuse("push: \(page.title) is already on a navigation stack; ignored")
             return false
         }
         var new = state
@@ -244,8 +252,9 @@ public final class NavigationStack {
 
         let incoming = visiblePage
         if let incoming {
-            let type = animated && change.transitionKind != nil && view.isMapped
-                ? transitionType(change.transitionKind!) : GTK_STACK_TRANSITION_TYPE_NONE
+            let animate = animated && change.transitionKind != nil && view.isMapped
+            let type = animate ? transitionType(change.transitionKind!) : GTK_STACK_TRANSITION_TYPE_NONE
+            lastSlide = animate ? (view.isRightToLeft ? .left : .right) : .none
             transition = .running(from: outgoing?.id, to: incoming.id, kind: change.transitionKind ?? .push)
             view.canTarget = false
             view.showChild(named: incoming.id.description, transition: type)
@@ -315,7 +324,7 @@ public final class NavigationStack {
     }
 }
 
-/// Logs a warning in GLib's log (shown on stderr, fatal under `G_DEBUG=fatal-warnings`).
-func g_log_structured_standard_helper(_ message: String) {
-    postcard_log_warning(message)
+/// Logs public misuse in GLib's log at message level (shown on stderr; not fatal).
+func logMisuse(_ message: String) {
+    postcard_log_message(message)
 }

@@ -112,7 +112,7 @@ public final class ModalDialog {
         window.title = root.title
         window.isModal = true
         window.setTransient(for: parent)
-        window.setDestroyWithParent(true)
+        window.destroysWithParent = true
         window.setDefaultSize(width: width, height: height)
         window.addCSSClass("postcard-dialog")
         stack.headerBar.showsTitleButtons = false
@@ -192,7 +192,7 @@ public final class PageDialog {
         window.title = page.title
         window.isModal = true
         window.setTransient(for: parent)
-        window.setDestroyWithParent(true)
+        window.destroysWithParent = true
         window.setDefaultSize(width: width, height: height)
         let noTitlebar = Box(.horizontal)
         noTitlebar.isVisible = false

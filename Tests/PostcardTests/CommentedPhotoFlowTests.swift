@@ -24,17 +24,22 @@ final class FlowHarness {
         host = NavigationWindow(root: rootPage, width: 800, height: 600)
     }
 
+    private(set) var flow: CommentedPhotoFlow?
+
     func start() {
+        let flow = CommentedPhotoFlow(library: library) { [weak self] _, comment in
+            if let message = self?.failSubmitWith { throw GLibError(message: message) }
+            self?.submitted.append(comment)
+        }
+        self.flow = flow
         task = Task {
-            let result = await CommentedPhotoFlow.run(from: rootPage, library: library) { [weak self] _, comment in
-                if let message = self?.failSubmitWith { throw GLibError(message: message) }
-                self?.submitted.append(comment)
-            }
+            let result = await flow.run(from: rootPage)
             results.append(result)
+            self.flow = nil
         }
     }
 
-    var dialog: ModalDialog? { CommentedPhotoFlow.current }
+    var dialog: ModalDialog? { flow?.dialog }
     var picker: PhotoPickerPage? { dialog?.stack.visiblePage as? PhotoPickerPage }
     var commentPage: CommentPage? { dialog?.stack.visiblePage as? CommentPage }
 }
@@ -107,10 +112,10 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
         onMain {
             let harness = startedFlow()
             choose("coffee.png", in: harness)
-            harness.commentPage!.commentView.text = "typed but not posted"
             XCTAssertTrue(harness.dialog!.cancelButton.isMapped, "the same Cancel is on page 2")
             harness.dialog!.cancelButton.activate()
             assertEndedOnce(harness, .canceled)
+            XCTAssertTrue(ConfirmationDialog.open.isEmpty, "nothing typed: no question")
             XCTAssertTrue(harness.submitted.isEmpty)
         }
     }
@@ -148,6 +153,54 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             page.postButton.activate()  // a double-click posts once
             assertEndedOnce(harness, .posted(Photo(path: bundledPhotos + "/rocket.jpg"), comment: "Liftoff!"))
             XCTAssertEqual(harness.submitted, ["Liftoff!"])
+        }
+    }
+
+    func testCancelAfterTypingAsksOnceKeepEditingKeepsTheCommentDiscardEnds() {
+        onMain {
+            let harness = startedFlow()
+            choose("coffee.png", in: harness)
+            let page = harness.commentPage!
+            page.commentView.text = "typed but not posted"
+            harness.dialog!.cancelButton.activate()
+            spin(until: { !ConfirmationDialog.open.isEmpty }, "question")
+            let question = ConfirmationDialog.open[0]
+            XCTAssertEqual(question.headingLabel.text, "Discard this post?")
+            XCTAssertTrue(question.keepButton.hasAccessibleLabel("Keep Editing"))
+            XCTAssertTrue(question.confirmButton.hasAccessibleLabel("Discard"))
+            harness.dialog!.cancelButton.activate()  // a second Cancel while asking asks nothing more
+            spin(for: 0.2)
+            XCTAssertEqual(ConfirmationDialog.open.count, 1)
+            question.keepButton.activate()
+            spin(until: { ConfirmationDialog.open.isEmpty }, "question closed")
+            XCTAssertTrue(harness.results.isEmpty)
+            XCTAssertEqual(page.commentView.text, "typed but not posted", "Keep Editing keeps the comment")
+            XCTAssertTrue(harness.commentPage === page)
+
+            harness.dialog!.window.close()  // the window manager's close asks too
+            spin(until: { !ConfirmationDialog.open.isEmpty }, "question again")
+            pressKey(XK_Escape)  // Escape in the question means Keep Editing
+            spin(until: { ConfirmationDialog.open.isEmpty }, "question closed by Escape")
+            XCTAssertTrue(harness.results.isEmpty)
+
+            harness.dialog!.cancelButton.activate()
+            spin(until: { !ConfirmationDialog.open.isEmpty }, "question a third time")
+            ConfirmationDialog.open[0].confirmButton.activate()
+            assertEndedOnce(harness, .canceled)
+            XCTAssertTrue(harness.submitted.isEmpty)
+        }
+    }
+
+    func testDraftIsKeptWhenGoingBackToChooseAnotherPhoto() {
+        onMain {
+            let harness = startedFlow()
+            choose("coffee.png", in: harness)
+            harness.commentPage!.commentView.text = "A draft"
+            harness.dialog!.stack.backButton.activate()
+            spin(until: { harness.picker != nil && harness.dialog?.stack.transition == .idle }, "picker")
+            choose("brick.png", in: harness)
+            XCTAssertEqual(harness.commentPage?.commentView.text, "A draft")
+            XCTAssertEqual(harness.commentPage?.photo.fileName, "brick.png")
         }
     }
 

@@ -2,6 +2,7 @@ import CGtk
 import CXTest
 import Gtk
 import NavigationGtk
+import PhotoPosting
 import Foundation
 import XCTest
 
@@ -14,8 +15,14 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
         try MainActor.assumeIsolated(body)
     }
 
+    /// Live CommentedPhotoFlow objects, counted through its lifetime observer.
+    nonisolated(unsafe) static var flowsAlive = 0
+
     override func setUp() {
         super.setUp()
+        CommentedPhotoFlow.lifetimeObserver = { alive in
+            DispatchQueue.main.async { GtkTestCase.flowsAlive += alive ? 1 : -1 }
+        }
         let ready = MainActor.assumeIsolated { initializeGtk() }
         guard ready else {
             XCTFail("GTK could not open a display: run GTK tests with `make test` (it starts Xvfb)")
@@ -26,8 +33,13 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
 
     override func tearDown() {
         MainActor.assumeIsolated {
-            for window in Gtk.Window.all() { gtk_window_destroy(window) }
+            // Re-list each time: destroying a parent also destroys its dialogs (destroy-with-parent).
+            while let window = Gtk.Window.all().first { gtk_window_destroy(window) }
             MainLoopBridge.drain()
+            // Every flow a test started has ended and been freed once its windows are gone.
+            if !MainLoopBridge.run(until: { GtkTestCase.flowsAlive == 0 }, timeout: 5) {
+                XCTFail("\(GtkTestCase.flowsAlive) flow object(s) still alive after the test")
+            }
         }
         super.tearDown()
     }
@@ -95,3 +107,50 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
     }
 }
 
+
+extension GtkTestCase {
+    /// The first button under `root` whose label is `label` (as a screen reader would find it), or nil.
+    @MainActor
+    func findButton(labeled label: String, in root: Gtk.Widget) -> Gtk.Widget? {
+        func search(_ widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
+            if String(cString: postcard_type_name_of(widget)) == "GtkButton",
+               let text = gtk_button_get_label(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)), String(cString: text) == label,
+               gtk_widget_is_drawable(widget) != 0 {
+                return widget
+            }
+            var child = gtk_widget_get_first_child(widget)
+            while let current = child {
+                if let found = search(current) { return found }
+                child = gtk_widget_get_next_sibling(current)
+            }
+            return nil
+        }
+        return search(root.widget).map { Gtk.Widget(UnsafeMutableRawPointer($0), transfer: .none) }
+    }
+}
+
+/// Counts live instances of test pages (Swift deinit) and finalized GObjects (weak refs).
+@MainActor
+final class LifeCounter {
+    var pagesAlive = 0
+    var viewsFinalized = 0
+    var flowsAlive = 0
+}
+
+/// A page that reports its lifetime to a counter, and whose widgets report finalization.
+@MainActor
+final class CountedPage: Page {
+    let counter: LifeCounter
+    let button: Button?
+
+    init(_ title: String, counter: LifeCounter, focusable: Bool = true) {
+        self.counter = counter
+        button = focusable ? Button(label: "\(title) Action") : nil
+        super.init(title: title)
+        if let button { content.append(button) } else { content.append(Label("Nothing to focus here")) }
+        counter.pagesAlive += 1
+        view.whenFinalized { [counter] in counter.viewsFinalized += 1 }
+    }
+
+    isolated deinit { counter.pagesAlive -= 1 }
+}

@@ -10,6 +10,7 @@ import XCTest
 final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
     @MainActor
     private func makeApp(dataDirectory: String? = nil) throws -> AppController {
+        StyleSheet.load(path: bundledPhotos + "/../style.css")  // a CSS error would be a fatal warning
         let store = try PostStore(directory: dataDirectory ?? makeTemporaryDirectory())
         let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos))
         show(app.mainWindow.window)
@@ -48,7 +49,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
         try onMain {
             let app = try makeApp()
             var results: [CommentedPhotoFlow.Result] = []
-            app.onPostFlowEnded = { results.append($0) }
+            app.onFlowEnded = { if case .post(let result) = $0 { results.append(result) } }
             post("Old one", photo: "chelsea.png", from: app.myProfile, in: app)
             spin(until: { results.count == 1 }, "first post")
             post("A cup of coffee", photo: "coffee.png", from: app.myProfile, in: app)
@@ -81,7 +82,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
         try onMain {
             let app = try makeApp()
             var results: [CommentedPhotoFlow.Result] = []
-            app.onPostFlowEnded = { results.append($0) }
+            app.onFlowEnded = { if case .post(let result) = $0 { results.append(result) } }
             app.myProfile.friendButtons[0].activate()
             spin(until: { app.mainWindow.stack.transition == .idle && app.mainWindow.stack.pages.count == 2 }, "pushed")
             let friend = app.mainWindow.stack.visiblePage as! ProfilePage
@@ -109,7 +110,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
         try onMain {
             let app = try makeApp()
             var results: [CommentedPhotoFlow.Result] = []
-            app.onPostFlowEnded = { results.append($0) }
+            app.onFlowEnded = { if case .post(let result) = $0 { results.append(result) } }
             // The database refuses the row (as a full disk or locked file would).
             try app.store.execute("CREATE TRIGGER refuse BEFORE INSERT ON posts BEGIN SELECT RAISE(ABORT, 'database is full'); END")
             post("Keep me", photo: "rocket.jpg", from: app.myProfile, in: app)
@@ -142,6 +143,8 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(page.errorLabel.text.contains("Can't copy the photo"), page.errorLabel.text)
             XCTAssertEqual(try app.store.count(), 0)
             dialog!.cancelButton.activate()
+            spin(until: { !ConfirmationDialog.open.isEmpty }, "discard question")
+            ConfirmationDialog.open[0].confirmButton.activate()
             spin(until: { self.dialog == nil }, "closed")
         }
     }
@@ -152,7 +155,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             do {
                 let app = try makeApp(dataDirectory: directory)
                 var done = false
-                app.onPostFlowEnded = { _ in done = true }
+                app.onFlowEnded = { _ in done = true }
                 post("Survives restarts", photo: "brick.png", from: app.myProfile, in: app)
                 spin(until: { done }, "posted")
                 app.mainWindow.window.destroy()

@@ -58,6 +58,7 @@ public final class CommentedPhotoFlow {
     private var isSubmitting = false
     private var endWhenSubmitEnds = false
     private var isAsking = false
+    private var question: ConfirmationDialog?
 
     /// Observes every flow object's lifetime (diagnostics; tests count live flows). Nil by default.
     nonisolated(unsafe) public static var lifetimeObserver: (@Sendable (_ alive: Bool) -> Void)?
@@ -68,6 +69,9 @@ public final class CommentedPhotoFlow {
 
     /// The stack the flow's pages are on while it runs.
     public var stack: NavigationStack? { host?.stack }
+
+    /// The flow's dialog while it runs modally.
+    public var dialog: ModalDialog? { host?.dialog }
 
     /// Creates a flow (not yet shown).
     /// - Parameters:
@@ -194,20 +198,20 @@ public final class CommentedPhotoFlow {
         let question = ConfirmationDialog(
             over: commentPage?.view ?? picker?.view, heading: "Discard this post?",
             body: "The comment you typed will be lost.", keepLabel: "Keep Editing", confirmLabel: "Discard")
-        Task { [weak self] in
-            let discard = await question.ask()
+        self.question = question
+        question.ask { [weak self] discard in
             guard let self else { return }
             self.isAsking = false
+            self.question = nil
             if discard { self.finish(.canceled) }
         }
     }
 
     private func finish(_ result: Result) {
         guard completion.resolve(result) else { return }
-        for question in ConfirmationDialog.open where question.window.transientParent == host?.stack.view.rootWindow {
-            question.window.destroy()
-        }
+        question?.withdraw()
         picker?.shouldLeave = nil
+        if Self.current === host?.dialog { Self.current = nil }
         host?.end()
         host = nil
         picker = nil

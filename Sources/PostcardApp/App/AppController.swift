@@ -62,6 +62,13 @@ public final class AppController {
     /// Shows the main window.
     public func present() { mainWindow.present() }
 
+    /// Closes everything as the app quits: the main window is destroyed, which destroys its dialogs,
+    /// so every running flow resolves (as canceled) before the process ends. Idempotent.
+    public func shutdown() {
+        mainWindow.window.destroy()
+        MainLoopBridge.drain()
+    }
+
     private var stack: NavigationStack { mainWindow.stack }
 
     /// Pushes `person`'s profile onto the main stack.
@@ -282,7 +289,10 @@ public enum PostcardMain {
                 controller?.present()
             }
         }
-        return app.run()
+        app.onShutdown { controller?.shutdown() }
+        let status = app.run()
+        MainLoopBridge.drain()  // let flows resumed during shutdown finish
+        return status
     }
 
     private static func printError(_ message: String) {

@@ -32,6 +32,7 @@ public final class SendPhotoMessageFlow {
     private var step: CommentedPhotoFlow?
     private var stepTask: Task<Void, Never>?
     private var isAsking = false
+    private var question: ConfirmationDialog?
 
     /// Observes every flow object's lifetime (diagnostics for tests). Nil by default.
     nonisolated(unsafe) public static var lifetimeObserver: (@Sendable (_ alive: Bool) -> Void)?
@@ -96,15 +97,18 @@ public final class SendPhotoMessageFlow {
         let question = ConfirmationDialog(
             over: host?.stack.view, heading: "Discard this post?",
             body: "The comment you typed will be lost.", keepLabel: "Keep Editing", confirmLabel: "Discard")
-        Task { [weak self] in
-            let discard = await question.ask()
-            self?.isAsking = false
-            if discard { self?.finish(.canceled) }
+        self.question = question
+        question.ask { [weak self] discard in
+            guard let self else { return }
+            self.isAsking = false
+            self.question = nil
+            if discard { self.finish(.canceled) }
         }
     }
 
     private func finish(_ result: Result) {
         guard completion.resolve(result) else { return }
+        question?.withdraw()
         step?.cancel()
         step = nil
         host?.end()
