@@ -71,6 +71,14 @@ public final class Stack: Widget {
         set { gtk_stack_set_transition_duration(stack, newValue) }
     }
 
+    /// Number of pages (children) in the stack, including ones still sliding out.
+    public var childCount: Int {
+        var count = 0
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child { count += 1; child = gtk_widget_get_next_sibling(current) }
+        return count
+    }
+
     /// Whether a transition is animating now.
     public var isTransitionRunning: Bool { gtk_stack_get_transition_running(stack) != 0 }
 
@@ -85,9 +93,9 @@ public final class Stack: Widget {
 
     /// Runs `handler` when a transition starts or ends.
     public func onTransitionRunningChanged(_ handler: @escaping @MainActor (Bool) -> Void) {
-        connect("notify::transition-running") { [weak self] _ in
-            guard let self else { return }
-            handler(self.isTransitionRunning)
+        connect("notify::transition-running") { args in
+            guard let stack = args.object(at: 0) else { return }
+            handler(gtk_stack_get_transition_running(OpaquePointer(stack)) != 0)
         }
     }
 }
@@ -162,9 +170,11 @@ public final class Overlay: Widget {
     /// Places overlay children at layout time: `handler(child, overlayWidth, overlayHeight)` returns the
     /// child's rectangle, or nil to let GTK place it by its alignment.
     public func onPlaceChild(_ handler: @escaping @MainActor (UnsafeMutablePointer<GtkWidget>, Int32, Int32) -> Rect?) {
-        connect("get-child-position") { [weak self] args in
-            guard let self, let child = args.object(at: 1), let out = args.boxed(at: 2),
-                  let rect = handler(child.assumingMemoryBound(to: GtkWidget.self), self.width, self.height) else {
+        connect("get-child-position") { args in
+            guard let overlay = args.object(at: 0)?.assumingMemoryBound(to: GtkWidget.self),
+                  let child = args.object(at: 1), let out = args.boxed(at: 2),
+                  let rect = handler(child.assumingMemoryBound(to: GtkWidget.self),
+                                     gtk_widget_get_width(overlay), gtk_widget_get_height(overlay)) else {
                 args.setReturn(false)
                 return
             }

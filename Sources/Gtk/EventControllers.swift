@@ -45,11 +45,12 @@ public final class ClickGesture: EventController {
         gtk_gesture_single_set_button(OpaquePointer(gobject), button)
     }
 
-    /// Runs `handler(button)` on each press.
+    /// Runs `handler(button)` on each press. Works after this wrapper is released (the widget owns
+    /// the gesture): the button is read from the emitting gesture, not from the wrapper.
     public func onPressed(_ handler: @escaping @MainActor (UInt32) -> Void) {
-        connect("pressed") { [weak self] _ in
-            guard let self else { return }
-            handler(gtk_gesture_single_get_current_button(OpaquePointer(self.gobject)))
+        connect("pressed") { args in
+            guard let gesture = args.object(at: 0) else { return }
+            handler(gtk_gesture_single_get_current_button(OpaquePointer(gesture)))
         }
     }
 }

@@ -144,8 +144,12 @@ open class Widget: Object {
     @discardableResult
     public func grabFocus() -> Bool { gtk_widget_grab_focus(widget) != 0 }
 
-    /// Whether this widget has the keyboard focus in its window.
+    /// Whether this widget has the keyboard focus (it is its window's focus widget and the window is
+    /// active).
     public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
+
+    /// Whether this widget is its window's focus widget (it gets the keys when the window is active).
+    public var isFocus: Bool { gtk_widget_is_focus(widget) != 0 }
 
     /// Whether the focus is this widget or inside it.
     public var containsFocus: Bool {

@@ -69,6 +69,9 @@ public final class NavigationStack {
 
     private struct Weak { weak var object: AnyObject? }
 
+    /// The mouse button that goes back (the "back" side button, X11/GDK button 8).
+    public static let mouseBackButton: UInt32 = 8
+
     /// Transition length: 200 ms, GtkStack's default and close to libadwaita's navigation view.
     public static let transitionDuration: UInt32 = 200
 
@@ -205,9 +208,12 @@ public final class NavigationStack {
             }
         }
         window.addController(keys)
-        let mouseBack = ClickGesture(button: 8)
-        mouseBack.onPressed { [weak self, weak window] _ in
-            guard let window, !window.hasModalChild else { return }
+        // As AdwNavigationView: any button, in the capture phase (before the widget under the pointer),
+        // acting on button 8 ("back").
+        let mouseBack = ClickGesture(button: 0)
+        mouseBack.propagationPhase = .capture
+        mouseBack.onPressed { [weak self, weak window] button in
+            guard button == Self.mouseBackButton, let window, !window.hasModalChild else { return }
             self?.goBack()
         }
         window.addController(mouseBack)

@@ -1,0 +1,318 @@
+import CGtk
+import CXTest
+import Gtk
+import Navigation
+import NavigationGtk
+import PhotoPosting
+import XCTest
+
+/// The GTK navigation stack, window and dialogs, driven through widgets, keys and mouse buttons.
+final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
+    @MainActor
+    private func makeWindow(_ counter: LifeCounter, width: Int32 = 640, height: Int32 = 480) -> NavigationWindow {
+        let window = NavigationWindow(root: CountedPage("Root", counter: counter), width: width, height: height)
+        show(window.window)
+        return window
+    }
+
+    @MainActor
+    private func settle(_ stack: NavigationStack) {
+        spin(until: { stack.transition == .idle }, "transition end")
+    }
+
+    /// Waits for the stack to hold `count` pages with no transition running (a button's `clicked`
+    /// comes about 250 ms after keyboard activation, as GTK shows the press).
+    @MainActor
+    private func settle(_ stack: NavigationStack, count: Int) {
+        spin(until: { stack.pages.count == count && stack.transition == .idle }, "\(count) pages")
+    }
+
+    /// Checks the whole stack at once by titles, root first, and what the bar shows.
+    @MainActor
+    private func expectStack(_ stack: NavigationStack, _ titles: [String], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(stack.pages.map(\.title), titles, file: file, line: line)
+        XCTAssertEqual(stack.titleLabel.text, titles.last ?? "", file: file, line: line)
+        XCTAssertEqual(stack.backButton.isVisible, titles.count > 1, "Back shown iff there is a page to go back to",
+                       file: file, line: line)
+    }
+
+    func testPushShowsTitleAndBackWithPreviousTitleAsTooltip() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            expectStack(stack, ["Root"])
+            stack.push(CountedPage("Friend", counter: counter))
+            XCTAssertTrue(stack.transition.isRunning, "push animates")
+            XCTAssertEqual(stack.lastSlide, .right, "slides over from the right in left-to-right locales")
+            settle(stack)
+            expectStack(stack, ["Root", "Friend"])
+            XCTAssertEqual(stack.backButton.iconName, "go-previous-symbolic")
+            XCTAssertTrue(stack.backButton.hasAccessibleLabel("Back"))
+            XCTAssertEqual(stack.backButton.tooltip, "Root")
+        }
+    }
+
+    func testBackButtonAltLeftBackKeyAndEscapeEachPopOnePage() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            for title in ["A", "B", "C", "D"] { stack.push(CountedPage(title, counter: counter)) }
+            settle(stack)
+            expectStack(stack, ["Root", "A", "B", "C", "D"])
+            stack.backButton.activate()
+            settle(stack, count: 4)
+            expectStack(stack, ["Root", "A", "B", "C"])
+            pressKey(XK_Left, modifiers: [XK_Alt_L])
+            settle(stack, count: 3)
+            expectStack(stack, ["Root", "A", "B"])
+            pressKey(XF86XK_Back)
+            settle(stack, count: 2)
+            expectStack(stack, ["Root", "A"])
+            pressKey(XK_Escape)
+            settle(stack, count: 1)
+            expectStack(stack, ["Root"])
+            pressKey(XK_Escape)  // at the root: nothing to pop, nothing breaks
+            settle(stack)
+            expectStack(stack, ["Root"])
+        }
+    }
+
+    func testTwoFastMouseBackPressesPopTwoPages() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            for title in ["A", "B", "C"] { stack.push(CountedPage(title, counter: counter)) }
+            settle(stack)
+            pressMouseButton(8, over: window.window)
+            pressMouseButton(8, over: window.window)  // before the first pop's transition ends
+            spin(until: { stack.pages.count <= 2 }, "two pops")
+            settle(stack)
+            expectStack(stack, ["Root", "A"])
+        }
+    }
+
+    func testPointerInputIsIgnoredDuringATransitionAndRestoredAfter() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            window.stack.push(CountedPage("A", counter: counter))
+            XCTAssertTrue(window.stack.transition.isRunning)
+            XCTAssertFalse(window.stack.view.canTarget, "pages ignore the pointer while sliding")
+            settle(window.stack)
+            XCTAssertTrue(window.stack.view.canTarget)
+        }
+    }
+
+    func testPushDuringATransitionCompletesCleanlyAndPoppedPagesAreRemovedAfterTheirTransition() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            let first = CountedPage("A", counter: counter)
+            stack.push(first)
+            stack.push(CountedPage("B", counter: counter))  // during A's transition
+            settle(stack)
+            expectStack(stack, ["Root", "A", "B"])
+            XCTAssertTrue(stack.visiblePage!.view.isMapped)
+
+            stack.pop()
+            XCTAssertTrue(stack.transition.isRunning)
+            XCTAssertEqual(stack.view.childCount, 3, "the popped page stays until its transition ends")
+            settle(stack)
+            XCTAssertEqual(stack.view.childCount, 2, "then it is removed")
+            spin(until: { counter.viewsFinalized == 1 }, "popped page's widgets finalized")
+            XCTAssertEqual(counter.pagesAlive, 2, "root and A")
+        }
+    }
+
+    func testEdgeCasesHaveDefinedResults() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            XCTAssertTrue(stack.popToRoot().isEmpty, "pop-to-root at the root does nothing")
+            XCTAssertNil(stack.pop(), "pop at the root does nothing")
+            do {
+                let page = CountedPage("A", counter: counter)
+                XCTAssertTrue(stack.push(page))
+                XCTAssertFalse(stack.push(page), "pushing a page already on the stack is ignored")
+            }
+            settle(stack)
+            expectStack(stack, ["Root", "A"])
+            stack.replace(with: [])
+            settle(stack)
+            expectStack(stack, [])
+            XCTAssertNil(stack.visiblePage)
+            stack.replace(with: [CountedPage("New Root", counter: counter)])
+            settle(stack)
+            expectStack(stack, ["New Root"])
+            spin(until: { counter.pagesAlive == 1 }, "replaced pages freed: \(counter.pagesAlive) alive")
+        }
+    }
+
+    func testFocusIsRememberedPerPageAndAPageWithNothingFocusableFocusesBack() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            let root = stack.visiblePage as! CountedPage
+            let second = Button(label: "Second")
+            root.content.append(second)
+            second.grabFocus()
+            stack.push(CountedPage("Empty", counter: counter, focusable: false))
+            settle(stack)
+            XCTAssertTrue(stack.backButton.hasFocus, "nothing focusable on the page: focus goes to Back")
+            stack.pop()
+            settle(stack)
+            XCTAssertTrue(second.hasFocus, "focus restored to where it was on the root page")
+        }
+    }
+
+    func testRightToLeftMirrorsTheSlide() {
+        onMain {
+            gtk_widget_set_default_direction(GTK_TEXT_DIR_RTL)
+            defer { gtk_widget_set_default_direction(GTK_TEXT_DIR_LTR) }
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            window.stack.push(CountedPage("A", counter: counter))
+            XCTAssertEqual(window.stack.lastSlide, .left)
+            settle(window.stack)
+            window.stack.pop()
+            XCTAssertEqual(window.stack.lastSlide, .left)
+            settle(window.stack)
+        }
+    }
+
+    func test200PushPopCyclesLeaveNoPageAlive() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            for cycle in 0..<200 {
+                window.stack.push(CountedPage("Page \(cycle)", counter: counter))
+                if cycle % 10 == 0 { settle(window.stack) }  // most are popped mid-transition
+                window.stack.pop()
+                if cycle % 25 == 0 { settle(window.stack) }
+            }
+            settle(window.stack)
+            spin(until: { counter.pagesAlive == 1 && counter.viewsFinalized == 200 }, "all popped pages finalized")
+            XCTAssertEqual(counter.pagesAlive, 1, "only the root")
+            XCTAssertEqual(counter.viewsFinalized, 200, "every popped page's widgets finalized")
+        }
+    }
+
+    func testPageShowsItsOwnBarWhenPresentedAloneAndHidesItWhenPushed() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let page = Page(title: "Post", subtitle: "by Sam Rivera")
+            page.content.append(Label("A photo"))
+            let action = Button(label: "Edit Caption")
+            page.addEndBarItem(action)
+
+            let dialog = PageDialog(over: window.stack.visiblePage, presenting: page)
+            dialog.present()
+            spin(until: { dialog.window.isMapped }, "dialog shown")
+            XCTAssertTrue(page.isShowingStandaloneBar)
+            XCTAssertTrue(page.standaloneBar.isMapped)
+            XCTAssertEqual(page.standaloneTitle.titleLabel.text, "Post")
+            XCTAssertEqual(page.standaloneTitle.subtitleLabel.text, "by Sam Rivera")
+            XCTAssertTrue(dialog.closeButton.hasAccessibleLabel("Close"))
+            XCTAssertTrue(dialog.closeButton.isMapped, "Close at the start of the page's own bar")
+            XCTAssertTrue(action.isMapped, "the page's bar items are in its own bar")
+            XCTAssertTrue(dialog.window.isModal)
+            pressKey(XK_Escape)
+            spin(until: { dialog.isDismissed }, "Escape closes")
+
+            // The same page, moved onto a stack: its bar hides; the stack's bar shows title and Back.
+            window.stack.push(page)
+            settle(window.stack)
+            XCTAssertFalse(page.isShowingStandaloneBar)
+            XCTAssertFalse(page.standaloneBar.isMapped)
+            XCTAssertEqual(window.stack.titleView.titleLabel.text, "Post")
+            XCTAssertEqual(window.stack.titleView.subtitleLabel.text, "by Sam Rivera")
+            XCTAssertTrue(window.stack.backButton.isMapped)
+            XCTAssertTrue(action.isMapped, "the bar items moved to the stack's bar")
+        }
+    }
+
+    func testBarFitsAt360AndAt1280WithTitleAndSubtitleSizedCorrectly() {
+        onMain {
+            let counter = LifeCounter()
+            for width: Int32 in [360, 1280] {
+                let window = makeWindow(counter, width: width, height: 600)
+                let page = Page(title: "Post", subtitle: "by Sam Rivera, who writes a long subtitle")
+                page.addEndBarItem(Button(label: "Edit Caption"))
+                window.stack.push(page)
+                settle(window.stack)
+                spin(for: 0.2)
+                let bar = window.stack.headerBar
+                XCTAssertLessThanOrEqual(abs(window.window.width - width), 12, "the window keeps \(width) px")
+                XCTAssertLessThanOrEqual(bar.width, window.window.width, "the bar fits at \(width) px")
+                let title = window.stack.titleView
+                XCTAssertFalse(title.titleLabel.isEllipsized, "“Post” is never cut at \(width) px")
+                XCTAssertGreaterThanOrEqual(title.height, title.titleLabel.height + title.subtitleLabel.height,
+                                            "both lines fit at \(width) px")
+                XCTAssertLessThanOrEqual(title.height, bar.height)
+                if width == 1280 { XCTAssertFalse(title.subtitleLabel.isEllipsized) }
+                window.window.destroy()
+            }
+        }
+    }
+
+    func testContentStartsBelowTheBarAtLayoutTimeAndFollowsResizeTitleAndReveal() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter, width: 640, height: 480)
+            spin(for: 0.1)
+            let bar = window.stack.headerBar
+            @MainActor func expectInset(_ what: String, file: StaticString = #filePath, line: UInt = #line) {
+                spin(for: 0.15)
+                let expected = window.isTopBarRevealed ? bar.height : 0
+                XCTAssertGreaterThan(window.isTopBarRevealed ? expected : 1, 0, what, file: file, line: line)
+                XCTAssertEqual(window.topInset, expected, what, file: file, line: line)
+                let stackTop = window.stack.view.bounds(in: window.overlay)!.y
+                XCTAssertEqual(stackTop, Double(expected), "pages start below the bar: \(what)", file: file, line: line)
+            }
+            expectInset("at load")
+            window.window.setDefaultSize(width: 360, height: 700)
+            spin(until: { abs(window.window.width - 360) <= 12 }, "resized")
+            expectInset("after a resize")
+            let before = bar.height
+            window.stack.visiblePage!.subtitle = "A second line"
+            expectInset("after a title change")
+            XCTAssertGreaterThanOrEqual(bar.height, before)
+            window.isTopBarRevealed = false
+            expectInset("bar hidden")
+            window.isTopBarRevealed = true
+            expectInset("bar revealed")
+        }
+    }
+
+    func testWhileAModalIsOpenTheMainWindowsShortcutsAndEscapeDoNothingBehindIt() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let friend = CountedPage("Friend", counter: counter)
+            window.stack.push(friend)
+            settle(window.stack)
+            var results: [CommentedPhotoFlow.Result] = []
+            let opener = friend.button!
+            opener.grabFocus()
+            Task { results.append(await CommentedPhotoFlow.run(from: friend, library: PhotoLibrary(directory: bundledPhotos))) }
+            spin(until: { CommentedPhotoFlow.current.map { $0.window.isActive } ?? false }, "dialog active")
+            pressKey(XK_Left, modifiers: [XK_Alt_L])
+            pressMouseButton(8, over: window.window)
+            spin(for: 0.3)
+            XCTAssertEqual(window.stack.pages.count, 2, "the main window's Back shortcuts don't fire behind the dialog")
+            XCTAssertTrue(results.isEmpty)
+            pressKey(XK_Escape)  // at the dialog's first page: cancels the flow, does not pop the page behind
+            spin(until: { results.count == 1 }, "canceled")
+            XCTAssertEqual(results, [.canceled])
+            XCTAssertEqual(window.stack.pages.count, 2)
+            spin(until: { opener.isFocus }, "focus back on the button that opened the dialog")
+        }
+    }
+}
