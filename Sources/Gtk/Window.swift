@@ -125,7 +125,7 @@ public class Window: Widget {
     }
 
     /// Whether `window` is still in GTK's list of toplevels (not destroyed).
-    static func isListed(_ window: UnsafeMutablePointer<GtkWindow>) -> Bool { all().contains(window) }
+    public static func isListed(_ window: UnsafeMutablePointer<GtkWindow>) -> Bool { all().contains(window) }
 
     /// Adds a window-scoped action `win.<name>` that runs `handler` when activated (by an accelerator
     /// set on the application, or a button's action name).

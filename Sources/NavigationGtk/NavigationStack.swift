@@ -88,6 +88,11 @@ public final class NavigationStack {
         view.onTransitionRunningChanged { [weak self] running in
             if !running { self?.finishTransition() }
         }
+        // GTK 4 emits `destroy` only at the last unref; a destroyed window unrealizes its widgets at once.
+        view.connect("unrealize") { [weak self] _ in
+            guard let self, let root = self.view.rootWindow, !Window.isListed(root) else { return }
+            self.viewDestroyed()
+        }
         view.connect("destroy") { [weak self] _ in self?.viewDestroyed() }
         if let root { replace(with: [root], animated: false) }
     }
