@@ -14,10 +14,13 @@ public final class FlowBox: Widget {
     var box: OpaquePointer { opaque }
 
     /// Appends `child` in its own `GtkFlowBoxChild` whose accessible name is `accessibleLabel`.
+    /// With `cellTakesFocus: false` the cell is skipped by keyboard focus (use it when `child` is itself
+    /// a control, e.g. a button, so Tab does not stop twice).
     /// - Returns: the wrapping child, which ``Widget/activate()`` activates as a click would.
     @discardableResult
-    public func append(_ child: Widget, accessibleLabel: String) -> Widget {
+    public func append(_ child: Widget, accessibleLabel: String, cellTakesFocus: Bool = true) -> Widget {
         let cell = Widget(gtk_flow_box_child_new(), transfer: .full)
+        cell.isFocusable = cellTakesFocus
         gtk_flow_box_child_set_child(cell.pointer(), child.widget)
         cell.setAccessibleLabel(accessibleLabel)
         cell.tooltip = accessibleLabel

@@ -120,12 +120,17 @@ public final class ProfilePage: Page {
         heading.xAlign = 0
         heading.addCSSClass("heading")
         section.append(heading)
-        let list = Box(.horizontal, spacing: 8)
+        // A flow box, so the row wraps in a narrow window.
+        let list = FlowBox()
+        list.setSpacing(8)
+        list.maxChildrenPerLine = 8
+        list.horizontalAlignment = .start
+        list.addCSSClass("friends")
         for friend in Person.friends {
             let button = Button(label: friend.name)
             button.onClicked { [weak self] in self?.onFriendSelected?(friend) }
             friendButtons.append(button)
-            list.append(button)
+            list.append(button, accessibleLabel: friend.name, cellTakesFocus: false)
         }
         section.append(list)
         return section

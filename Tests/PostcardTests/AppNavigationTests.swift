@@ -1,0 +1,264 @@
+import CGtk
+import CXTest
+import Gtk
+import Navigation
+import NavigationGtk
+import PhotoPosting
+@testable import PostcardApp
+import XCTest
+
+/// The app's four flow callers, the Post detail shown both ways, Edit Caption, quitting with a flow open,
+/// and the feed under the translucent bar.
+final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
+    @MainActor
+    private func makeApp(posts: [String] = []) throws -> AppController {
+        StyleSheet.load(path: bundledPhotos + "/../style.css")
+        let store = try PostStore(directory: makeTemporaryDirectory())
+        for (index, comment) in posts.enumerated() {
+            let photo = ["coffee.png", "rocket.jpg", "chelsea.png"][index % 3]
+            try store.add(photo: Photo(path: bundledPhotos + "/" + photo), comment: comment, author: "me", profile: "me")
+        }
+        let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos))
+        show(app.mainWindow.window)
+        return app
+    }
+
+    @MainActor
+    private func settle(_ app: AppController, depth: Int) {
+        spin(until: { app.mainWindow.stack.pages.count == depth && app.mainWindow.stack.transition == .idle }, "\(depth) pages")
+    }
+
+    /// Chooses `photo` and posts `comment` on a photo flow showing on `stack`.
+    @MainActor
+    private func postThroughFlow(on stack: @escaping () -> NavigationStack?, photo: String, comment: String) {
+        spin(until: { (stack()?.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 && stack()?.transition == .idle }, "picker")
+        let picker = stack()!.visiblePage as! PhotoPickerPage
+        picker.tiles[picker.photos.firstIndex { $0.fileName == photo }!].activate()
+        spin(until: { stack()?.visiblePage is CommentPage && stack()?.transition == .idle }, "comment page")
+        let page = stack()!.visiblePage as! CommentPage
+        page.commentView.text = comment
+        page.postButton.activate()
+    }
+
+    func testPostDetailIsPushedFromTheFeedWithTheStacksBar() throws {
+        try onMain {
+            let app = try makeApp(posts: ["Espresso"])
+            app.myProfile.feedItems[0].card.activate()
+            settle(app, depth: 2)
+            let detail = app.mainWindow.stack.visiblePage as! PhotoDetailPage
+            XCTAssertTrue(app.myProfile.feedItems[0].card.hasAccessibleLabel("Espresso"))
+            XCTAssertFalse(detail.isShowingStandaloneBar, "pushed: its own bar is hidden")
+            XCTAssertEqual(app.mainWindow.stack.titleLabel.text, "Post")
+            XCTAssertEqual(app.mainWindow.stack.titleView.subtitleLabel.text, "by Sam Rivera")
+            XCTAssertTrue(app.mainWindow.stack.backButton.isMapped)
+            XCTAssertEqual(detail.commentLabel.text, "Espresso")
+            XCTAssertNotNil(findButton(labeled: "Edit Caption", in: app.mainWindow.stack.headerBar))
+        }
+    }
+
+    func testEditCaptionReusesAddACommentAndSavesTheCaption() throws {
+        try onMain {
+            let app = try makeApp(posts: ["Old caption"])
+            var outcomes: [AppController.FlowOutcome] = []
+            app.onFlowEnded = { outcomes.append($0) }
+            app.myProfile.feedItems[0].card.activate()
+            settle(app, depth: 2)
+            let detail = app.mainWindow.stack.visiblePage as! PhotoDetailPage
+            findButton(labeled: "Edit Caption", in: app.mainWindow.stack.headerBar)!.activate()
+            settle(app, depth: 3)
+            let editor = try XCTUnwrap(app.mainWindow.stack.visiblePage as? CommentPage, "the Add a Comment page, reused")
+            XCTAssertEqual(app.mainWindow.stack.titleLabel.text, "Edit Caption")
+            XCTAssertEqual(editor.commentView.text, "Old caption")
+            XCTAssertEqual(editor.postButton.label, "Save")
+            editor.commentView.text = "New caption"
+            editor.postButton.activate()
+            spin(until: { outcomes == [.caption(saved: true)] }, "saved")
+            settle(app, depth: 2)
+            XCTAssertTrue(app.mainWindow.stack.visiblePage === detail)
+            XCTAssertEqual(detail.commentLabel.text, "New caption")
+            XCTAssertEqual(try app.store.posts(onProfile: "me").map(\.comment), ["New caption"])
+            XCTAssertEqual(app.myProfile.feedItems[0].commentLabel.text, "New caption")
+        }
+    }
+
+    func testCommentThreadRepliesWithTheFlowPushedInPlace() throws {
+        try onMain {
+            let app = try makeApp(posts: ["A post"])
+            var outcomes: [AppController.FlowOutcome] = []
+            app.onFlowEnded = { outcomes.append($0) }
+            let stack = app.mainWindow.stack
+            app.myProfile.feedItems[0].card.activate()
+            settle(app, depth: 2)
+            findButton(labeled: "Comments", in: stack.visiblePage!.content)!.activate()
+            settle(app, depth: 3)
+            let thread = stack.visiblePage as! CommentThreadPage
+            XCTAssertTrue(thread.statusLabel.isVisible)
+            thread.replyButton.activate()
+            settle(app, depth: 4)
+            XCTAssertEqual(Gtk.Window.all().count, 1, "no dialog: pushed onto the main stack")
+            XCTAssertEqual(stack.titleLabel.text, "Choose a Photo")
+            postThroughFlow(on: { stack }, photo: "grass.png", comment: "Nice texture")
+            spin(until: { outcomes.count == 1 }, "reply flow ended")
+            guard case .reply(.posted(let photo, "Nice texture")) = outcomes[0] else { return XCTFail("\(outcomes)") }
+            XCTAssertEqual(photo.fileName, "grass.png")
+            settle(app, depth: 3)
+            XCTAssertTrue(stack.visiblePage === thread, "back exactly on the thread")
+            XCTAssertEqual(thread.replyRows.map(\.commentLabel.text), ["Nice texture"])
+            XCTAssertEqual(thread.subtitle, "1 reply")
+        }
+    }
+
+    func testMessageRunsChooseRecipientThenThePhotoFlowAsAStepAndOpensModally() throws {
+        try onMain {
+            let app = try makeApp()
+            var outcomes: [AppController.FlowOutcome] = []
+            app.onFlowEnded = { outcomes.append($0) }
+            let stack = app.mainWindow.stack
+            XCTAssertTrue(app.messagesButton.hasAccessibleLabel("Messages"))
+            app.messagesButton.activate()
+            settle(app, depth: 2)
+            let messages = stack.visiblePage as! MessagesPage
+            messages.newMessageButton.activate()
+            spin(until: { SendPhotoMessageFlow.current?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
+            let dialog = SendPhotoMessageFlow.current!
+            XCTAssertEqual(dialog.stack.titleLabel.text, "Choose Recipient")
+            let recipients = dialog.stack.visiblePage as! ChooseRecipientPage
+            recipients.friendButtons[1].activate()
+            spin(until: { dialog.stack.visiblePage is PhotoPickerPage && dialog.stack.transition == .idle }, "photo step")
+            XCTAssertEqual(Gtk.Window.all().count, 2, "the step runs in the same dialog")
+            var cancels = 0
+            @MainActor func countCancels(_ widget: UnsafeMutablePointer<GtkWidget>) {
+                if String(cString: postcard_type_name_of(widget)) == "GtkButton",
+                   let label = gtk_button_get_label(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)),
+                   String(cString: label) == "Cancel", gtk_widget_get_visible(widget) != 0 { cancels += 1 }
+                var child = gtk_widget_get_first_child(widget)
+                while let current = child { countCancels(current); child = gtk_widget_get_next_sibling(current) }
+            }
+            countCancels(dialog.stack.headerBar.widget)
+            XCTAssertEqual(cancels, 1, "one Cancel, the dialog's")
+
+            dialog.stack.backButton.activate()  // Back past the step's first page: back to Choose Recipient
+            spin(until: { dialog.stack.visiblePage is ChooseRecipientPage && dialog.stack.transition == .idle }, "recipient again")
+            XCTAssertTrue(outcomes.isEmpty, "the composed flow goes on")
+            recipients.friendButtons[0].activate()
+            postThroughFlow(on: { dialog.stack }, photo: "astronaut.png", comment: "Look!")
+            spin(until: { outcomes.count == 1 }, "sent")
+            spin(for: 0.3)
+            XCTAssertEqual(outcomes.count, 1)
+            guard case .message(.sent(let person, _, "Look!")) = outcomes[0] else { return XCTFail("\(outcomes)") }
+            XCTAssertEqual(person.name, "Ada Lovelace")
+            XCTAssertTrue(dialog.isDismissed)
+            XCTAssertEqual(try app.store.messages().map(\.recipient), ["ada"])
+            XCTAssertEqual(messages.rows.map(\.recipientLabel.text), ["To Ada Lovelace"])
+
+            // Opening the message presents the same detail page type modally, with its own bar.
+            messages.rows[0].openButton.activate()
+            spin(until: { app.presentedMessage?.window.isMapped == true }, "message shown")
+            let presented = app.presentedMessage!
+            let detail = presented.page as! PhotoDetailPage
+            XCTAssertTrue(detail.isShowingStandaloneBar)
+            XCTAssertEqual(detail.standaloneTitle.titleLabel.text, "Message")
+            XCTAssertEqual(detail.standaloneTitle.subtitleLabel.text, "to Ada Lovelace")
+            XCTAssertTrue(presented.closeButton.isMapped)
+            XCTAssertTrue(presented.window.isModal)
+            presented.closeButton.activate()
+            spin(until: { presented.isDismissed }, "closed")
+        }
+    }
+
+    func testComposedFlowCancelAsksOnceWhenTheStepHasAComment() throws {
+        try onMain {
+            let app = try makeApp()
+            var outcomes: [AppController.FlowOutcome] = []
+            app.onFlowEnded = { outcomes.append($0) }
+            app.showMessages().newMessageButton.activate()
+            spin(until: { SendPhotoMessageFlow.current?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
+            let dialog = SendPhotoMessageFlow.current!
+            (dialog.stack.visiblePage as! ChooseRecipientPage).friendButtons[0].activate()
+            spin(until: { (dialog.stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 }, "step")
+            let picker = dialog.stack.visiblePage as! PhotoPickerPage
+            picker.tiles[0].activate()
+            spin(until: { dialog.stack.visiblePage is CommentPage && dialog.stack.transition == .idle }, "comment")
+            (dialog.stack.visiblePage as! CommentPage).commentView.text = "typed"
+            dialog.cancelButton.activate()
+            spin(until: { ConfirmationDialog.open.count == 1 }, "one question")
+            ConfirmationDialog.open[0].confirmButton.activate()
+            spin(until: { outcomes.count == 1 }, "ended")
+            spin(for: 0.3)
+            XCTAssertEqual(outcomes, [.message(.canceled)])
+            XCTAssertTrue(ConfirmationDialog.open.isEmpty)
+            XCTAssertEqual(Gtk.Window.all().count, 1)
+            XCTAssertTrue(try app.store.messages().isEmpty)
+        }
+    }
+
+    func testQuittingTheAppWithADialogOpenResolvesItsFlowOnce() throws {
+        try onMain {
+            let app = try makeApp()
+            var outcomes: [AppController.FlowOutcome] = []
+            app.onFlowEnded = { outcomes.append($0) }
+            app.myProfile.postButton.activate()
+            spin(until: { CommentedPhotoFlow.current?.window.isMapped == true }, "dialog")
+            app.shutdown()
+            spin(until: { outcomes.count == 1 }, "resolved")
+            spin(for: 0.3)
+            XCTAssertEqual(outcomes, [.post(.canceled)])
+            XCTAssertTrue(Gtk.Window.all().isEmpty)
+        }
+    }
+
+    func testQuittingTheAppWithAPushedFlowResolvesItOnce() throws {
+        try onMain {
+            let app = try makeApp(posts: ["A post"])
+            var outcomes: [AppController.FlowOutcome] = []
+            app.onFlowEnded = { outcomes.append($0) }
+            app.myProfile.feedItems[0].card.activate()
+            settle(app, depth: 2)
+            findButton(labeled: "Comments", in: app.mainWindow.stack.visiblePage!.content)!.activate()
+            settle(app, depth: 3)
+            (app.mainWindow.stack.visiblePage as! CommentThreadPage).replyButton.activate()
+            settle(app, depth: 4)
+            app.shutdown()
+            spin(until: { outcomes.count == 1 }, "resolved")
+            spin(for: 0.3)
+            XCTAssertEqual(outcomes, [.reply(.canceled)])
+        }
+    }
+
+    func testFeedStartsBelowTheTranslucentBarAtLoadAndAfterResizingAndScrollsUnderIt() throws {
+        try onMain {
+            let app = try makeApp(posts: ["One", "Two", "Three"])
+            let window = app.mainWindow
+            let bar = window.stack.headerBar
+            XCTAssertTrue(bar.hasCSSClass("translucent-bar"))
+            XCTAssertTrue(app.myProfile.extendsUnderTopBar)
+            @MainActor func expectFirstItemBelowBar(_ what: String, file: StaticString = #filePath, line: UInt = #line) {
+                spin(for: 0.2)
+                let barBottom = bar.bounds(in: window.window)!.y + Double(bar.height)
+                let item = app.myProfile.feedItems[0].card.bounds(in: window.window)!
+                let header = app.myProfile.postButton.bounds(in: window.window)!
+                XCTAssertGreaterThanOrEqual(header.y, barBottom, "the profile starts below the bar: \(what)", file: file, line: line)
+                XCTAssertGreaterThanOrEqual(item.y, barBottom, "first item below the bar: \(what)", file: file, line: line)
+                let scroller = app.myProfile.scroller.bounds(in: window.window)!
+                XCTAssertGreaterThanOrEqual(scroller.y, barBottom, "the scrollbar is not under the bar: \(what)", file: file, line: line)
+                let stackTop = window.stack.view.bounds(in: window.overlay)!.y
+                XCTAssertEqual(Int32(stackTop), window.topInset, "pages placed at the inset", file: file, line: line)
+                XCTAssertEqual(window.topInset, bar.naturalHeight(forWidth: window.overlay.width), "inset = the bar's height",
+                               file: file, line: line)
+            }
+            expectFirstItemBelowBar("at load")
+            for (width, height): (Int32, Int32) in [(360, 640), (1280, 720), (720, 800)] {
+                window.window.setDefaultSize(width: width, height: height)
+                spin(until: { abs(window.window.width - width) <= 12 }, "resized to \(width)")
+                expectFirstItemBelowBar("at \(width)×\(height)")
+            }
+            let scroller = app.myProfile.scroller
+            spin(until: { scroller.maximumVerticalOffset > 200 }, "feed taller than the window")
+            scroller.verticalOffset = 200
+            spin(for: 0.2)
+            let barBottom = bar.bounds(in: window.window)!.y + Double(bar.height)
+            XCTAssertLessThan(app.myProfile.postButton.bounds(in: window.window)!.y, barBottom,
+                              "scrolled content moves up under the bar")
+        }
+    }
+}
