@@ -37,8 +37,8 @@ run: build
 # skip) when they cannot open a display.
 test: deps
 	$(SWIFT) build --build-tests
-	env -u DISPLAY -u WAYLAND_DISPLAY $(SWIFT) test --skip-build --filter NavigationTests
-	$(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter PostcardTests
+	env -u DISPLAY -u WAYLAND_DISPLAY $(SWIFT) test --skip-build --filter '^NavigationTests\.'
+	$(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.'
 
 install: deps
 	$(SWIFT) build -c release

@@ -18,16 +18,18 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
     /// Live CommentedPhotoFlow objects, counted through its lifetime observer.
     nonisolated(unsafe) static var flowsAlive = 0
 
-    override func setUp() {
-        super.setUp()
+    /// Thrown by setUp when there is no display: the test fails (it is not skipped) and its body never runs.
+    struct NoDisplay: Error, CustomStringConvertible {
+        var description: String { "GTK could not open a display: run GTK tests with `make test` (it starts Xvfb)" }
+    }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
         CommentedPhotoFlow.lifetimeObserver = { alive in
             DispatchQueue.main.async { GtkTestCase.flowsAlive += alive ? 1 : -1 }
         }
         let ready = MainActor.assumeIsolated { initializeGtk() }
-        guard ready else {
-            XCTFail("GTK could not open a display: run GTK tests with `make test` (it starts Xvfb)")
-            return
-        }
+        guard ready else { throw NoDisplay() }
         continueAfterFailure = false
     }
 
