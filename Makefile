@@ -46,9 +46,10 @@ install: deps
 	mkdir -p "$(DESTDIR)$(PREFIX)/share/postcard"
 	cp -r Resources/. "$(DESTDIR)$(PREFIX)/share/postcard/"
 
-# Screenshots of every screen under Xvfb, into shots/ (for UX review).
+# Screenshots of every screen under Xvfb, into shots/ (for UX review): the app's own review tour.
 screenshots: build
-	$(XVFB) ./Scripts/screenshots.sh "$$($(SWIFT) build --show-bin-path)/postcard" shots
+	rm -rf shots
+	$(XVFB) "$$($(SWIFT) build --show-bin-path)/postcard" --review-tour "$(CURDIR)/shots"
 
 clean:
 	rm -rf .build shots

@@ -84,6 +84,13 @@ public final class Label: Widget {
         set { gtk_label_set_width_chars(pointer(), newValue) }
     }
 
+    /// The width the label asks for at most, in characters (-1: its text's width). With ellipsizing,
+    /// longer text is cut with "…".
+    public var maximumWidthInCharacters: Int32 {
+        get { gtk_label_get_max_width_chars(pointer()) }
+        set { gtk_label_set_max_width_chars(pointer(), newValue) }
+    }
+
     /// Whether the text is shortened with "…" at the current size.
     public var isEllipsized: Bool { pango_layout_is_ellipsized(gtk_label_get_layout(pointer())) != 0 }
 

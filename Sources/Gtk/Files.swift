@@ -109,6 +109,13 @@ public enum Files {
         return String(cString: target)
     }
 
+    /// `path` made absolute against the current folder and cleaned of `.`/`..` (`g_canonicalize_filename`).
+    public static func absolute(_ path: String) -> String {
+        let result = g_canonicalize_filename(path, nil)!
+        defer { g_free(result) }
+        return String(cString: result)
+    }
+
     /// The parent folder of `path` (`g_path_get_dirname`).
     public static func directoryName(_ path: String) -> String {
         let name = g_path_get_dirname(path)!
@@ -130,7 +137,7 @@ public enum DateText {
     public static var nowMicroseconds: Int64 { Int64(g_get_real_time()) }
 
     /// Formats `unixSeconds` in the local time zone with a `g_date_time_format` pattern
-    /// (e.g. `"%e %b %Y, %H:%M"`). Returns "" for out-of-range times.
+    /// (e.g. `"%-d %b %Y, %H:%M"`). Returns "" for out-of-range times.
     public static func format(unixSeconds: Int64, _ pattern: String) -> String {
         guard let date = g_date_time_new_from_unix_local(gint64(unixSeconds)) else { return "" }
         defer { g_date_time_unref(date) }

@@ -12,6 +12,12 @@ public final class Texture: Object {
         super.init(gdk_texture_new_for_pixbuf(pixbuf), transfer: .full)
     }
 
+    /// Whether GdkPixbuf recognizes the file at `path` as an image it can decode (reads its header only).
+    public static func canRead(path: String) -> Bool {
+        var width: Int32 = 0, height: Int32 = 0
+        return gdk_pixbuf_get_file_info(path, &width, &height) != nil && width > 0 && height > 0
+    }
+
     /// Loads the image at `path` with GdkPixbuf, scaled to fit in `maxSize` × `maxSize` pixels
     /// (aspect ratio kept, never enlarged) and turned upright by its EXIF orientation tag.
     ///
@@ -21,6 +27,28 @@ public final class Texture: Object {
     ///   (its message says why, e.g. "Couldn't recognize the image file format").
     public static func load(path: String, maxSize: Int32) async throws -> Texture {
         Texture(pixbuf: try await loadPixbuf(path: path, maxSize: maxSize).pointer)
+    }
+
+    /// At most this many images decode at once; the rest wait their turn (keeps memory and the main
+    /// loop in check when a folder or feed holds thousands of photos).
+    public static let maximumConcurrentDecodes = 4
+    private static var decodesInFlight = 0
+    private static var waitingDecodes: [CheckedContinuation<Void, Never>] = []
+
+    private static func acquireDecodeSlot() async {
+        if decodesInFlight < maximumConcurrentDecodes {
+            decodesInFlight += 1
+            return
+        }
+        await withCheckedContinuation { waitingDecodes.append($0) }
+    }
+
+    private static func releaseDecodeSlot() {
+        if waitingDecodes.isEmpty {
+            decodesInFlight -= 1
+        } else {
+            waitingDecodes.removeFirst().resume()  // the slot passes to the next waiter
+        }
     }
 
     /// Loads the image at `path` as a square thumbnail of `size` × `size` pixels: scaled to fill the
@@ -45,6 +73,9 @@ public final class Texture: Object {
 
     /// Decodes `path` scaled to fit in `maxSize` × `maxSize`, upright. Returns a new pixbuf reference.
     private static func loadPixbuf(path: String, maxSize: Int32) async throws -> PixbufHandle {
+        await acquireDecodeSlot()
+        defer { releaseDecodeSlot() }
+        try Task.checkCancellation()
         let file = g_file_new_for_path(path)!
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         let stream = try GLibError.check { g_file_read(file, nil, $0) }

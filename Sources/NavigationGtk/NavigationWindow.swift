@@ -28,7 +28,7 @@ public final class NavigationWindow {
     public private(set) var topInset: Int32 = 0
 
     /// Creates the window with `root` as the first page. `width`/`height` are the default size in pixels.
-    public init(application: Application? = nil, root: Page, width: Int32 = 720, height: Int32 = 800) {
+    public init(application: Application? = nil, root: Page, width: Int32 = 720, height: Int32 = 680) {
         window = Window(application: application)
         stack = NavigationStack(root: root)
         window.title = root.title

@@ -164,4 +164,68 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(reopened.myProfile.feedItems.map(\.commentLabel.text), ["Survives restarts"])
         }
     }
+
+    func testStoredPhotosFollowTheDataFolderWhenItMoves() throws {
+        try onMain {
+            let parent = makeTemporaryDirectory()
+            do {
+                let store = try PostStore(directory: parent + "/before")
+                try store.add(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Moved", author: "me", profile: "me")
+            }
+            try FileManager.default.moveItem(atPath: parent + "/before", toPath: parent + "/after")
+            let moved = try PostStore(directory: parent + "/after")
+            let post = try XCTUnwrap(try moved.posts(onProfile: "me").first)
+            XCTAssertTrue(post.photoPath.hasPrefix(parent + "/after/photos/"), post.photoPath)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: post.photoPath))
+        }
+    }
+
+    func testAnUnusableDatabaseSaysWhereAndWhatToDo() throws {
+        try onMain {
+            let folder = makeTemporaryDirectory()
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/posts.sqlite3", contents: Data(repeating: 7, count: 4096)))
+            XCTAssertThrowsError(try PostStore(directory: folder)) { error in
+                let text = "\(error)"
+                XCTAssertTrue(text.contains(folder + "/posts.sqlite3"), text)
+                XCTAssertTrue(text.contains("--data-dir"), text)
+            }
+        }
+    }
+
+    func testAFileThatIsNotAnImageCannotBePosted() throws {
+        try onMain {
+            let folder = makeTemporaryDirectory()
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/notes.png", contents: Data("text".utf8)))
+            let page = CommentPage(photo: Photo(path: folder + "/notes.png"))
+            let window = Gtk.Window()
+            window.setChild(page.view)
+            show(window)
+            page.commentView.text = "Looks like a photo"
+            spin(until: { !page.isPhotoReadable }, "decode failure noticed")
+            XCTAssertFalse(page.postButton.isSensitive, "Post stays off for a file that is not an image")
+            XCTAssertTrue(page.errorLabel.isVisible)
+            XCTAssertTrue(page.errorLabel.text.contains("can't be opened"), page.errorLabel.text)
+        }
+    }
+
+    func testCommandLineRefusesEmptyFoldersAndMakesPathsAbsolute() throws {
+        XCTAssertThrowsError(try AppOptions(arguments: ["--data-dir", ""]))
+        XCTAssertThrowsError(try AppOptions(arguments: ["--library"]))
+        XCTAssertThrowsError(try AppOptions(arguments: ["--frobnicate"]))
+        let options = try AppOptions(arguments: ["--data-dir", "relative/dir", "--library", "pics"])
+        XCTAssertTrue(options.dataDirectory!.hasPrefix("/"), options.dataDirectory!)
+        XCTAssertTrue(options.dataDirectory!.hasSuffix("/relative/dir"))
+        XCTAssertEqual(options.library, .folder(FileManager.default.currentDirectoryPath + "/pics"))
+        XCTAssertTrue(options.needsOwnInstance, "a launch with its own folders does not hand over to a running app")
+        XCTAssertFalse(try AppOptions(arguments: []).needsOwnInstance)
+    }
+
+    func testTimesHaveNoPaddingBeforeOneDigitDays() {
+        onMain {
+            // 2026-08-07 12:00 UTC: the 7th in every time zone from UTC-11 to UTC+11.
+            let text = AppController.timeText(1_786_104_000)
+            XCTAssertTrue(text.hasPrefix("7 Aug 2026"), text)
+            XCTAssertFalse(text.contains("\u{2007}") || text.contains("  "), text)
+        }
+    }
 }

@@ -87,6 +87,10 @@ public final class CommentPage: Page {
     /// Whether the user typed something not yet posted (a flow asks before discarding it).
     public var hasUnsavedInput: Bool { !comment.isEmpty }
 
+    /// Whether the photo could be decoded; Post stays disabled when it could not (e.g. a file picked
+    /// with Open File… that is not an image).
+    public private(set) var isPhotoReadable = true
+
     /// Whether a post is in progress: the field and Post are disabled meanwhile.
     public var isBusy = false {
         didSet {
@@ -108,7 +112,7 @@ public final class CommentPage: Page {
     }
 
     private func updatePostButton() {
-        postButton.isSensitive = !isBusy && !comment.isEmpty
+        postButton.isSensitive = !isBusy && isPhotoReadable && !comment.isEmpty
     }
 
     private func loadPreview() {
@@ -117,7 +121,9 @@ public final class CommentPage: Page {
             do {
                 self.preview.texture = try await Texture.load(path: self.photo.path, maxSize: Self.previewSize)
             } catch {
-                self.showError("Can't show this photo: \(error)")
+                self.isPhotoReadable = false
+                self.updatePostButton()
+                self.showError("This photo can't be opened, so it can't be posted (\(error)). Go back and choose another.")
             }
         }
     }

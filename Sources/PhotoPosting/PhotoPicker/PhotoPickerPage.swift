@@ -80,6 +80,7 @@ public final class PhotoPickerPage: Page {
             picture.setSizeRequest(width: Self.thumbnailSize, height: Self.thumbnailSize)
             let caption = Label(photo.fileName)
             caption.ellipsizeAtEnd()
+            caption.maximumWidthInCharacters = 16  // long names are cut with "…", the grid keeps its columns
             caption.addCSSClass("caption")
             let cell = Box(.vertical, spacing: 4)
             cell.append(picture)

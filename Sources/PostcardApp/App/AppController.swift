@@ -241,8 +241,9 @@ public final class AppController {
         do { page.showMessages(try store.messages()) } catch { page.showError("Can't load messages: \(error)") }
     }
 
+    /// "7 Aug 2026, 14:05" in the local time zone (`%-d`: no padding before one-digit days).
     static func timeText(_ seconds: Int64) -> String {
-        DateText.format(unixSeconds: seconds, "%e %b %Y, %H:%M").trimmingPrefixSpaces()
+        DateText.format(unixSeconds: seconds, "%-d %b %Y, %H:%M")
     }
 
     static func postedLine(_ seconds: Int64) -> String { "Posted " + timeText(seconds) }
@@ -274,8 +275,12 @@ public enum PostcardMain {
             printError("postcard: \(error)")
             return 1
         }
-        // A review tour is its own instance, so it never hands over to a running Postcard.
-        let app = Application(id: applicationID, unique: options.reviewTourDirectory == nil)
+        guard initializeGtk() else {
+            printError("postcard: can't open a display. Run it in a desktop session (DISPLAY or WAYLAND_DISPLAY set).")
+            return 1
+        }
+        let app = Application(id: applicationID, unique: !options.needsOwnInstance)
+        var tourFailed = false
         var controller: AppController?
         app.onActivate {
             if controller == nil {
@@ -283,7 +288,10 @@ public enum PostcardMain {
                 controller = AppController(application: app, store: store, library: library)
                 controller?.present()
                 if let tour = options.reviewTourDirectory, let controller {
-                    ReviewTour.run(app: controller, into: tour) { app.quit() }
+                    ReviewTour.run(app: controller, into: tour) { succeeded in
+                        tourFailed = !succeeded
+                        app.quit()
+                    }
                 }
             } else {
                 controller?.present()
@@ -292,10 +300,10 @@ public enum PostcardMain {
         app.onShutdown { controller?.shutdown() }
         let status = app.run()
         MainLoopBridge.drain()  // let flows resumed during shutdown finish
-        return status
+        return tourFailed ? 1 : status
     }
 
-    private static func printError(_ message: String) {
+    static func printError(_ message: String) {
         var stderr = StandardError()
         print(message, to: &stderr)
     }

@@ -16,6 +16,12 @@ public struct AppOptions: Equatable, Sendable {
     public var library: LibrarySource = .bundled
     /// The data directory for posts (`--data-dir DIR`); nil: `$XDG_DATA_HOME/postcard`.
     public var dataDirectory: String?
+    /// Whether the app should run as its own instance instead of handing over to a running one (any
+    /// option that changes what it shows or stores would otherwise be silently ignored).
+    public var needsOwnInstance: Bool {
+        library != .bundled || dataDirectory != nil || reviewTourDirectory != nil
+    }
+
     /// Whether `--help` was given.
     public var showHelp = false
     /// `--review-tour DIR`: walk through every screen, save screenshots in DIR, and quit.
@@ -25,12 +31,15 @@ public struct AppOptions: Equatable, Sendable {
     public static let usage = """
         Usage: postcard [OPTION…]
 
-          --library DIR    offer the photos in DIR (default: the bundled sample photos)
-          --pictures       offer the photos in your Pictures folder
-          --data-dir DIR   keep posts in DIR (default: $XDG_DATA_HOME/postcard)
-          --review-tour DIR  walk through every screen, save a screenshot of each in DIR, quit
-                           (posts go to a fresh folder in DIR unless --data-dir is given)
-          --help           show this help
+          --library DIR      offer the photos in DIR (default: the bundled sample photos)
+          --pictures         offer the photos in your Pictures folder
+          --data-dir DIR     keep posts in DIR (default: $XDG_DATA_HOME/postcard)
+          --review-tour DIR  walk through every screen, save a screenshot of each in DIR, quit;
+                             posts go to a fresh folder in DIR unless --data-dir is given
+          --help             show this help
+
+        With --library, --pictures or --data-dir the app runs as a separate instance; otherwise a
+        second launch brings the running window to the front.
 
         Environment: POSTCARD_RESOURCES=DIR overrides where the app's resources are found.
         """
@@ -42,16 +51,16 @@ public struct AppOptions: Equatable, Sendable {
         while let argument = remaining.popFirst() {
             switch argument {
             case "--library":
-                guard let dir = remaining.popFirst() else { throw AppOptionsError(message: "--library needs a folder") }
-                library = .folder(dir)
+                guard let dir = remaining.popFirst(), !dir.isEmpty else { throw AppOptionsError(message: "--library needs a folder") }
+                library = .folder(Files.absolute(dir))
             case "--pictures":
                 library = .pictures
             case "--data-dir":
-                guard let dir = remaining.popFirst() else { throw AppOptionsError(message: "--data-dir needs a folder") }
-                dataDirectory = dir
+                guard let dir = remaining.popFirst(), !dir.isEmpty else { throw AppOptionsError(message: "--data-dir needs a folder") }
+                dataDirectory = Files.absolute(dir)
             case "--review-tour":
-                guard let dir = remaining.popFirst() else { throw AppOptionsError(message: "--review-tour needs a folder") }
-                reviewTourDirectory = dir
+                guard let dir = remaining.popFirst(), !dir.isEmpty else { throw AppOptionsError(message: "--review-tour needs a folder") }
+                reviewTourDirectory = Files.absolute(dir)
             case "--help", "-h":
                 showHelp = true
             default:

@@ -11,17 +11,23 @@ import PhotoPosting
 /// modally (at 360 and 1280 px).
 @MainActor
 enum ReviewTour {
-    /// Runs the tour on `app`; `quit` ends the application afterwards.
-    static func run(app: AppController, into directory: String, quit: @escaping @MainActor () -> Void) {
+    /// Runs the tour on `app`, then calls `finish(succeeded)` (which quits the app). A failure is
+    /// printed to standard error.
+    static func run(app: AppController, into directory: String, finish: @escaping @MainActor (Bool) -> Void) {
         Task {
             do {
+                let readable = try app.library.photos().filter { Texture.canRead(path: $0.path) }
+                guard readable.count >= 3 else {
+                    throw AppOptionsError(message: "the tour needs at least 3 readable photos in \(app.library.directory); found \(readable.count)")
+                }
                 try Files.makeDirectory(directory)
-                try await Tour(app: app, directory: directory).walk()
+                try await Tour(app: app, directory: directory, photos: readable.map(\.fileName)).walk()
                 print("Review screenshots saved in \(directory)")
+                finish(true)
             } catch {
-                print("postcard: review tour failed: \(error)")
+                PostcardMain.printError("postcard: review tour failed: \(error)")
+                finish(false)
             }
-            quit()
         }
     }
 }
@@ -30,6 +36,11 @@ enum ReviewTour {
 private struct Tour {
     let app: AppController
     let directory: String
+    /// Readable photos of the library, at least 3; the tour picks from these.
+    let photos: [String]
+    func photo(_ preferred: String, else index: Int) -> String {
+        photos.contains(preferred) ? preferred : photos[index % photos.count]
+    }
     var main: Window { app.mainWindow.window }
     var stack: NavigationStack { app.mainWindow.stack }
 
@@ -39,7 +50,7 @@ private struct Tour {
 
         let dialog = try await openPhotoFlow(app.myProfile.postButton)
         try await save(dialog.window, "02-choose-a-photo.png")
-        let comment = try await choose("coffee.png", in: dialog.stack)
+        let comment = try await choose(photo("coffee.png", else: 0), in: dialog.stack)
         comment.commentView.insertAtCursor("First coffee of the day.\nPosted from Postcard.")
         try await save(dialog.window, "03-add-a-comment.png")
         comment.postButton.activate()
@@ -47,7 +58,7 @@ private struct Tour {
         try await save(main, "04-my-profile-with-post.png")
 
         let second = try await openPhotoFlow(app.myProfile.postButton)
-        let draft = try await choose("rocket.jpg", in: second.stack)
+        let draft = try await choose(photo("rocket.jpg", else: 1), in: second.stack)
         draft.commentView.insertAtCursor("Liftoff")
         second.cancelButton.activate()
         try await waitUntil("the discard question") { !ConfirmationDialog.open.isEmpty }
@@ -85,7 +96,7 @@ private struct Tour {
         thread.replyButton.activate()
         try await waitUntil("the reply flow") { (stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 && stack.transition == .idle }
         try await save(main, "10-reply-choose-a-photo-pushed.png")
-        let reply = try await choose("chelsea.png", in: stack)
+        let reply = try await choose(photo("chelsea.png", else: 2), in: stack)
         reply.commentView.insertAtCursor("Chelsea approves.")
         try await save(main, "11-reply-add-a-comment-pushed.png")
         reply.postButton.activate()
@@ -113,7 +124,7 @@ private struct Tour {
             (messageDialog.stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 && messageDialog.stack.transition == .idle
         }
         try await save(messageDialog.window, "16-message-choose-a-photo.png")
-        let note = try await choose("astronaut.png", in: messageDialog.stack)
+        let note = try await choose(photo("astronaut.png", else: 0), in: messageDialog.stack)
         note.commentView.insertAtCursor("Look who I met!")
         try await save(messageDialog.window, "17-message-add-a-comment.png")
         note.postButton.activate()
@@ -144,7 +155,10 @@ private struct Tour {
 
     func choose(_ name: String, in stack: NavigationStack) async throws -> CommentPage {
         let picker = stack.visiblePage as! PhotoPickerPage
-        picker.tiles[picker.photos.firstIndex { $0.fileName == name } ?? 0].activate()
+        guard let index = picker.photos.firstIndex(where: { $0.fileName == name }) else {
+            throw AppOptionsError(message: "\(name) is not in the grid")
+        }
+        picker.tiles[index].activate()
         try await waitUntil("Add a Comment") { stack.visiblePage is CommentPage && stack.transition == .idle }
         return stack.visiblePage as! CommentPage
     }

@@ -162,7 +162,7 @@ public final class FeedItem {
     init(post: Post, viewer: Person) {
         self.post = post
         commentLabel = Label(post.comment)
-        let when = DateText.format(unixSeconds: post.createdAt, "%e %b %Y, %H:%M").trimmingPrefixSpaces()
+        let when = AppController.timeText(post.createdAt)
         let byMe = post.author == viewer.id && post.profile != viewer.id ? " by me" : ""
         detailLabel = Label("Posted\(byMe) \(when)")
         card = Button(label: "")
@@ -203,8 +203,4 @@ public final class FeedItem {
         note.xAlign = 0
         view.prepend(note)
     }
-}
-
-extension String {
-    func trimmingPrefixSpaces() -> String { String(drop { $0 == " " }) }
 }

@@ -59,7 +59,7 @@ public struct PostStoreError: Error, CustomStringConvertible, Sendable {
 /// The posts, in a SQLite database with a folder of photo copies beside it.
 ///
 /// Layout under the data directory (`$XDG_DATA_HOME/postcard/` by default): `posts.sqlite3` and
-/// `photos/`. Adding a post copies the photo into `photos/` under a temporary name, renames it into
+/// `photos/`. Rows store photo paths relative to the data directory, so the folder can be moved. Adding a post copies the photo into `photos/` under a temporary name, renames it into
 /// place, then inserts the row in a transaction with a prepared statement; if any step fails, what was
 /// written is removed and the error says why, so nothing half-written remains.
 ///
@@ -90,6 +90,15 @@ public final class PostStore {
             throw PostStoreError(description: "Can't open the post database \(path): \(message)")
         }
         sqlite3_busy_timeout(db, 2000)
+        do {
+            try createSchema()
+        } catch {
+            throw PostStoreError(description: "Can't use the post database \(path): \(error). "
+                + "Move it aside to start afresh, or choose another folder with --data-dir.")
+        }
+    }
+
+    private func createSchema() throws {
         try execute("""
             CREATE TABLE IF NOT EXISTS posts (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -181,7 +190,7 @@ public final class PostStore {
             """, bind: { sqlite3_bind_int64($0, 1, post.id) }) { statement in
             Reply(id: sqlite3_column_int64(statement, 0), postID: sqlite3_column_int64(statement, 1),
                   author: self.text(statement, 2), comment: self.text(statement, 3),
-                  photoPath: self.text(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
+                  photoPath: self.photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
         }
     }
 
@@ -192,7 +201,7 @@ public final class PostStore {
             """, bind: { _ in }) { statement in
             Message(id: sqlite3_column_int64(statement, 0), author: self.text(statement, 1),
                     recipient: self.text(statement, 2), comment: self.text(statement, 3),
-                    photoPath: self.text(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
+                    photoPath: self.photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
         }
     }
 
@@ -203,6 +212,7 @@ public final class PostStore {
         let createdAt = DateText.nowMicroseconds / 1_000_000
         let name = "\(createdAt)-\(UInt32.random(in: 0 ... .max))\(Self.fileExtension(of: photo.fileName))"
         let finalPath = Files.join(photosDirectory, name)
+        let storedPath = "photos/\(name)"  // relative to the data directory
         let temporaryPath = Files.join(photosDirectory, ".incoming-\(name)")
         do {
             try Files.copy(photo.path, to: temporaryPath)
@@ -215,7 +225,7 @@ public final class PostStore {
             try execute("BEGIN IMMEDIATE")
             let statement = try prepare(sql)
             defer { sqlite3_finalize(statement) }
-            for (index, value) in (texts + [finalPath]).enumerated() {
+            for (index, value) in (texts + [storedPath]).enumerated() {
                 sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
             }
             sqlite3_bind_int64(statement, Int32(texts.count + 2), createdAt)
@@ -246,7 +256,7 @@ public final class PostStore {
 
     private func postRow(_ statement: OpaquePointer?) -> Post {
         Post(id: sqlite3_column_int64(statement, 0), author: text(statement, 1), profile: text(statement, 2),
-             comment: text(statement, 3), photoPath: text(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
+             comment: text(statement, 3), photoPath: photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
     }
 
     /// The posts on `profile`'s page, newest first.
@@ -280,6 +290,12 @@ public final class PostStore {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw error("Can't prepare a query") }
         return statement
+    }
+
+    /// A stored photo path made absolute (rows keep it relative to the data directory).
+    private func photoPath(_ statement: OpaquePointer?, _ column: Int32) -> String {
+        let stored = text(statement, column)
+        return stored.hasPrefix("/") ? stored : Files.join(directory, stored)
     }
 
     private func text(_ statement: OpaquePointer?, _ column: Int32) -> String {

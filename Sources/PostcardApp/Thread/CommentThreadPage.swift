@@ -74,7 +74,7 @@ public final class ReplyRow {
         commentLabel.xAlign = 0
         picture.setSizeRequest(width: 96, height: 96)
         picture.alternativeText = reply.comment
-        let when = Label("Replied " + DateText.format(unixSeconds: reply.createdAt, "%e %b %Y, %H:%M").trimmingPrefixSpaces())
+        let when = Label("Replied " + AppController.timeText(reply.createdAt))
         when.xAlign = 0
         when.addCSSClass("dim-label")
         when.addCSSClass("caption")
