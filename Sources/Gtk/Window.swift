@@ -136,6 +136,23 @@ public class Window: Widget {
         g_object_unref(UnsafeMutableRawPointer(action))
     }
 
+    /// Makes this a dialog of `parent`: modal, transient for it (kept above it, centred on it) and
+    /// destroyed with it. With no parent it is only modal.
+    public func makeModal(over parent: UnsafeMutablePointer<GtkWindow>?) {
+        isModal = true
+        setTransient(for: parent)
+        destroysWithParent = true
+    }
+
+    /// Client-side decorations with no separate title bar: the content draws its own bar (a header bar
+    /// inside the content, as libadwaita windows do). Without this, GTK would ask the window manager
+    /// for a title bar.
+    public func hideTitlebar() {
+        let none = Box(.horizontal)
+        none.isVisible = false
+        setTitlebar(none)
+    }
+
     /// Makes `widget` the default widget: Return in an entry activates it.
     public func setDefaultWidget(_ widget: Widget?) { gtk_window_set_default_widget(window, widget?.widget) }
 

@@ -27,14 +27,10 @@ public final class ConfirmationDialog {
         keepButton = Button(label: keepLabel)
         confirmButton = Button(label: confirmLabel)
         headingLabel = Label(heading)
-        window.isModal = true
-        window.setTransient(for: parent?.rootWindow)
-        window.destroysWithParent = true
+        window.makeModal(over: parent?.rootWindow)
         window.title = heading
         window.addCSSClass("confirmation")
-        let noTitlebar = Box(.horizontal)
-        noTitlebar.isVisible = false
-        window.setTitlebar(noTitlebar)
+        window.hideTitlebar()
         headingLabel.addCSSClass("title-2")
         headingLabel.wraps = true
         let bodyLabel = Label(body)

@@ -33,10 +33,7 @@ public final class NavigationWindow {
         stack = NavigationStack(root: root)
         window.title = root.title
         window.setDefaultSize(width: width, height: height)
-        // Client-side decorations without a separate title bar: the stack's bar floats in the content.
-        let noTitlebar = Box(.horizontal)
-        noTitlebar.isVisible = false
-        window.setTitlebar(noTitlebar)
+        window.hideTitlebar()  // the stack's bar floats in the content
         stack.headerBar.addCSSClass("translucent-bar")
         let base = Box(.vertical)
         overlay.setChild(base)
@@ -110,9 +107,7 @@ public final class ModalDialog {
         let parent = anchor?.view.rootWindow
         focusReturn = FocusReturn(in: parent)
         window.title = root.title
-        window.isModal = true
-        window.setTransient(for: parent)
-        window.destroysWithParent = true
+        window.makeModal(over: parent)
         window.setDefaultSize(width: width, height: height)
         window.addCSSClass("postcard-dialog")
         stack.headerBar.showsTitleButtons = false
@@ -190,13 +185,9 @@ public final class PageDialog {
         let parent = anchor?.view.rootWindow
         focusReturn = FocusReturn(in: parent)
         window.title = page.title
-        window.isModal = true
-        window.setTransient(for: parent)
-        window.destroysWithParent = true
+        window.makeModal(over: parent)
         window.setDefaultSize(width: width, height: height)
-        let noTitlebar = Box(.horizontal)
-        noTitlebar.isVisible = false
-        window.setTitlebar(noTitlebar)
+        window.hideTitlebar()  // the page's own bar is the title bar
         page.standaloneBar.showsTitleButtons = false
         page.showStandaloneBar(leading: closeButton)
         window.setChild(page.view)

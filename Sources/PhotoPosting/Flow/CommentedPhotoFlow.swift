@@ -57,8 +57,7 @@ public final class CommentedPhotoFlow {
     private var draft = ""
     private var isSubmitting = false
     private var endWhenSubmitEnds = false
-    private var isAsking = false
-    private var question: ConfirmationDialog?
+    private let discardQuestion = DiscardPostQuestion()
 
     /// Observes every flow object's lifetime (diagnostics; tests count live flows). Nil by default.
     nonisolated(unsafe) public static var lifetimeObserver: (@Sendable (_ alive: Bool) -> Void)?
@@ -193,23 +192,12 @@ public final class CommentedPhotoFlow {
             finish(.canceled)
             return
         }
-        guard !isAsking else { return }
-        isAsking = true
-        let question = ConfirmationDialog(
-            over: commentPage?.view ?? picker?.view, heading: "Discard this post?",
-            body: "The comment you typed will be lost.", keepLabel: "Keep Editing", confirmLabel: "Discard")
-        self.question = question
-        question.ask { [weak self] discard in
-            guard let self else { return }
-            self.isAsking = false
-            self.question = nil
-            if discard { self.finish(.canceled) }
-        }
+        discardQuestion.ask(over: commentPage?.view ?? picker?.view) { [weak self] in self?.finish(.canceled) }
     }
 
     private func finish(_ result: Result) {
         guard completion.resolve(result) else { return }
-        question?.withdraw()
+        discardQuestion.withdraw()
         picker?.shouldLeave = nil
         if Self.current === host?.dialog { Self.current = nil }
         host?.end()

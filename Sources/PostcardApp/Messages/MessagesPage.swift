@@ -4,57 +4,32 @@ import NavigationGtk
 /// **Messages**: the private messages sent (a photo and a comment to one friend), newest first, and
 /// **New Message**. Each row's **Open** reports the message; the page navigates nowhere itself.
 @MainActor
-public final class MessagesPage: Page {
-    /// "New Message" (end of the bar).
-    public let newMessageButton = Button(label: "New Message")
+public final class MessagesPage: ListPage {
     /// The rows, newest first.
     public private(set) var rows: [MessageRow] = []
-    /// Shown when there are no messages or they could not be read.
-    public let statusLabel = Label()
     /// Called when the user asks to write a message.
     public var onNewMessage: (@MainActor () -> Void)?
     /// Called with the message whose Open the user activated.
     public var onOpen: (@MainActor (Message) -> Void)?
 
-    private let list = Box(.vertical, spacing: 12)
+    /// "New Message" (end of the bar).
+    public var newMessageButton: Button { actionButton }
 
     /// Creates an empty messages page.
     public init() {
-        super.init(title: "Messages")
-        newMessageButton.addCSSClass("suggested-action")
-        addEndBarItem(newMessageButton)
-        statusLabel.addCSSClass("dim-label")
-        statusLabel.wraps = true
-        let column = Box(.vertical, spacing: 12)
-        column.setMargins(top: 12, bottom: 18, start: 18, end: 18)
-        column.append(statusLabel)
-        column.append(list)
-        let scroller = ScrolledWindow(column)
-        scroller.expandsVertically = true
-        content.append(scroller)
+        super.init(title: "Messages", actionLabel: "New Message")
         newMessageButton.onClicked { [weak self] in self?.onNewMessage?() }
         showMessages([])
     }
 
-    public override var initialFocus: Widget? { newMessageButton }
-
     /// Replaces the shown messages (newest first).
     public func showMessages(_ messages: [Message]) {
-        list.removeAll()
         rows = messages.map { message in
             let row = MessageRow(message: message)
             row.openButton.onClicked { [weak self] in self?.onOpen?(message) }
             return row
         }
-        for row in rows { list.append(row.view) }
-        statusLabel.text = "No messages yet. Send a friend a photo with New Message."
-        statusLabel.isVisible = messages.isEmpty
-    }
-
-    /// Shows why the messages could not be read.
-    public func showError(_ message: String) {
-        statusLabel.text = message
-        statusLabel.isVisible = true
+        showCards(rows.map(\.view), emptyText: "No messages yet. Send a friend a photo with New Message.")
     }
 }
 

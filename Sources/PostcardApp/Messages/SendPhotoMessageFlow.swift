@@ -31,8 +31,7 @@ public final class SendPhotoMessageFlow {
     private var host: FlowHost?
     private var step: CommentedPhotoFlow?
     private var stepTask: Task<Void, Never>?
-    private var isAsking = false
-    private var question: ConfirmationDialog?
+    private let discardQuestion = DiscardPostQuestion()
 
     /// Observes every flow object's lifetime (diagnostics for tests). Nil by default.
     nonisolated(unsafe) public static var lifetimeObserver: (@Sendable (_ alive: Bool) -> Void)?
@@ -92,23 +91,12 @@ public final class SendPhotoMessageFlow {
             finish(.canceled)
             return
         }
-        guard !isAsking else { return }
-        isAsking = true
-        let question = ConfirmationDialog(
-            over: host?.stack.view, heading: "Discard this post?",
-            body: "The comment you typed will be lost.", keepLabel: "Keep Editing", confirmLabel: "Discard")
-        self.question = question
-        question.ask { [weak self] discard in
-            guard let self else { return }
-            self.isAsking = false
-            self.question = nil
-            if discard { self.finish(.canceled) }
-        }
+        discardQuestion.ask(over: host?.stack.view) { [weak self] in self?.finish(.canceled) }
     }
 
     private func finish(_ result: Result) {
         guard completion.resolve(result) else { return }
-        question?.withdraw()
+        discardQuestion.withdraw()
         step?.cancel()
         step = nil
         host?.end()

@@ -4,55 +4,30 @@ import NavigationGtk
 /// **Comments**: the replies under a post — each a photo with a comment, oldest first — and
 /// **Reply with Photo**. Shows what it is given and reports the request; it posts nothing itself.
 @MainActor
-public final class CommentThreadPage: Page {
+public final class CommentThreadPage: ListPage {
     /// The post the thread belongs to.
     public let post: Post
-    /// "Reply with Photo" (end of the bar).
-    public let replyButton = Button(label: "Reply with Photo")
     /// The replies' rows, oldest first.
     public private(set) var replyRows: [ReplyRow] = []
-    /// Shown when there are no replies or they could not be read.
-    public let statusLabel = Label()
     /// Called when the user asks to reply.
     public var onReply: (@MainActor () -> Void)?
 
-    private let list = Box(.vertical, spacing: 12)
+    /// "Reply with Photo" (end of the bar).
+    public var replyButton: Button { actionButton }
 
     /// Creates the thread of `post`.
     public init(post: Post) {
         self.post = post
-        super.init(title: "Comments", subtitle: post.comment)
-        replyButton.addCSSClass("suggested-action")
-        addEndBarItem(replyButton)
-        statusLabel.addCSSClass("dim-label")
-        statusLabel.wraps = true
-        let column = Box(.vertical, spacing: 12)
-        column.setMargins(top: 12, bottom: 18, start: 18, end: 18)
-        column.append(statusLabel)
-        column.append(list)
-        let scroller = ScrolledWindow(column)
-        scroller.expandsVertically = true
-        content.append(scroller)
+        super.init(title: "Comments", subtitle: post.comment, actionLabel: "Reply with Photo")
         replyButton.onClicked { [weak self] in self?.onReply?() }
         showReplies([])
     }
 
-    public override var initialFocus: Widget? { replyButton }
-
     /// Replaces the shown replies (oldest first).
     public func showReplies(_ replies: [Reply]) {
-        list.removeAll()
         replyRows = replies.map(ReplyRow.init)
-        for row in replyRows { list.append(row.view) }
-        statusLabel.text = "No replies yet. Reply with a photo and a comment."
-        statusLabel.isVisible = replies.isEmpty
+        showCards(replyRows.map(\.view), emptyText: "No replies yet. Reply with a photo and a comment.")
         subtitle = replies.isEmpty ? post.comment : (replies.count == 1 ? "1 reply" : "\(replies.count) replies")
-    }
-
-    /// Shows why the replies could not be read.
-    public func showError(_ message: String) {
-        statusLabel.text = message
-        statusLabel.isVisible = true
     }
 }
 
