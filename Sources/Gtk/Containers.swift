@@ -161,7 +161,9 @@ public final class Overlay: Widget {
 
     /// A rectangle in the overlay's coordinates, in pixels.
     public struct Rect: Equatable, Sendable {
+        /// Left edge, top edge, width and height, in pixels.
         public var x, y, width, height: Int32
+        /// Creates a rectangle (pixels).
         public init(x: Int32, y: Int32, width: Int32, height: Int32) {
             self.x = x; self.y = y; self.width = width; self.height = height
         }

@@ -57,7 +57,9 @@ public final class ClickGesture: EventController {
 
 /// Modifier keys held during a key press (`GdkModifierType`).
 public struct KeyModifiers: OptionSet, Sendable {
+    /// The `GdkModifierType` bits.
     public let rawValue: UInt32
+    /// Wraps `GdkModifierType` bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// Control.
     public static let control = KeyModifiers(rawValue: postcard_control_mask().rawValue)

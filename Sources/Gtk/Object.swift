@@ -217,6 +217,7 @@ public struct GLibError: Error, CustomStringConvertible, Sendable {
         g_error_free(error)
     }
 
+    /// The message.
     public var description: String { message }
 
     /// Runs `body` with a GError out-parameter and throws what it reports.

@@ -12,6 +12,7 @@ public struct PageID: Hashable, Sendable, CustomStringConvertible {
         PageID(rawValue: counter.add(1, ordering: .relaxed).newValue)
     }
 
+    /// "page#N", for logs.
     public var description: String { "page#\(rawValue)" }
 }
 

@@ -99,6 +99,7 @@ public struct AppOptions: Equatable, Sendable {
 public struct AppOptionsError: Error, CustomStringConvertible, Sendable {
     /// What is wrong.
     public let message: String
+    /// The message.
     public var description: String { message }
 }
 
