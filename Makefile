@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 # Debian packages: build (gtk4, sqlite3, XTEST for test input), run (icons, fonts), test display (Xvfb, D-Bus).
 PACKAGES := pkg-config libgtk-4-dev libsqlite3-dev libxtst-dev adwaita-icon-theme fonts-dejavu-core \
-            xvfb xauth dbus dbus-x11 at-spi2-core imagemagick
+            xvfb xauth dbus dbus-x11 at-spi2-core
 SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=

@@ -101,7 +101,8 @@ public final class FlowHost {
         pages = []
     }
 
-    /// Called by the flow's page list when pages leave the stack (Back within the flow, or past it).
+    /// Called with the flow's own pages when they leave the stack by a pop (Back within the flow, or
+    /// past its first page), before a cancel is requested for the latter.
     public var onPagesPopped: (@MainActor ([Page]) -> Void)?
 
     private func pagesPopped(_ removed: [Page]) {
