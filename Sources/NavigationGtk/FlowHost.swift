@@ -25,6 +25,9 @@ public final class FlowHost {
         case user
         /// The dialog or window is gone (destroyed, app quit); the flow must end without asking.
         case hostGone
+        /// Code (not the user) popped all of the flow's pages, e.g. `popToRoot()`; there is nothing left
+        /// to keep editing, so the flow must end without asking.
+        case pagesRemoved
     }
 
     /// How the flow is shown.
@@ -37,6 +40,10 @@ public final class FlowHost {
     public let ownCancelButton: Button?
     /// The page the flow started from.
     public private(set) weak var anchor: Page?
+
+    /// Whether the pop being handled comes from the user going back one page (Back button, keys,
+    /// mouse back) rather than from code.
+    private var userIsGoingBack: Bool { stack.isGoingBack }
 
     /// Called for each cancel request; the flow decides (ask, then ``end()``).
     public var onCancelRequest: (@MainActor (CancelReason) -> Void)?
@@ -111,7 +118,10 @@ public final class FlowHost {
         guard !ours.isEmpty else { return }
         pages.removeAll { page in ours.contains { $0 === page } }
         onPagesPopped?(ours)
-        if pages.isEmpty { onCancelRequest?(.user) }  // Back past the first page
+        guard pages.isEmpty else { return }
+        // Back past the first page is the user leaving (the first page's shouldLeave has let it go);
+        // anything else that removed every page (pop-to-root, replace) leaves nothing to return to.
+        onCancelRequest?(userIsGoingBack ? .user : .pagesRemoved)
     }
 
     private func hostGone() {

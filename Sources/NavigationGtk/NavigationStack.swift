@@ -164,8 +164,14 @@ public final class NavigationStack {
     public func goBack() {
         guard state.canGoBack, let page = visiblePage else { return }
         if let shouldLeave = page.shouldLeave, !shouldLeave() { return }
+        isGoingBack = true
+        defer { isGoingBack = false }
         _ = pop()
     }
+
+    /// True while a pop started by ``goBack()`` (the user's Back) is being applied; observers of pops
+    /// use it to tell the user's Back from code's pops.
+    public private(set) var isGoingBack = false
 
     /// Calls `handler` with the removed pages (bottom first) after every pop, while `owner` lives.
     /// Flows use it to notice Back past their first page.

@@ -261,4 +261,45 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
                               "scrolled content moves up under the bar")
         }
     }
+
+    func testPopToRootUnderAPushedFlowWithATypedCommentEndsItWithoutAskingAndFreesTheApp() throws {
+        try onMain {
+            let app = try makeApp(posts: ["A post"])
+            var outcomes: [AppController.FlowOutcome] = []
+            app.onFlowEnded = { outcomes.append($0) }
+            let stack = app.mainWindow.stack
+            app.myProfile.feedItems[0].card.activate()
+            settle(app, depth: 2)
+            findButton(labeled: "Comments", in: stack.visiblePage!.content)!.activate()
+            settle(app, depth: 3)
+            (stack.visiblePage as! CommentThreadPage).replyButton.activate()
+            spin(until: { (stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 && stack.transition == .idle }, "picker")
+            (stack.visiblePage as! PhotoPickerPage).tiles[0].activate()
+            spin(until: { stack.visiblePage is CommentPage && stack.transition == .idle }, "comment page")
+            (stack.visiblePage as! CommentPage).commentView.text = "typed"
+            stack.popToRoot()  // code, not the user: the pages are gone, nothing to keep editing
+            spin(until: { outcomes.count == 1 }, "flow ended")
+            XCTAssertEqual(outcomes, [.reply(.canceled)])
+            XCTAssertTrue(ConfirmationDialog.open.isEmpty, "no question over pages that no longer exist")
+            spin(until: { app.activeFlow == nil }, "app free for the next flow")
+            app.myProfile.postButton.activate()
+            spin(until: { CommentedPhotoFlow.current != nil }, "New Post works again")
+        }
+    }
+
+    func testQuittingDuringEditCaptionEndsIt() throws {
+        try onMain {
+            let app = try makeApp(posts: ["Old"])
+            var outcomes: [AppController.FlowOutcome] = []
+            app.onFlowEnded = { outcomes.append($0) }
+            app.myProfile.feedItems[0].card.activate()
+            settle(app, depth: 2)
+            findButton(labeled: "Edit Caption", in: app.mainWindow.stack.headerBar)!.activate()
+            settle(app, depth: 3)
+            app.shutdown()
+            spin(until: { outcomes.count == 1 }, "ended")
+            XCTAssertEqual(outcomes, [.caption(saved: false)])
+            spin(until: { app.activeFlow == nil }, "no flow left running")
+        }
+    }
 }

@@ -287,4 +287,36 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             assertEndedOnce(harness, .canceled)
         }
     }
+
+    func testBackAndEscapeWaitWhilePostingSoAFailureIsSeen() {
+        onMain {
+            let root = Page(title: "Root")
+            let host = NavigationWindow(root: root)
+            show(host.window)
+            var results: [CommentedPhotoFlow.Result] = []
+            let flow = CommentedPhotoFlow(library: PhotoLibrary(directory: bundledPhotos)) { _, _ in
+                try await Task.sleep(for: .milliseconds(600))
+                throw GLibError(message: "disk full")
+            }
+            Task { [weak flow] in if let flow { results.append(await flow.run(from: root)) } }
+            spin(until: { (flow.dialog?.stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 }, "picker")
+            let dialog = flow.dialog!
+            spin(until: { dialog.window.isActive }, "dialog active")
+            (dialog.stack.visiblePage as! PhotoPickerPage).tiles[0].activate()
+            spin(until: { dialog.stack.visiblePage is CommentPage && dialog.stack.transition == .idle }, "comment page")
+            let page = dialog.stack.visiblePage as! CommentPage
+            page.commentView.text = "important"
+            page.postButton.activate()
+            spin(until: { page.isBusy }, "posting")
+            pressKey(XK_Escape)
+            dialog.stack.backButton.activate()
+            spin(until: { page.errorLabel.isVisible }, "failure shown")
+            XCTAssertTrue(dialog.stack.visiblePage === page, "still on Add a Comment, where the error is")
+            XCTAssertTrue(page.errorLabel.text.contains("disk full"))
+            XCTAssertEqual(page.commentView.text, "important")
+            XCTAssertTrue(results.isEmpty)
+            dialog.window.destroy()
+            spin(until: { results == [.canceled] }, "ended")
+        }
+    }
 }

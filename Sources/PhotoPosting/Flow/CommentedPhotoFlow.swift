@@ -91,7 +91,8 @@ public final class CommentedPhotoFlow {
     public static func run(
         from page: Page, presentation: Presentation = .modal, library: PhotoLibrary, submit: Submit? = nil
     ) async -> Result {
-        await CommentedPhotoFlow(library: library, presentation: presentation, submit: submit).run(from: page)
+        let flow = CommentedPhotoFlow(library: library, presentation: presentation, submit: submit)
+        return await flow.run(from: page)
     }
 
     /// Shows the flow from `page` and waits for its result. Call once per instance; later calls return
@@ -124,6 +125,9 @@ public final class CommentedPhotoFlow {
     private func showCommentPage(for photo: Photo) {
         guard let host, !isSubmitting, commentPage == nil else { return }
         let page = CommentPage(photo: photo, comment: draft)
+        // While posting, Back and Escape stay on this page (Cancel is disabled too): the outcome, and
+        // any error, must be seen here.
+        page.shouldLeave = { [weak self] in !(self?.isSubmitting ?? false) }
         page.onPost = { [weak self, weak page] comment in
             guard let self, let page else { return }
             self.post(photo: photo, comment: comment, from: page)
@@ -180,15 +184,16 @@ public final class CommentedPhotoFlow {
     }
 
     /// The one place every way out arrives. The user's own requests ask before discarding a typed
-    /// comment; `.hostGone` (destroyed, task cancelled, cancel()) ends at once. While posting, the post
+    /// comment; `.hostGone` (destroyed, task cancelled, cancel()) and `.pagesRemoved` (code popped
+    /// the flow's pages) end at once. While posting, the post
     /// is let finish and decides the result.
     private func requestCancel(_ reason: FlowHost.CancelReason) {
         guard !completion.isResolved else { return }
         if isSubmitting {
-            if reason == .hostGone { endWhenSubmitEnds = true }
+            if reason != .user { endWhenSubmitEnds = true }
             return
         }
-        if reason == .hostGone || !hasUnsavedInput {
+        if reason != .user || !hasUnsavedInput {
             finish(.canceled)
             return
         }

@@ -170,6 +170,7 @@ public final class AppController {
         stack.observePops(owner: editor) { [weak editor] removed in
             if removed.contains(where: { $0 === editor }) { done.resolve(false) }
         }
+        stack.observeDestruction(owner: editor) { done.resolve(false) }  // window closed, app quit
         stack.push(editor)
         let saved = await done.value(onCancel: { done.resolve(false) })
         stack.removeObservers(owner: editor)

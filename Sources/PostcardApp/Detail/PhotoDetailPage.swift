@@ -26,6 +26,7 @@ public final class PhotoDetailPage: Page {
         super.init(title: title, subtitle: subtitle)
         picture.contentFit = .contain
         picture.canShrink = true
+        picture.horizontalAlignment = .start  // lines up with the comment below
         picture.alternativeText = comment
         picture.setSizeRequest(height: 200)
         commentLabel.text = comment

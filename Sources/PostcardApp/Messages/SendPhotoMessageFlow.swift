@@ -87,7 +87,7 @@ public final class SendPhotoMessageFlow {
 
     private func requestCancel(_ reason: FlowHost.CancelReason) {
         guard !completion.isResolved else { return }
-        if reason == .hostGone || !(step?.hasUnsavedInput ?? false) {
+        if reason != .user || !(step?.hasUnsavedInput ?? false) {
             finish(.canceled)
             return
         }

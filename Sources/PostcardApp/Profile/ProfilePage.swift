@@ -172,6 +172,7 @@ public final class FeedItem {
         card.addCSSClass("feed-item")
         picture.contentFit = .contain
         picture.canShrink = true
+        picture.horizontalAlignment = .start  // lines up with the caption below
         picture.setSizeRequest(height: 280)
         picture.alternativeText = post.comment
         commentLabel.xAlign = 0

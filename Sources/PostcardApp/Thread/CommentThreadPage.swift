@@ -18,7 +18,7 @@ public final class CommentThreadPage: ListPage {
     /// Creates the thread of `post`.
     public init(post: Post) {
         self.post = post
-        super.init(title: "Comments", subtitle: post.comment, actionLabel: "Reply with Photo")
+        super.init(title: "Comments", subtitle: "No replies", actionLabel: "Reply with Photo")
         replyButton.onClicked { [weak self] in self?.onReply?() }
         showReplies([])
     }
@@ -27,7 +27,7 @@ public final class CommentThreadPage: ListPage {
     public func showReplies(_ replies: [Reply]) {
         replyRows = replies.map(ReplyRow.init)
         showCards(replyRows.map(\.view), emptyText: "No replies yet. Reply with a photo and a comment.")
-        subtitle = replies.isEmpty ? post.comment : (replies.count == 1 ? "1 reply" : "\(replies.count) replies")
+        subtitle = replies.isEmpty ? "No replies" : (replies.count == 1 ? "1 reply" : "\(replies.count) replies")
     }
 }
 
