@@ -14,10 +14,6 @@ public final class Box: Widget {
     public func append(_ child: Widget) { gtk_box_append(box, child.widget) }
     /// Adds `child` at the start.
     public func prepend(_ child: Widget) { gtk_box_prepend(box, child.widget) }
-    /// Inserts `child` right after `sibling` (nil: at the start).
-    public func insert(_ child: Widget, after sibling: Widget?) {
-        gtk_box_insert_child_after(box, child.widget, sibling?.widget)
-    }
     /// Removes `child`; it must be a child of this box.
     public func remove(_ child: Widget) { gtk_box_remove(box, child.widget) }
     /// Removes every child.
@@ -112,12 +108,6 @@ public final class ScrolledWindow: Widget {
 
     /// The scrolled content.
     public func setChild(_ child: Widget?) { gtk_scrolled_window_set_child(opaque, child?.widget) }
-
-    /// Whether the content should set its natural height as the minimum (no scrolling when it fits).
-    public var propagatesNaturalHeight: Bool {
-        get { gtk_scrolled_window_get_propagate_natural_height(opaque) != 0 }
-        set { gtk_scrolled_window_set_propagate_natural_height(opaque, newValue ? 1 : 0) }
-    }
 
     /// The vertical scroll position in pixels from the top.
     public var verticalOffset: Double {

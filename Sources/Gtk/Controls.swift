@@ -72,12 +72,6 @@ public final class Label: Widget {
         set { gtk_label_set_xalign(pointer(), newValue) }
     }
 
-    /// Whether the user can select and copy the text.
-    public var isSelectable: Bool {
-        get { gtk_label_get_selectable(pointer()) != 0 }
-        set { gtk_label_set_selectable(pointer(), newValue ? 1 : 0) }
-    }
-
     /// The width the label asks for at least, in characters (-1: as narrow as its text allows).
     public var widthInCharacters: Int32 {
         get { gtk_label_get_width_chars(pointer()) }
@@ -176,27 +170,5 @@ public final class TextView: Widget {
     /// Runs `handler` after every change of the text.
     public func onChanged(_ handler: @escaping @MainActor () -> Void) {
         _ = Signals.connect(buffer, "changed", after: false) { _ in handler() }
-    }
-}
-
-/// A `GtkSpinner`: an indeterminate busy indicator.
-@MainActor
-public final class Spinner: Widget {
-    /// Creates a stopped spinner.
-    public init() { super.init(gtk_spinner_new(), transfer: .full) }
-
-    /// Whether it spins.
-    public var isSpinning: Bool {
-        get { gtk_spinner_get_spinning(opaque) != 0 }
-        set { gtk_spinner_set_spinning(opaque, newValue ? 1 : 0) }
-    }
-}
-
-/// A `GtkSeparator`: a thin line between groups.
-@MainActor
-public final class Separator: Widget {
-    /// Creates a separator line across `orientation`.
-    public init(_ orientation: Orientation = .horizontal) {
-        super.init(gtk_separator_new(orientation.gtk), transfer: .full)
     }
 }

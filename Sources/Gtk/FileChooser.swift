@@ -33,7 +33,4 @@ public final class FileChooser: Object {
             gtk_native_dialog_show(pointer())
         }
     }
-
-    /// Closes the chooser as if cancelled.
-    public func cancel() { gtk_native_dialog_hide(pointer()); continuation?.resume(returning: nil); continuation = nil }
 }

@@ -25,14 +25,6 @@ public enum MainLoopBridge {
         }, nil)
     }
 
-    /// Runs one iteration of the default main context; with `mayBlock` it waits for an event.
-    /// - Returns: whether any source was dispatched.
-    @MainActor
-    @discardableResult
-    public static func iterate(mayBlock: Bool = false) -> Bool {
-        g_main_context_iteration(nil, mayBlock ? 1 : 0) != 0
-    }
-
     /// Iterates the main context until `condition` holds or `timeout` seconds pass (then returns false).
     /// Meant for tests and start-up code; the application itself runs `g_application_run`.
     @MainActor
@@ -94,19 +86,6 @@ public final class Application: Object {
     public func quit() {
         g_application_quit(pointer(as: GApplication.self))
     }
-
-    /// Sets keyboard accelerators for a detailed action name (e.g. `"win.go-back"`, `["<Alt>Left"]`).
-    public func setAccelerators(_ accelerators: [String], for action: String) {
-        withCStrings(accelerators) { gtk_application_set_accels_for_action(pointer(as: GtkApplication.self), action, $0) }
-    }
-}
-
-/// Calls `body` with a NULL-terminated C array of C strings.
-func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
-    let duplicated = strings.map { UnsafePointer(strdup($0)) }
-    defer { duplicated.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
-    let array = duplicated + [nil]
-    return array.withUnsafeBufferPointer { body($0.baseAddress!) }
 }
 
 /// Initializes GTK for code that builds widgets without `Application.run()` (tests, tools).

@@ -47,9 +47,6 @@ open class Widget: Object {
     /// Whether the CSS style class is set.
     public func hasCSSClass(_ name: String) -> Bool { gtk_widget_has_css_class(widget, name) != 0 }
 
-    /// Sets the widget's name (matched by CSS `#name` selectors and shown in the GTK inspector).
-    public func setName(_ name: String) { gtk_widget_set_name(widget, name) }
-
     /// Sets margins in pixels on each side.
     public func setMargins(top: Int32 = 0, bottom: Int32 = 0, start: Int32 = 0, end: Int32 = 0) {
         gtk_widget_set_margin_top(widget, top)
@@ -122,13 +119,6 @@ open class Widget: Object {
         return natural
     }
 
-    /// The minimum width in pixels the widget needs (`gtk_widget_measure`).
-    public var minimumWidth: Int32 {
-        var minimum: Int32 = 0, natural: Int32 = 0
-        gtk_widget_measure(widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
-        return minimum
-    }
-
     /// The widget's bounds in `other`'s coordinate space, in pixels, or nil when they share no window.
     public func bounds(in other: Widget) -> (x: Double, y: Double, width: Double, height: Double)? {
         var rect = graphene_rect_t()
@@ -150,13 +140,6 @@ open class Widget: Object {
 
     /// Whether this widget is its window's focus widget (it gets the keys when the window is active).
     public var isFocus: Bool { gtk_widget_is_focus(widget) != 0 }
-
-    /// Whether the focus is this widget or inside it.
-    public var containsFocus: Bool {
-        guard let root = gtk_widget_get_root(widget),
-              let focus = gtk_root_get_focus(root) else { return false }
-        return focus == widget || gtk_widget_is_ancestor(focus, widget) != 0
-    }
 
     /// Activates the widget as a user would (a button clicks, a flow-box child is chosen).
     /// - Returns: false if the widget is not activatable.

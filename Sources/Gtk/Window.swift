@@ -127,15 +127,6 @@ public class Window: Widget {
     /// Whether `window` is still in GTK's list of toplevels (not destroyed).
     public static func isListed(_ window: UnsafeMutablePointer<GtkWindow>) -> Bool { all().contains(window) }
 
-    /// Adds a window-scoped action `win.<name>` that runs `handler` when activated (by an accelerator
-    /// set on the application, or a button's action name).
-    public func addAction(_ name: String, handler: @escaping @MainActor () -> Void) {
-        let action = g_simple_action_new(name, nil)!
-        _ = Signals.connect(UnsafeMutableRawPointer(action), "activate", after: false) { _ in handler() }
-        g_action_map_add_action(OpaquePointer(window), action)
-        g_object_unref(UnsafeMutableRawPointer(action))
-    }
-
     /// Makes this a dialog of `parent`: modal, transient for it (kept above it, centred on it) and
     /// destroyed with it. With no parent it is only modal.
     public func makeModal(over parent: UnsafeMutablePointer<GtkWindow>?) {

@@ -58,9 +58,6 @@ public final class NavigationStack {
     /// flows pushed onto it add none of their own.
     public var providesCancel = false
 
-    /// Called after every change of the visible page.
-    public var onVisiblePageChanged: (@MainActor (Page?) -> Void)?
-
     private var pagesByID: [PageID: Page] = [:]
     private var pagesAwaitingRemoval: [Page] = []
     private var popObservers: [(owner: Weak, handler: @MainActor ([Page]) -> Void)] = []
@@ -283,7 +280,6 @@ public final class NavigationStack {
             popObservers.removeAll { $0.owner.object == nil }
             for observer in popObservers { observer.handler(removedPages) }
         }
-        onVisiblePageChanged?(incoming)
     }
 
     private func finishTransition() {
@@ -316,7 +312,7 @@ public final class NavigationStack {
         backButton.isVisible = state.canGoBack
         backButton.tooltip = state.previous?.title
         for other in pages where other !== page { other.unpackBarItems() }
-        page?.packBarItems(into: headerBar, after: backButton)
+        page?.packBarItems(into: headerBar)
     }
 
     private func pageTitleDidChange(_ page: Page) {

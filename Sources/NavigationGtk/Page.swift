@@ -114,7 +114,7 @@ open class Page {
     /// bar items; used by hosts that present the page alone.
     public func showStandaloneBar(leading: Widget?) {
         if let leading { standaloneBar.packStart(leading) }
-        packBarItems(into: standaloneBar, after: nil)
+        packBarItems(into: standaloneBar)
         standaloneBar.isVisible = true
     }
 
@@ -126,9 +126,9 @@ open class Page {
         standaloneBar.isVisible = false
     }
 
-    /// Packs the bar items into `bar` (start items after `after`, if given), taking them from any bar
-    /// that held them.
-    func packBarItems(into bar: HeaderBar, after: Widget?) {
+    /// Packs the bar items into `bar` (start items after what is already at its start), taking them
+    /// from any bar that held them.
+    func packBarItems(into bar: HeaderBar) {
         unpackBarItems()
         for item in startBarItems { bar.packStart(item) }
         for item in endBarItems { bar.packEnd(item) }
@@ -147,7 +147,7 @@ open class Page {
 
     private func barItemsDidChange() {
         guard let bar = barHoldingItems else { return }
-        packBarItems(into: bar, after: nil)
+        packBarItems(into: bar)
     }
 
     private func titleDidChange() {

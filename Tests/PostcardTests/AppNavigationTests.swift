@@ -28,6 +28,24 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         spin(until: { app.mainWindow.stack.pages.count == depth && app.mainWindow.stack.transition == .idle }, "\(depth) pages")
     }
 
+    /// Opens the first post of My Profile's feed (pushed detail page), as a click on its card would.
+    @MainActor
+    @discardableResult
+    private func openFirstPost(_ app: AppController) -> PhotoDetailPage {
+        app.myProfile.feedItems[0].card.activate()
+        settle(app, depth: 2)
+        return app.mainWindow.stack.visiblePage as! PhotoDetailPage
+    }
+
+    /// Opens the first post's Comments (pushed thread page).
+    @MainActor
+    private func openFirstThread(_ app: AppController) -> CommentThreadPage {
+        let detail = openFirstPost(app)
+        findButton(labeled: "Comments", in: detail.content)!.activate()
+        settle(app, depth: 3)
+        return app.mainWindow.stack.visiblePage as! CommentThreadPage
+    }
+
     /// Chooses `photo` and posts `comment` on a photo flow showing on `stack`.
     @MainActor
     private func postThroughFlow(on stack: @escaping () -> NavigationStack?, photo: String, comment: String) {
@@ -43,9 +61,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     func testPostDetailIsPushedFromTheFeedWithTheStacksBar() throws {
         try onMain {
             let app = try makeApp(posts: ["Espresso"])
-            app.myProfile.feedItems[0].card.activate()
-            settle(app, depth: 2)
-            let detail = app.mainWindow.stack.visiblePage as! PhotoDetailPage
+            let detail = openFirstPost(app)
             XCTAssertTrue(app.myProfile.feedItems[0].card.hasAccessibleLabel("Espresso"))
             XCTAssertFalse(detail.isShowingStandaloneBar, "pushed: its own bar is hidden")
             XCTAssertEqual(app.mainWindow.stack.titleLabel.text, "Post")
@@ -61,9 +77,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             let app = try makeApp(posts: ["Old caption"])
             var outcomes: [AppController.FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
-            app.myProfile.feedItems[0].card.activate()
-            settle(app, depth: 2)
-            let detail = app.mainWindow.stack.visiblePage as! PhotoDetailPage
+            let detail = openFirstPost(app)
             findButton(labeled: "Edit Caption", in: app.mainWindow.stack.headerBar)!.activate()
             settle(app, depth: 3)
             let editor = try XCTUnwrap(app.mainWindow.stack.visiblePage as? CommentPage, "the Add a Comment page, reused")
@@ -87,11 +101,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             var outcomes: [AppController.FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
             let stack = app.mainWindow.stack
-            app.myProfile.feedItems[0].card.activate()
-            settle(app, depth: 2)
-            findButton(labeled: "Comments", in: stack.visiblePage!.content)!.activate()
-            settle(app, depth: 3)
-            let thread = stack.visiblePage as! CommentThreadPage
+            let thread = openFirstThread(app)
             XCTAssertTrue(thread.statusLabel.isVisible)
             thread.replyButton.activate()
             settle(app, depth: 4)
@@ -212,11 +222,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             let app = try makeApp(posts: ["A post"])
             var outcomes: [AppController.FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
-            app.myProfile.feedItems[0].card.activate()
-            settle(app, depth: 2)
-            findButton(labeled: "Comments", in: app.mainWindow.stack.visiblePage!.content)!.activate()
-            settle(app, depth: 3)
-            (app.mainWindow.stack.visiblePage as! CommentThreadPage).replyButton.activate()
+            openFirstThread(app).replyButton.activate()
             settle(app, depth: 4)
             app.shutdown()
             spin(until: { outcomes.count == 1 }, "resolved")
@@ -268,11 +274,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             var outcomes: [AppController.FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
             let stack = app.mainWindow.stack
-            app.myProfile.feedItems[0].card.activate()
-            settle(app, depth: 2)
-            findButton(labeled: "Comments", in: stack.visiblePage!.content)!.activate()
-            settle(app, depth: 3)
-            (stack.visiblePage as! CommentThreadPage).replyButton.activate()
+            openFirstThread(app).replyButton.activate()
             spin(until: { (stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 && stack.transition == .idle }, "picker")
             (stack.visiblePage as! PhotoPickerPage).tiles[0].activate()
             spin(until: { stack.visiblePage is CommentPage && stack.transition == .idle }, "comment page")
@@ -292,8 +294,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             let app = try makeApp(posts: ["Old"])
             var outcomes: [AppController.FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
-            app.myProfile.feedItems[0].card.activate()
-            settle(app, depth: 2)
+            openFirstPost(app)
             findButton(labeled: "Edit Caption", in: app.mainWindow.stack.headerBar)!.activate()
             settle(app, depth: 3)
             app.shutdown()

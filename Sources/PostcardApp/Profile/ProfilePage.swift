@@ -177,7 +177,6 @@ public final class FeedItem {
         picture.alternativeText = post.comment
         commentLabel.xAlign = 0
         commentLabel.wraps = true
-        commentLabel.isSelectable = false
         detailLabel.xAlign = 0
         detailLabel.addCSSClass("dim-label")
         detailLabel.addCSSClass("caption")
