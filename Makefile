@@ -3,13 +3,17 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
 # Debian packages: build (gtk4, sqlite3, XTEST for test input), run (icons, fonts), test display (Xvfb, D-Bus).
+# Photos: thumbnails (libgnome-desktop-4 and its thumbnailers), EXIF (gexiv2), HEIC/WebP/AVIF/SVG loaders.
 PACKAGES := pkg-config libgtk-4-dev libsqlite3-dev libxtst-dev adwaita-icon-theme fonts-dejavu-core \
+            libgnome-desktop-4-dev libgexiv2-dev libgdk-pixbuf2.0-bin bubblewrap \
+            heif-gdk-pixbuf webp-pixbuf-loader libavif-gdk-pixbuf librsvg2-common \
             xvfb xauth dbus dbus-x11 at-spi2-core
 SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=
-# A GTK warning or critical during tests is a failure.
-TEST_ENV := G_DEBUG=fatal-warnings
+# A GTK warning or critical during tests is a failure. Tests use their own, fresh thumbnail cache.
+TEST_CACHE := $(CURDIR)/.build/test-cache
+TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE)
 XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
 
 .PHONY: deps build run test test-model test-gtk install screenshots clean
@@ -38,6 +42,7 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	env -u DISPLAY -u WAYLAND_DISPLAY $(SWIFT) test --skip-build --filter '^NavigationTests\.'
+	rm -rf $(TEST_CACHE)
 	$(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.'
 
 install: deps

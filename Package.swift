@@ -15,12 +15,15 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The freedesktop thumbnail cache (GnomeDesktopThumbnailFactory) and EXIF metadata (gexiv2).
+        .systemLibrary(name: "CGnomeDesktop", pkgConfig: "gnome-desktop-4", providers: [.apt(["libgnome-desktop-4-dev"])]),
+        .systemLibrary(name: "CGExiv2", pkgConfig: "gexiv2", providers: [.apt(["libgexiv2-dev"])]),
         // Test-only: XTEST input events under Xvfb.
         .systemLibrary(name: "CXTest", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
         .target(name: "Gtk", dependencies: ["CGtk"]),
         .target(name: "Navigation"),
         .target(name: "NavigationGtk", dependencies: ["Gtk", "Navigation"]),
-        .target(name: "PhotoPosting", dependencies: ["NavigationGtk", "Gtk", "Navigation"]),
+        .target(name: "PhotoPosting", dependencies: ["NavigationGtk", "Gtk", "Navigation", "CGtk", "CGnomeDesktop", "CGExiv2"]),
         .target(
             name: "PostcardApp",
             dependencies: ["PhotoPosting", "NavigationGtk", "Navigation", "Gtk", "CSQLite"]
@@ -29,7 +32,8 @@ let package = Package(
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
         .testTarget(
             name: "PostcardTests",
-            dependencies: ["PostcardApp", "PhotoPosting", "NavigationGtk", "Navigation", "Gtk", "CGtk", "CXTest"]
+            dependencies: ["PostcardApp", "PhotoPosting", "NavigationGtk", "Navigation", "Gtk", "CGtk", "CXTest"],
+            exclude: ["Fixtures"]  // images in every format people have, read by path in the tests
         ),
     ]
 )

@@ -122,6 +122,24 @@ public final class ScrolledWindow: Widget {
         return max(0, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
     }
 
+    /// Runs `handler(width)` after the visible width changes (pixels), from the horizontal adjustment's
+    /// page size. The handler runs from an idle callback, after layout, so it may change sizes.
+    public func onWidthChanged(_ handler: @escaping @MainActor (Int32) -> Void) {
+        let adjustment = gtk_scrolled_window_get_hadjustment(opaque)!
+        var latest: Int32?
+        _ = Signals.connect(adjustment, "notify::page-size", after: false) { args in
+            guard let emitter = args.object(at: 0) else { return }
+            let scheduled = latest != nil
+            latest = Int32(gtk_adjustment_get_page_size(emitter.assumingMemoryBound(to: GtkAdjustment.self)))
+            guard !scheduled else { return }
+            MainLoopBridge.afterLayout {  // reads only the value taken above: the adjustment may be gone
+                guard let width = latest else { return }
+                latest = nil
+                handler(width)
+            }
+        }
+    }
+
     /// Lets the scrolled content draw outside the scrolled window's top and bottom edges (under a
     /// translucent bar above it) instead of being clipped; the scrollbars stay inside.
     public func letContentDrawOutside() {

@@ -135,6 +135,28 @@ public final class Picture: Widget {
     }
 }
 
+/// A ``Picture`` that takes exactly the size it is given, whatever its texture's size: a `GtkOverlay` over
+/// an empty box that sets the size, with the picture drawn on top (not measured). A `GtkPicture` alone
+/// asks for its texture's size, so tiles and rows would grow or jump as their images arrive.
+@MainActor
+public final class SizedPicture: Widget {
+    /// The picture drawn in the frame.
+    public let picture = Picture()
+    private let sizer = Widget(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), transfer: .full)
+
+    /// Creates a frame of `width` × `height` pixels (-1 leaves a side to the parent).
+    public init(width: Int32 = -1, height: Int32 = -1) {
+        super.init(gtk_overlay_new(), transfer: .full)
+        sizer.setSizeRequest(width: width, height: height)
+        gtk_overlay_set_child(opaque, sizer.widget)
+        gtk_overlay_add_overlay(opaque, picture.widget)
+        picture.canShrink = true
+    }
+
+    /// Changes the frame's size in pixels (-1 leaves a side to the parent).
+    public func setSize(width: Int32 = -1, height: Int32 = -1) { sizer.setSizeRequest(width: width, height: height) }
+}
+
 /// A `GtkTextView` with its buffer: multi-line editable text.
 @MainActor
 public final class TextView: Widget {

@@ -7,26 +7,32 @@ public final class FileChooser: Object {
     private var continuation: CheckedContinuation<String?, Never>?
 
     /// Creates a chooser that opens one image file (filter: every format GdkPixbuf can read).
-    /// `title` is the dialog title; `acceptLabel` the affirmative button (e.g. "_Open").
-    public init(title: String, acceptLabel: String, parent: UnsafeMutablePointer<GtkWindow>?) {
+    /// `title` is the dialog title; `acceptLabel` the affirmative button (e.g. "_Open"); `folder`, when
+    /// given, is the folder it starts in (else GTK's default, Recent).
+    public init(title: String, acceptLabel: String, parent: UnsafeMutablePointer<GtkWindow>?, folder: String? = nil) {
         super.init(gtk_file_chooser_native_new(title, parent, GTK_FILE_CHOOSER_ACTION_OPEN, acceptLabel, "_Cancel"),
                    transfer: .full)
         gtk_native_dialog_set_modal(pointer(), 1)
         gtk_file_chooser_add_filter(pointer(), postcard_image_filter())
+        if let folder, let start = g_file_new_for_path(folder) {
+            _ = gtk_file_chooser_set_current_folder(pointer(), start, nil)
+            g_object_unref(UnsafeMutableRawPointer(start))
+        }
         connect("response") { [weak self] args in
             guard let self else { return }
-            var path: String?
+            var uri: String?
             if args.int(at: 1) == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_file(self.pointer()) {
-                if let cPath = g_file_get_path(file) { path = String(cString: cPath); g_free(cPath) }
+                if g_file_is_native(file) != 0, let cURI = g_file_get_uri(file) { uri = String(cString: cURI); g_free(cURI) }
                 g_object_unref(UnsafeMutableRawPointer(file))
             }
-            self.continuation?.resume(returning: path)
+            self.continuation?.resume(returning: uri)
             self.continuation = nil
         }
     }
 
     /// Shows the chooser and waits for the user.
-    /// - Returns: the chosen file's local path, or nil when cancelled or the file has no local path.
+    /// - Returns: the chosen file's `file://` URI (byte-exact for any name), or nil when cancelled or the
+    ///   file is not local.
     public func choose() async -> String? {
         await withCheckedContinuation { continuation in
             self.continuation = continuation

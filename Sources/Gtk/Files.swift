@@ -32,41 +32,50 @@ public enum Files {
         }
     }
 
-    /// Lists the image files directly in `directory` (content type `image/*`, as GIO guesses it from
-    /// the name and first bytes), sorted by file name. Hidden files are skipped.
-    /// - Throws: ``GLibError`` when the folder cannot be read (missing, not a folder, no permission).
-    public static func imageFiles(in directory: String) throws -> [String] {
-        let folder = g_file_new_for_path(directory)!
-        defer { g_object_unref(UnsafeMutableRawPointer(folder)) }
-        let enumerator = try GLibError.check {
-            g_file_enumerate_children(folder, "standard::name,standard::content-type,standard::is-hidden,standard::type",
-                                      G_FILE_QUERY_INFO_NONE, nil, $0)
-        }
-        guard let enumerator else { throw GLibError(message: "Could not read folder \(directory)") }
-        defer { g_object_unref(UnsafeMutableRawPointer(enumerator)) }
-        var paths: [String] = []
-        while true {
-            let info = try GLibError.check { g_file_enumerator_next_file(enumerator, nil, $0) }
-            guard let info else { break }
-            defer { g_object_unref(UnsafeMutableRawPointer(info)) }
-            guard g_file_info_get_is_hidden(info) == 0,
-                  g_file_info_get_file_type(info) == G_FILE_TYPE_REGULAR,
-                  let type = g_file_info_get_content_type(info) else { continue }
-            guard let mime = g_content_type_get_mime_type(type) else { continue }
-            defer { g_free(mime) }
-            if String(cString: mime).hasPrefix("image/") {
-                paths.append(join(directory, String(cString: g_file_info_get_name(info))))
-            }
-        }
-        return paths.sorted { baseName($0) < baseName($1) }
-    }
-
     /// Copies `source` to `destination`, replacing it if present (`g_file_copy`).
     /// - Throws: ``GLibError`` (e.g. source missing, disk full, no permission).
     public static func copy(_ source: String, to destination: String) throws {
         try withFiles(source, destination) { from, to, error in
             g_file_copy(from, to, G_FILE_COPY_OVERWRITE, nil, nil, nil, error)
         }
+    }
+
+    /// Copies the file at `sourceURI` (any `file://` URI, so file names that are not UTF-8 copy
+    /// byte-exact) to the path `destination`, replacing it if present.
+    /// - Throws: ``GLibError`` (e.g. source missing, disk full, no permission).
+    public static func copy(uri sourceURI: String, to destination: String) throws {
+        let from = g_file_new_for_uri(sourceURI)!, to = g_file_new_for_path(destination)!
+        defer {
+            g_object_unref(UnsafeMutableRawPointer(from))
+            g_object_unref(UnsafeMutableRawPointer(to))
+        }
+        _ = try GLibError.check { g_file_copy(from, to, G_FILE_COPY_OVERWRITE, nil, nil, nil, $0) }
+    }
+
+    /// The `file://` URI of the absolute `path` (`g_filename_to_uri`; characters outside ASCII are
+    /// escaped), or a URI of `path` made absolute when it is relative.
+    public static func uri(forPath path: String) -> String {
+        let absolutePath = path.hasPrefix("/") ? path : absolute(path)
+        guard let uri = g_filename_to_uri(absolutePath, nil, nil) else { return "file://" + absolutePath }
+        defer { g_free(uri) }
+        return String(cString: uri)
+    }
+
+    /// The local path of a `file://` URI for showing to a user (`g_filename_display_name`: bytes that
+    /// are not UTF-8 show as "�"), or nil for a URI that is not a local file.
+    public static func displayPath(forURI uri: String) -> String? {
+        guard let name = g_filename_from_uri(uri, nil, nil) else { return nil }
+        defer { g_free(name) }
+        let display = g_filename_display_name(name)!
+        defer { g_free(display) }
+        return String(cString: display)
+    }
+
+    /// Whether the file at `uri` still exists (`g_file_query_exists`; blocking, but only a `stat`).
+    public static func exists(uri: String) -> Bool {
+        let file = g_file_new_for_uri(uri)!
+        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+        return g_file_query_exists(file, nil) != 0
     }
 
     /// Renames `source` to `destination` (atomic within one file system), replacing it if present.

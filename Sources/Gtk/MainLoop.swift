@@ -42,6 +42,17 @@ public enum MainLoopBridge {
         return true
     }
 
+    /// Runs `body` once from an idle callback (after pending layout and drawing), on the main actor.
+    @MainActor
+    public static func afterLayout(_ body: @escaping @MainActor () -> Void) {
+        let box = Unmanaged.passRetained(Signals.FinalizeBox(body)).toOpaque()
+        g_idle_add_full(G_PRIORITY_LOW, { data in
+            let box = Unmanaged<Signals.FinalizeBox>.fromOpaque(data!).takeRetainedValue()
+            MainActor.assumeIsolated { box.action() }
+            return 0  // G_SOURCE_REMOVE
+        }, box, nil)
+    }
+
     /// Iterates the main context until no source is ready (pending idle work and redraws done).
     @MainActor
     public static func drain() {

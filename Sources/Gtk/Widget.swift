@@ -126,6 +126,16 @@ open class Widget: Object {
         return (Double(rect.origin.x), Double(rect.origin.y), Double(rect.size.width), Double(rect.size.height))
     }
 
+    /// The widget's parent, or nil when it has none.
+    public var parentWidget: UnsafeMutablePointer<GtkWidget>? { gtk_widget_get_parent(widget) }
+
+    /// Removes the widget from its parent (any container); the Swift wrapper keeps it alive for reuse.
+    public func unparent() { gtk_widget_unparent(widget) }
+
+    /// The device pixels per logical pixel of the monitor the widget is on (1, or 2 on a HiDPI screen):
+    /// decode images at logical size × this to keep them sharp.
+    public var scaleFactor: Int32 { gtk_widget_get_scale_factor(widget) }
+
     /// Whether the widget lays out right-to-left (for mirrored transitions in RTL locales).
     public var isRightToLeft: Bool { gtk_widget_get_direction(widget) == GTK_TEXT_DIR_RTL }
 

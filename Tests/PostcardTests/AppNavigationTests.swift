@@ -49,9 +49,9 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     /// Chooses `photo` and posts `comment` on a photo flow showing on `stack`.
     @MainActor
     private func postThroughFlow(on stack: @escaping () -> NavigationStack?, photo: String, comment: String) {
-        spin(until: { (stack()?.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 && stack()?.transition == .idle }, "picker")
+        spin(until: { (stack()?.visiblePage as? PhotoPickerPage)?.hasSettled == true && stack()?.transition == .idle }, "picker")
         let picker = stack()!.visiblePage as! PhotoPickerPage
-        picker.tiles[picker.photos.firstIndex { $0.fileName == photo }!].activate()
+        picker.grid.activateItem(at: picker.photos.firstIndex { $0.fileName == photo }!)
         spin(until: { stack()?.visiblePage is CommentPage && stack()?.transition == .idle }, "comment page")
         let page = stack()!.visiblePage as! CommentPage
         page.commentView.text = comment
@@ -185,9 +185,9 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             spin(until: { SendPhotoMessageFlow.current?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
             let dialog = SendPhotoMessageFlow.current!
             (dialog.stack.visiblePage as! ChooseRecipientPage).friendButtons[0].activate()
-            spin(until: { (dialog.stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 }, "step")
+            spin(until: { (dialog.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "step")
             let picker = dialog.stack.visiblePage as! PhotoPickerPage
-            picker.tiles[0].activate()
+            picker.grid.activateItem(at: 0)
             spin(until: { dialog.stack.visiblePage is CommentPage && dialog.stack.transition == .idle }, "comment")
             (dialog.stack.visiblePage as! CommentPage).commentView.text = "typed"
             dialog.cancelButton.activate()
@@ -275,8 +275,8 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             app.onFlowEnded = { outcomes.append($0) }
             let stack = app.mainWindow.stack
             openFirstThread(app).replyButton.activate()
-            spin(until: { (stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 && stack.transition == .idle }, "picker")
-            (stack.visiblePage as! PhotoPickerPage).tiles[0].activate()
+            spin(until: { (stack.visiblePage as? PhotoPickerPage)?.hasSettled == true && stack.transition == .idle }, "picker")
+            (stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
             spin(until: { stack.visiblePage is CommentPage && stack.transition == .idle }, "comment page")
             (stack.visiblePage as! CommentPage).commentView.text = "typed"
             stack.popToRoot()  // code, not the user: the pages are gone, nothing to keep editing

@@ -51,7 +51,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
         let harness = FlowHarness(library: library ?? bundledPhotos)
         show(harness.host.window)
         harness.start()
-        spin(until: { harness.picker != nil && harness.picker!.pendingThumbnails == 0 }, "picker loaded")
+        spin(until: { harness.picker != nil && harness.picker!.hasSettled == true }, "picker loaded")
         spin(until: { harness.dialog.map { gtk_window_is_active($0.window.pointer()) != 0 } ?? false }, "dialog active")
         return harness
     }
@@ -61,7 +61,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
     private func choose(_ name: String, in harness: FlowHarness) {
         let picker = harness.picker!
         let index = picker.photos.firstIndex { $0.fileName == name }!
-        XCTAssertTrue(picker.tiles[index].activate())
+        picker.grid.activateItem(at: index)
         spin(until: { harness.commentPage != nil && harness.dialog?.stack.transition == .idle }, "comment page")
     }
 
@@ -91,11 +91,14 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(picker.photos.map(\.fileName).sorted(), [
                 "astronaut.png", "brick.png", "chelsea.png", "coffee.png", "grass.png",
                 "hubble_deep_field.jpg", "retina.jpg", "rocket.jpg"])
-            for (photo, tile) in zip(picker.photos, picker.tiles) {
-                XCTAssertTrue(tile.hasAccessibleLabel(photo.fileName), "tile of \(photo.fileName)")
+            XCTAssertEqual(picker.boundTiles.count, 8, "every tile of a small library exists")
+            for (position, tile) in picker.boundTiles {
+                let name = picker.photos[position].fileName
+                XCTAssertEqual(tile.caption.text, name)
+                XCTAssertTrue(tile.listItem!.hasAccessibleLabel(name), "tile of \(name)")
+                XCTAssertTrue(tile.picture.isMapped && tile.picture.texture != nil, "\(name) shows its thumbnail")
             }
-            XCTAssertTrue(picker.unreadable.isEmpty)
-            XCTAssertEqual(picker.grid.childCount, 8)
+            XCTAssertTrue(picker.photos.allSatisfy { picker.failure(of: $0) == nil })
         }
     }
 
@@ -230,8 +233,8 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             harness.dialog!.stack.backButton.activate()
             spin(until: { harness.dialog?.stack.transition == .idle && harness.picker != nil }, "back on picker")
             XCTAssertTrue(harness.picker === picker, "the same picker page, not a new one")
-            XCTAssertEqual(picker.grid.childCount, 8)
-            XCTAssertEqual(picker.tiles.filter(\.isMapped).count, 8, "grid intact and shown")
+            XCTAssertEqual(picker.photos.count, 8)
+            XCTAssertEqual(picker.boundTiles.filter { $0.tile.picture.isMapped }.count, 8, "grid intact and shown")
             XCTAssertTrue(harness.results.isEmpty, "Back does not end the flow")
             choose("brick.png", in: harness)
             XCTAssertEqual(harness.commentPage?.photo.fileName, "brick.png")
@@ -265,10 +268,14 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             try? FileManager.default.copyItem(atPath: bundledPhotos + "/coffee.png", toPath: folder + "/coffee.png")
             let harness = startedFlow(library: folder)
             let picker = harness.picker!
-            XCTAssertEqual(picker.photos.map(\.fileName), ["broken.png", "coffee.png"])
-            XCTAssertEqual(Array(picker.unreadable.keys).map(\.fileName), ["broken.png"])
-            XCTAssertFalse(picker.tiles[0].isSensitive)
-            picker.tiles[0].activate()
+            XCTAssertEqual(Set(picker.photos.map(\.fileName)), ["broken.png", "coffee.png"])
+            let broken = picker.photos.firstIndex { $0.fileName == "broken.png" }!
+            XCTAssertEqual(picker.photos.filter { picker.failure(of: $0) != nil }.map(\.fileName), ["broken.png"])
+            let tile = picker.boundTiles.first { $0.position == broken }!.tile
+            XCTAssertTrue(tile.problemLabel.isMapped)
+            XCTAssertEqual(tile.problemLabel.text, "Can't open this photo")
+            XCTAssertFalse(tile.picture.isMapped, "no thumbnail, a placeholder")
+            picker.grid.activateItem(at: broken)
             spin(for: 0.2)
             XCTAssertTrue(harness.picker === picker, "an unreadable photo cannot be chosen")
             choose("coffee.png", in: harness)
@@ -299,10 +306,10 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
                 throw GLibError(message: "disk full")
             }
             Task { [weak flow] in if let flow { results.append(await flow.run(from: root)) } }
-            spin(until: { (flow.dialog?.stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 }, "picker")
+            spin(until: { (flow.dialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "picker")
             let dialog = flow.dialog!
             spin(until: { dialog.window.isActive }, "dialog active")
-            (dialog.stack.visiblePage as! PhotoPickerPage).tiles[0].activate()
+            (dialog.stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
             spin(until: { dialog.stack.visiblePage is CommentPage && dialog.stack.transition == .idle }, "comment page")
             let page = dialog.stack.visiblePage as! CommentPage
             page.commentView.text = "important"

@@ -67,8 +67,8 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
     @MainActor
     private func chooseFirstPhoto(_ run: Run) -> CommentPage {
         let picker = run.stack!.visiblePage as! PhotoPickerPage
-        spin(until: { picker.pendingThumbnails == 0 }, "thumbnails")
-        picker.tiles[0].activate()
+        spin(until: { picker.hasSettled == true }, "thumbnails")
+        picker.grid.activateItem(at: 0)
         spin(until: { run.stack?.visiblePage is CommentPage && run.stack?.transition == .idle }, "comment page")
         return run.stack!.visiblePage as! CommentPage
     }
@@ -86,9 +86,9 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
         onMain {
             let run = started()
             let picker = run.stack!.visiblePage as! PhotoPickerPage
-            spin(until: { picker.pendingThumbnails == 0 }, "thumbnails")
+            spin(until: { picker.hasSettled == true }, "thumbnails")
             let dialog = run.flow!.dialog!
-            picker.tiles[0].activate()
+            picker.grid.activateItem(at: 0)
             spin(until: { dialog.stack.transition.isRunning }, "push transition running")
             dialog.cancelButton.activate()
             expectEndedOnce(run)

@@ -23,9 +23,9 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
     @MainActor
     private func post(_ comment: String, photo: String, from page: ProfilePage, in app: AppController) {
         page.postButton.activate()
-        spin(until: { (self.dialog?.stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 }, "picker")
+        spin(until: { (self.dialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "picker")
         let picker = dialog!.stack.visiblePage as! PhotoPickerPage
-        picker.tiles[picker.photos.firstIndex { $0.fileName == photo }!].activate()
+        picker.grid.activateItem(at: picker.photos.firstIndex { $0.fileName == photo }!)
         spin(until: { self.dialog?.stack.visiblePage is CommentPage }, "comment page")
         let commentPage = dialog!.stack.visiblePage as! CommentPage
         commentPage.commentView.text = comment

@@ -119,7 +119,9 @@ public final class CommentPage: Page {
         Task { [weak self] in
             guard let self else { return }
             do {
-                self.preview.texture = try await Texture.load(path: self.photo.path, maxSize: Self.previewSize)
+                let scale = self.preview.scaleFactor
+                self.preview.texture = try await Texture.load(
+                    uri: self.photo.uri, fit: .contain(width: Self.previewSize * scale, height: Self.previewSize * scale))
             } catch {
                 self.isPhotoReadable = false
                 self.updatePostButton()

@@ -1,29 +1,27 @@
 import Gtk
 
 /// A photo file chosen for posting.
+///
+/// It is identified by its `file://` URI, which names any file byte-exact, including file names that
+/// are not valid UTF-8; ``path`` is the path as shown to a user.
 public struct Photo: Equatable, Hashable, Sendable {
-    /// Absolute path of the image file.
+    /// The file's `file://` URI (what every read of the file uses).
+    public let uri: String
+    /// The file's absolute path, for showing (bytes that are not UTF-8 show as "�").
     public let path: String
 
-    /// Creates a photo for the file at `path`.
-    public init(path: String) { self.path = path }
+    /// Creates a photo for the file at `path` (made absolute against the current folder).
+    public init(path: String) {
+        uri = Files.uri(forPath: path)
+        self.path = Files.displayPath(forURI: uri) ?? path
+    }
+
+    /// Creates a photo for the local file at `uri`.
+    public init(uri: String) {
+        self.uri = uri
+        path = Files.displayPath(forURI: uri) ?? uri
+    }
 
     /// The file's name (last path component), e.g. `"coffee.png"`; also its accessible name in grids.
     public var fileName: String { Files.baseName(path) }
-}
-
-/// A folder of photos to choose from: the bundled samples, a folder given with `--library DIR`, or the
-/// user's XDG Pictures folder.
-public struct PhotoLibrary: Equatable, Sendable {
-    /// The folder's path.
-    public let directory: String
-
-    /// Creates a library for `directory` (not read until ``photos()``).
-    public init(directory: String) { self.directory = directory }
-
-    /// The image files directly in the folder (content type `image/*`), sorted by file name.
-    /// - Throws: ``GLibError`` when the folder cannot be read; its message names the folder and reason.
-    public func photos() throws -> [Photo] {
-        try Files.imageFiles(in: directory).map(Photo.init(path:))
-    }
 }

@@ -1,137 +1,332 @@
 import Gtk
 import NavigationGtk
 
-/// **Choose a Photo**: a grid of thumbnails of a ``PhotoLibrary`` plus **Open File…** (at the end of
-/// the bar) for any image on disk.
+/// **Choose a Photo**: the photos of a ``PhotoLibrary`` and its subfolders, newest first, as a recycled
+/// grid of thumbnails, plus **Open File…** (at the end of the bar) for any image on disk.
 ///
-/// Reports the choice through ``onPhotoChosen``; it does not know what happens next. Thumbnails load
-/// asynchronously; a file that cannot be decoded shows a "Can't open" tile that cannot be chosen, and
-/// the rest of the grid still works. An unreadable folder shows why, and Open File… still works.
+/// Reports the choice through ``onPhotoChosen``; it does not know what happens next.
+///
+/// - The folder tree is read asynchronously (``PhotoLibrary/scan(batchSize:onFound:)``); tiles appear
+///   as it proceeds, each batch sorted into place.
+/// - Only tiles on screen and near it exist (`GtkGridView` recycles them); each loads its thumbnail when
+///   bound and cancels the load when it scrolls away (``ThumbnailLoader``).
+/// - A file that cannot be shown becomes a placeholder tile ("Can't open this photo", or "Too large to
+///   show") with the reason as its tooltip, and cannot be chosen; the rest works.
+/// - An empty, missing or unreadable library shows why, with Open File….
+/// - Keyboard: arrows move between tiles, Return chooses; a screen reader reads each tile's file name.
 @MainActor
 public final class PhotoPickerPage: Page {
     /// Called with the photo the user chose (a grid tile or a file from Open File…).
     public var onPhotoChosen: (@MainActor (Photo) -> Void)?
 
-    /// The thumbnail grid; each child's accessible name is its file name.
-    public let grid = FlowBox()
+    /// The thumbnail grid (recycled tiles; activate an item to choose it, as a click or Return would).
+    public let grid: GridView
     /// The Open File… button (end of the bar).
     public let openFileButton = Button(label: "Open File…")
-    /// Shown instead of the grid when the library is empty or unreadable.
+    /// The empty state (no photos, or the folder cannot be read): a message and its own Open File….
+    public let emptyState = Box(.vertical, spacing: 12)
+    /// The empty state's message.
     public let statusLabel = Label()
+    /// A problem with one photo (e.g. it was deleted after the grid was shown), above the grid.
+    public let messageLabel = Label()
 
-    /// The photos shown, in grid order.
-    public private(set) var photos: [Photo] = []
-    /// The tiles, in grid order (activate one to choose it, as a click would).
-    public private(set) var tiles: [Widget] = []
-    /// Photos whose thumbnails failed to load, with GLib's reason.
-    public private(set) var unreadable: [Photo: String] = [:]
-    /// Number of thumbnails still loading.
-    public private(set) var pendingThumbnails = 0
+    /// The library's photos found so far, in grid order (newest first).
+    public private(set) var libraryPhotos: [LibraryPhoto] = []
+    /// The photos found so far, in grid order.
+    public var photos: [Photo] { libraryPhotos.map(\.photo) }
+    /// Whether the library is still being read.
+    public private(set) var isScanning = true
+    /// Whether the page has settled: the library is read and every tile on screen shows its thumbnail
+    /// or its placeholder.
+    public var hasSettled: Bool {
+        !isScanning && pendingThumbnails == 0 && (libraryPhotos.isEmpty || !factory.boundCells.isEmpty)
+    }
+    /// Number of tiles on screen (or near it) whose thumbnail is still loading.
+    public var pendingThumbnails: Int { factory.boundCells.filter { $0.cell.isLoading }.count }
+    /// The tiles that exist now (on screen and near it), with their grid positions, top first.
+    public var boundTiles: [(position: Int, tile: PhotoTile)] { factory.boundCells.map { ($0.position, $0.cell) } }
 
-    private var loadTasks: [Task<Void, Never>] = []
-    private var fileChooser: FileChooser?
-
-    /// Thumbnail edge in pixels (tiles are square, photos centre-cropped to fill them).
+    /// Tile picture edge in pixels (square tiles; photos are cropped to fill them by `GtkPicture`).
     public static let thumbnailSize: Int32 = 144
+    /// Tile width including its padding and the grid's spacing, in pixels (sets the columns).
+    static let tileWidth: Int32 = 144 + 2 * 6 + 2 * 4  // picture, padding, margin (style.css)
 
-    /// Creates the page and starts loading `library`'s thumbnails.
-    public init(library: PhotoLibrary) {
+    private let model = KeyListModel()
+    private let factory: ListItemFactory<PhotoTile>
+    private let loader: ThumbnailLoader
+    private let library: PhotoLibrary
+    private var scanTask: Task<Void, Never>?
+    private var fileChooser: FileChooser?
+    /// The photos by URI (the model's keys), shared with the tile factory.
+    private let index: PhotoIndex
+    private var indexByURI: [String: LibraryPhoto] {
+        get { index.photos }
+        set { index.photos = newValue }
+    }
+    private let scroller: ScrolledWindow
+
+    /// Creates the page and starts reading `library`. Thumbnails come from `loader` (shared by default).
+    public init(library: PhotoLibrary, loader: ThumbnailLoader = .shared) {
+        self.library = library
+        self.loader = loader
+        let photosByURI = PhotoIndex()
+        index = photosByURI
+        factory = ListItemFactory(
+            makeCell: { PhotoTile() },
+            bind: { tile, binding in
+                guard let photo = photosByURI.photos[binding.key] else { return }
+                tile.bind(photo, binding: binding, loader: loader)
+            },
+            unbind: { tile in tile.unbind() })
+        grid = GridView(model: model, factory: factory)
+        scroller = ScrolledWindow(grid)
         super.init(title: "Choose a Photo")
-        grid.maxChildrenPerLine = 6
-        grid.setSpacing(8)
-        grid.setMargins(12)
-        grid.verticalAlignment = .start
+
         grid.addCSSClass("photo-grid")
-        statusLabel.wraps = true
-        statusLabel.isVisible = false
-        statusLabel.addCSSClass("dim-label")
-        statusLabel.setMargins(24)
-        let scroller = ScrolledWindow(grid)
+        grid.setColumns(minimum: 1, maximum: 4)
+        grid.onActivate { [weak self] position in self?.choose(at: position) }
         scroller.expandsVertically = true
-        content.append(statusLabel)
+        scroller.onWidthChanged { [weak self] width in self?.fitColumns(to: width) }
+
+        messageLabel.addCSSClass("error")
+        messageLabel.wraps = true
+        messageLabel.setMargins(top: 8, bottom: 0, start: 12, end: 12)
+        messageLabel.isVisible = false
+
+        let icon = Image(iconName: "image-x-generic-symbolic", pixelSize: 64)
+        icon.addCSSClass("dim-label")
+        statusLabel.wraps = true
+        statusLabel.widthInCharacters = 30
+        statusLabel.addCSSClass("dim-label")
+        let emptyOpenFile = Button(label: "Open File…")
+        emptyOpenFile.horizontalAlignment = .center
+        emptyOpenFile.addCSSClass("pill")
+        emptyOpenFile.onClicked { [weak self] in self?.openFile() }
+        emptyState.append(icon)
+        emptyState.append(statusLabel)
+        emptyState.append(emptyOpenFile)
+        emptyState.verticalAlignment = .center
+        emptyState.expandsVertically = true
+        emptyState.setMargins(24)
+        emptyState.isVisible = false
+
+        content.append(messageLabel)
+        content.append(emptyState)
         content.append(scroller)
         addEndBarItem(openFileButton)
         openFileButton.onClicked { [weak self] in self?.openFile() }
-        grid.onChildActivated { [weak self] index in self?.choose(at: index) }
-        load(library)
+        startScan()
     }
 
     deinit {
-        for task in loadTasks { task.cancel() }
+        scanTask?.cancel()
     }
 
-    /// The grid takes focus first, so arrow keys move between photos.
-    public override var initialFocus: Widget? { tiles.first { $0.isSensitive } ?? openFileButton }
+    /// The grid takes focus first (arrow keys move between photos), or Open File… while it is empty.
+    public override var initialFocus: Widget? { model.count > 0 ? grid : openFileButton }
 
-    private func load(_ library: PhotoLibrary) {
-        do {
-            photos = try library.photos()
-        } catch {
-            showStatus("Can't read the photo folder “\(library.directory)”: \(error)")
-            return
-        }
-        if photos.isEmpty {
-            showStatus("No photos in “\(library.directory)”. Use Open File… to choose one from elsewhere.")
-        }
-        for photo in photos {
-            let picture = Picture()
-            picture.canShrink = false
-            picture.alternativeText = photo.fileName
-            picture.setSizeRequest(width: Self.thumbnailSize, height: Self.thumbnailSize)
-            let caption = Label(photo.fileName)
-            caption.ellipsizeAtEnd()
-            caption.maximumWidthInCharacters = 16  // long names are cut with "…", the grid keeps its columns
-            caption.addCSSClass("caption")
-            let cell = Box(.vertical, spacing: 4)
-            cell.append(picture)
-            cell.append(caption)
-            tiles.append(grid.append(cell, accessibleLabel: photo.fileName))
-            pendingThumbnails += 1
-            let tile = tiles.count - 1
-            loadTasks.append(Task { [weak self] in
-                do {
-                    let texture = try await Texture.loadThumbnail(path: photo.path, size: Self.thumbnailSize)
-                    picture.texture = texture
-                } catch {
-                    self?.markUnreadable(photo, tile: tile, cell: cell, picture: picture, reason: "\(error)")
-                }
-                self?.pendingThumbnails -= 1
-            })
+    /// Why `photo` is shown as a placeholder, once its load failed; nil while it loads or when it shows.
+    public func failure(of photo: Photo) -> ImageLoadError? {
+        indexByURI[photo.uri].flatMap { loader.failure(for: $0) }
+    }
+
+    private func startScan() {
+        scanTask = Task { [weak self, library] in
+            do {
+                try await library.scan { [weak self] batch in self?.add(batch) }
+                self?.finishScan(error: nil)
+            } catch is CancellationError {
+            } catch {
+                self?.finishScan(error: error)
+            }
         }
     }
 
-    private func markUnreadable(_ photo: Photo, tile: Int, cell: Box, picture: Picture, reason: String) {
-        unreadable[photo] = reason
-        picture.isVisible = false
-        let icon = Image(iconName: "image-missing-symbolic", pixelSize: 48)
-        icon.setSizeRequest(width: Self.thumbnailSize, height: Self.thumbnailSize)
-        cell.prepend(icon)
-        let note = Label("Can't open this photo")
-        note.addCSSClass("error")
-        note.addCSSClass("caption")
-        cell.append(note)
-        tiles[tile].tooltip = "\(photo.fileName): \(reason)"
-        tiles[tile].isSensitive = false
+    /// Sorts `batch` into the grid (newest first), one model change per photo.
+    private func add(_ batch: [LibraryPhoto]) {
+        let wasEmpty = model.count == 0
+        for photo in batch.sorted(by: LibraryPhoto.newestFirst) where indexByURI[photo.photo.uri] == nil {
+            var low = 0, high = libraryPhotos.count
+            while low < high {
+                let middle = (low + high) / 2
+                if LibraryPhoto.newestFirst(libraryPhotos[middle], photo) { low = middle + 1 } else { high = middle }
+            }
+            libraryPhotos.insert(photo, at: low)
+            indexByURI[photo.photo.uri] = photo
+            model.insert(photo.photo.uri, at: low)
+        }
+        if wasEmpty, model.count > 0, openFileButton.isFocus { grid.grabFocus() }
     }
 
-    private func showStatus(_ message: String) {
+    private func finishScan(error: Error?) {
+        isScanning = false
+        if let error {
+            showEmptyState("Can't read the photo folder “\(library.directory)”: \(error)")
+        } else if libraryPhotos.isEmpty {
+            showEmptyState("No photos in “\(library.directory)”. Use Open File… to choose one from elsewhere.")
+        }
+    }
+
+    private func showEmptyState(_ message: String) {
         statusLabel.text = message
-        statusLabel.isVisible = true
+        emptyState.isVisible = true
+        scroller.isVisible = false
     }
 
-    private func choose(at index: Int) {
-        guard photos.indices.contains(index), unreadable[photos[index]] == nil else { return }
-        onPhotoChosen?(photos[index])
+    private func fitColumns(to width: Int32) {
+        let columns = max(1, Int(width / Self.tileWidth))
+        if columns != grid.maximumColumns { grid.setColumns(minimum: 1, maximum: columns) }
+    }
+
+    private func choose(at position: Int) {
+        guard libraryPhotos.indices.contains(position) else { return }
+        let photo = libraryPhotos[position]
+        guard loader.failure(for: photo) == nil else { return }  // a placeholder: nothing to post
+        let uri = photo.photo.uri
+        Task { [weak self] in
+            let exists = (try? await ImageMetadata.queue.run { Files.exists(uri: uri) }) ?? false
+            guard let self else { return }
+            if exists {
+                self.messageLabel.isVisible = false
+                self.onPhotoChosen?(photo.photo)
+            } else {
+                self.markGone(photo)
+            }
+        }
+    }
+
+    private func markGone(_ photo: LibraryPhoto) {
+        messageLabel.text = "“\(photo.photo.fileName)” is no longer there: it was moved or deleted."
+        messageLabel.isVisible = true
+        loader.recordFailure(ImageLoadError(.unreadable, "The file no longer exists"), for: photo)
+        // Rebind its tile, which shows the placeholder now.
+        if let position = libraryPhotos.firstIndex(of: photo) {
+            model.splice(at: position, removing: 1, with: [photo.photo.uri])
+        }
     }
 
     private func openFile() {
-        let chooser = FileChooser(title: "Open a Photo", acceptLabel: "_Open", parent: content.rootWindow)
+        let chooser = FileChooser(title: "Open a Photo", acceptLabel: "_Open", parent: content.rootWindow,
+                                  folder: library.directory)
         fileChooser = chooser
         Task { [weak self] in
-            let path = await chooser.choose()
+            let uri = await chooser.choose()
             guard let self else { return }
             self.fileChooser = nil
-            if let path { self.onPhotoChosen?(Photo(path: path)) }
+            if let uri { self.onPhotoChosen?(Photo(uri: uri)) }
         }
+    }
+}
+
+/// The picker's photos by URI, shared between the page and its tile factory (which must not hold the page).
+@MainActor
+final class PhotoIndex {
+    var photos: [String: LibraryPhoto] = [:]
+}
+
+/// One tile of Choose a Photo: the thumbnail (cropped square by `GtkPicture`'s cover fit) and the file
+/// name, or a placeholder saying why the photo cannot be shown. Made once, bound to photo after photo.
+@MainActor
+public final class PhotoTile: ListCell {
+    /// The tile's top widget.
+    public var root: Widget { column }
+    private let column = Box(.vertical, spacing: 4)
+    /// The thumbnail (in a frame of exactly the tile's size).
+    public var picture: Picture { frame.picture }
+    private let frame = SizedPicture(width: PhotoPickerPage.thumbnailSize, height: PhotoPickerPage.thumbnailSize)
+    /// Shown instead of the thumbnail when the photo cannot be shown.
+    public let placeholderIcon = Image(iconName: "image-missing-symbolic", pixelSize: 48)
+    /// "Can't open this photo" or "Too large to show", under the name.
+    public let problemLabel = Label()
+    /// The file name.
+    public let caption = Label()
+    /// The photo bound now.
+    public private(set) var photo: LibraryPhoto?
+    /// Whether the thumbnail is still loading.
+    public private(set) var isLoading = false
+    /// The grid's own item widget around this tile (what takes focus and what a screen reader reads),
+    /// while bound.
+    public var listItem: Widget? { binding?.item }
+    /// The tooltip of the tile (the reason, for a placeholder).
+    public private(set) var tooltip: String?
+    private var load: Task<Void, Never>?
+    private var binding: ListItemBinding?
+
+    init() {
+        picture.contentFit = .cover
+        frame.horizontalAlignment = .center
+        frame.addCSSClass("thumbnail")
+        placeholderIcon.setSizeRequest(width: PhotoPickerPage.thumbnailSize, height: PhotoPickerPage.thumbnailSize)
+        placeholderIcon.addCSSClass("dim-label")
+        problemLabel.addCSSClass("error")
+        problemLabel.addCSSClass("caption")
+        // Labels take the picture's width and cut what does not fit with "…" (the tooltip has it all):
+        // asking for no more than a character keeps every tile, and so the grid's columns, 144 px wide.
+        for label in [caption, problemLabel] {
+            label.ellipsizeAtEnd()
+            label.maximumWidthInCharacters = 1
+        }
+        caption.addCSSClass("caption")
+        column.append(frame)
+        column.append(placeholderIcon)
+        column.append(caption)
+        column.append(problemLabel)
+        column.addCSSClass("photo-tile")
+    }
+
+    func bind(_ photo: LibraryPhoto, binding: ListItemBinding, loader: ThumbnailLoader) {
+        self.photo = photo
+        self.binding = binding
+        caption.text = photo.photo.fileName
+        binding.setAccessibleLabel(photo.photo.fileName, tooltip: photo.photo.fileName)
+        tooltip = photo.photo.fileName
+        if let texture = loader.cachedTexture(for: photo) {
+            show(texture)
+        } else if let failure = loader.failure(for: photo) {
+            showProblem(failure)
+        } else {
+            show(nil)
+            isLoading = true
+            load = Task { [weak self] in
+                do {
+                    let texture = try await loader.thumbnail(for: photo)
+                    guard !Task.isCancelled, self?.photo == photo else { return }
+                    self?.show(texture)
+                } catch let failure as ImageLoadError {
+                    guard self?.photo == photo else { return }
+                    self?.showProblem(failure)
+                } catch {}
+                if self?.photo == photo { self?.isLoading = false }
+            }
+        }
+    }
+
+    func unbind() {
+        load?.cancel()
+        load = nil
+        isLoading = false
+        photo = nil
+        binding = nil
+        picture.texture = nil  // the loader's bounded cache decides what stays in memory
+    }
+
+    private func show(_ texture: Texture?) {
+        picture.texture = texture
+        frame.isVisible = true
+        placeholderIcon.isVisible = false
+        problemLabel.isVisible = false
+        root.removeCSSClass("unreadable")
+    }
+
+    private func showProblem(_ failure: ImageLoadError) {
+        picture.texture = nil
+        frame.isVisible = false
+        placeholderIcon.isVisible = true
+        problemLabel.text = failure.kind == .tooLarge ? "Too large to show" : "Can't open this photo"
+        problemLabel.isVisible = true
+        root.addCSSClass("unreadable")
+        guard let photo else { return }
+        tooltip = "\(photo.photo.fileName): \(failure.reason)"
+        binding?.setAccessibleLabel(photo.photo.fileName, tooltip: tooltip)
     }
 }

@@ -16,7 +16,12 @@ enum ReviewTour {
     static func run(app: AppController, into directory: String, finish: @escaping @MainActor (Bool) -> Void) {
         Task {
             do {
-                let readable = try app.library.photos().filter { Texture.canRead(path: $0.path) }
+                var found: [LibraryPhoto] = []
+                try await app.library.scan { found += $0 }
+                let candidates = found
+                let readable = try await ImageDecoder.queue.run {
+                    candidates.filter { (try? ImageDecoder.header(uri: $0.photo.uri)) != nil }.map(\.photo)
+                }
                 guard readable.count >= 3 else {
                     throw AppOptionsError(message: "the tour needs at least 3 readable photos in \(app.library.directory); found \(readable.count)")
                 }
@@ -148,7 +153,8 @@ private struct Tour {
     func openPhotoFlow(_ button: Button) async throws -> ModalDialog {
         button.activate()
         try await waitUntil("Choose a Photo") {
-            (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0
+            guard let picker = CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage else { return false }
+            return !picker.isScanning && picker.pendingThumbnails == 0
         }
         return CommentedPhotoFlow.current!
     }
@@ -158,7 +164,7 @@ private struct Tour {
         guard let index = picker.photos.firstIndex(where: { $0.fileName == name }) else {
             throw AppOptionsError(message: "\(name) is not in the grid")
         }
-        picker.tiles[index].activate()
+        picker.grid.activateItem(at: index)
         try await waitUntil("Add a Comment") { stack.visiblePage is CommentPage && stack.transition == .idle }
         return stack.visiblePage as! CommentPage
     }

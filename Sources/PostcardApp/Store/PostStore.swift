@@ -215,7 +215,7 @@ public final class PostStore {
         let storedPath = "photos/\(name)"  // relative to the data directory
         let temporaryPath = Files.join(photosDirectory, ".incoming-\(name)")
         do {
-            try Files.copy(photo.path, to: temporaryPath)
+            try Files.copy(uri: photo.uri, to: temporaryPath)
             try Files.move(temporaryPath, to: finalPath)
         } catch {
             Files.remove(temporaryPath)

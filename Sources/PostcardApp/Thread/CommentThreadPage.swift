@@ -48,6 +48,8 @@ public final class ReplyRow {
         commentLabel.wraps = true
         commentLabel.xAlign = 0
         picture.setSizeRequest(width: 96, height: 96)
+        picture.contentFit = .cover
+        picture.canShrink = true
         picture.alternativeText = reply.comment
         let when = Label("Replied " + AppController.timeText(reply.createdAt))
         when.xAlign = 0
@@ -62,7 +64,8 @@ public final class ReplyRow {
         view.append(text)
         let path = reply.photoPath
         Task { [weak self] in
-            self?.picture.texture = try? await Texture.loadThumbnail(path: path, size: 96)
+            self?.picture.texture = try? await Texture.load(uri: Files.uri(forPath: path),
+                                                            fit: .cover(width: 96, height: 96))
         }
     }
 }

@@ -1,0 +1,203 @@
+import CGtk
+
+/// A `GtkStringList` used as a list model of keys: each item is a string that identifies a record the
+/// app holds (a photo's URI, a post's id). Recycled list views (``ListView``, ``GridView``) show it;
+/// every change emits `items-changed`, so only the affected rows are rebound. Main actor only.
+@MainActor
+public final class KeyListModel: Object {
+    /// Creates an empty model.
+    public init() { super.init(gtk_string_list_new(nil), transfer: .full) }
+
+    var list: OpaquePointer { opaque }
+
+    /// Number of items.
+    public var count: Int { Int(g_list_model_get_n_items(OpaquePointer(gobject))) }
+
+    /// The key at `index` (0-based), or nil when out of range.
+    public func key(at index: Int) -> String? {
+        guard index >= 0, index < count, let text = gtk_string_list_get_string(list, guint(index)) else { return nil }
+        return String(cString: text)
+    }
+
+    /// Replaces `removing` items from `index` with `keys` in one change (one `items-changed`).
+    public func splice(at index: Int, removing: Int, with keys: [String]) {
+        let copies = keys.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        var pointers = copies.map { UnsafePointer($0) } + [nil]
+        pointers.withUnsafeMutableBufferPointer { buffer in
+            gtk_string_list_splice(list, guint(index), guint(removing), buffer.baseAddress)
+        }
+    }
+
+    /// Appends `keys` at the end.
+    public func append(_ keys: [String]) { splice(at: count, removing: 0, with: keys) }
+
+    /// Inserts `key` at `index`.
+    public func insert(_ key: String, at index: Int) { splice(at: index, removing: 0, with: [key]) }
+
+    /// Removes every item.
+    public func removeAll() { splice(at: 0, removing: count, with: []) }
+}
+
+/// Where a cell is bound: the item's position and key, and the list's own item widget (the focusable
+/// row or tile that screen readers announce).
+@MainActor
+public struct ListItemBinding {
+    /// The item's position in the model (0-based).
+    public let position: Int
+    /// The item's key (see ``KeyListModel``).
+    public let key: String
+    let itemWidget: UnsafeMutablePointer<GtkWidget>?
+
+    /// The list's item widget (row or tile) holding the cell.
+    public var item: Widget? { itemWidget.map { Widget(UnsafeMutableRawPointer($0), transfer: .none) } }
+
+    /// Sets what a screen reader announces for the row or tile (the list item widget's accessible name)
+    /// and its tooltip, when `tooltip` is given.
+    public func setAccessibleLabel(_ label: String, tooltip: String? = nil) {
+        guard let itemWidget else { return }
+        postcard_accessible_set_label(itemWidget, label)
+        gtk_widget_set_tooltip_text(itemWidget, tooltip)
+    }
+}
+
+/// A cell of a recycled list: a small set of widgets made once and bound to item after item.
+@MainActor
+public protocol ListCell: AnyObject {
+    /// The cell's top widget, put in the list item.
+    var root: Widget { get }
+}
+
+/// A `GtkSignalListItemFactory` in the recycled-list pattern of Nautilus and elementary Files: *setup*
+/// makes a cell (once per list item widget), *bind* points it at an item and starts its loads, *unbind*
+/// cancels them and drops what it holds, *teardown* forgets the cell. Never build widgets in `bind`.
+@MainActor
+public final class ListItemFactory<Cell: ListCell>: Object {
+    private let makeCell: @MainActor () -> Cell
+    private let bind: @MainActor (Cell, ListItemBinding) -> Void
+    private let unbind: @MainActor (Cell) -> Void
+    private var cells: [UnsafeMutableRawPointer: Cell] = [:]
+    private var bound: [UnsafeMutableRawPointer: Int] = [:]
+
+    /// Creates a factory that makes cells with `makeCell`, binds them with `bind` and unbinds them with
+    /// `unbind` (all on the main actor, from the list view's layout).
+    public init(makeCell: @escaping @MainActor () -> Cell,
+                bind: @escaping @MainActor (Cell, ListItemBinding) -> Void,
+                unbind: @escaping @MainActor (Cell) -> Void) {
+        self.makeCell = makeCell
+        self.bind = bind
+        self.unbind = unbind
+        super.init(gtk_signal_list_item_factory_new(), transfer: .full)
+        connect("setup") { [weak self] args in
+            guard let self, let item = args.object(at: 1) else { return }
+            let cell = self.makeCell()
+            self.cells[item] = cell
+            gtk_list_item_set_child(OpaquePointer(item), cell.root.widget)
+        }
+        connect("bind") { [weak self] args in
+            guard let self, let item = args.object(at: 1), let cell = self.cells[item] else { return }
+            let listItem = OpaquePointer(item)
+            let position = Int(gtk_list_item_get_position(listItem))
+            let key = gtk_list_item_get_item(listItem).flatMap {
+                gtk_string_object_get_string(OpaquePointer($0)).map { String(cString: $0) }
+            } ?? ""
+            self.bound[item] = position
+            self.bind(cell, ListItemBinding(position: position, key: key,
+                                            itemWidget: gtk_widget_get_parent(cell.root.widget)))
+        }
+        connect("unbind") { [weak self] args in
+            guard let self, let item = args.object(at: 1), let cell = self.cells[item] else { return }
+            self.bound[item] = nil
+            self.unbind(cell)
+        }
+        connect("teardown") { [weak self] args in
+            guard let self, let item = args.object(at: 1) else { return }
+            self.bound[item] = nil
+            self.cells[item] = nil
+        }
+    }
+
+    /// The cells bound now, with their positions, top first (what the list shows and keeps near).
+    public var boundCells: [(position: Int, cell: Cell)] {
+        bound.compactMap { item, position in cells[item].map { (position, $0) } }.sorted { $0.position < $1.position }
+    }
+
+    /// Number of cells made so far (list item widgets alive); recycling keeps it near a screenful.
+    public var cellCount: Int { cells.count }
+}
+
+/// What ``ListView`` and ``GridView`` share (`GtkListBase`): a model shown without selection, items
+/// activated by click or Return, and the list's own keyboard actions.
+@MainActor
+public class ListBase: Widget {
+    /// The model shown.
+    public let model: KeyListModel
+
+    init(_ pointer: UnsafeMutablePointer<GtkWidget>, model: KeyListModel) {
+        self.model = model
+        super.init(pointer, transfer: .full)
+    }
+
+    static func selection(for model: KeyListModel) -> OpaquePointer {
+        g_object_ref(model.gobject)  // the selection model takes the list (transfer full)
+        return gtk_no_selection_new(OpaquePointer(model.gobject))
+    }
+
+    static func retained(_ factory: Object) -> OpaquePointer {
+        g_object_ref(factory.gobject)  // the view takes the factory (transfer full)
+        return factory.pointer()
+    }
+
+    /// Runs `handler(position)` when an item is activated: a click (single-click lists) or Return on the
+    /// focused item.
+    public func onActivate(_ handler: @escaping @MainActor (Int) -> Void) {
+        connect("activate") { args in handler(Int(args.uint(at: 1))) }
+    }
+
+    /// Activates the item at `position` as a click or Return on it would (the `list.activate-item`
+    /// action). Does nothing when out of range.
+    public func activateItem(at position: Int) {
+        guard position >= 0, position < model.count else { return }
+        gtk_widget_activate_action_variant(widget, "list.activate-item", g_variant_new_uint32(guint(position)))
+    }
+
+    /// Scrolls so the item at `position` is shown and moves keyboard focus to it (`list.scroll-to-item`).
+    public func scrollToItem(at position: Int) {
+        guard position >= 0, position < model.count else { return }
+        gtk_widget_activate_action_variant(widget, "list.scroll-to-item", g_variant_new_uint32(guint(position)))
+    }
+}
+
+/// A `GtkGridView`: a recycled grid of tiles over a ``KeyListModel``; only the tiles on screen and near it
+/// exist. Keyboard: arrows move between tiles, Return activates.
+@MainActor
+public final class GridView: ListBase {
+    /// Creates a grid of `model` whose tiles `factory` makes and binds. Single click activates.
+    public init<Cell>(model: KeyListModel, factory: ListItemFactory<Cell>) {
+        let view = gtk_grid_view_new(Self.selection(for: model), Self.retained(factory))!
+        super.init(view, model: model)
+        gtk_grid_view_set_single_click_activate(pointer(), 1)
+    }
+
+    /// The fewest and most columns. GTK creates tiles for about (rows shown) × `maximumColumns`, so keep
+    /// the maximum near what the width fits (see DESIGN.md).
+    public func setColumns(minimum: Int, maximum: Int) {
+        gtk_grid_view_set_min_columns(pointer(), guint(max(1, minimum)))
+        gtk_grid_view_set_max_columns(pointer(), guint(max(minimum, maximum)))
+    }
+
+    /// The most columns now.
+    public var maximumColumns: Int { Int(gtk_grid_view_get_max_columns(pointer())) }
+}
+
+/// A `GtkListView`: a recycled vertical list of rows over a ``KeyListModel``; only the rows on screen and
+/// near it exist.
+@MainActor
+public final class ListView: ListBase {
+    /// Creates a list of `model` whose rows `factory` makes and binds. Single click activates.
+    public init<Cell>(model: KeyListModel, factory: ListItemFactory<Cell>) {
+        let view = gtk_list_view_new(Self.selection(for: model), Self.retained(factory))!
+        super.init(view, model: model)
+        gtk_list_view_set_single_click_activate(pointer(), 1)
+    }
+}

@@ -1,0 +1,164 @@
+import CGExiv2
+import CGtk
+import Gtk
+
+/// A photo found in a ``PhotoLibrary``, with the date it sorts by.
+public struct LibraryPhoto: Equatable, Hashable, Sendable {
+    /// The photo.
+    public let photo: Photo
+    /// When it was taken (EXIF `DateTimeOriginal`) when the photo says, else when the file was last
+    /// modified; seconds since 1970-01-01 UTC.
+    public let date: Int64
+    /// Whether ``date`` is the EXIF date taken (false: the file's modification time).
+    public let isDateTaken: Bool
+    /// The file's modification time, seconds since 1970-01-01 UTC (the thumbnail cache's key with the URI).
+    public let modified: UInt64
+    /// The MIME type guessed from the file name, e.g. "image/jpeg".
+    public let mimeType: String
+
+    /// Newest first; equal dates by file name, then URI, so the order is stable.
+    public static func newestFirst(_ a: LibraryPhoto, _ b: LibraryPhoto) -> Bool {
+        if a.date != b.date { return a.date > b.date }
+        if a.photo.fileName != b.photo.fileName { return a.photo.fileName < b.photo.fileName }
+        return a.photo.uri < b.photo.uri
+    }
+}
+
+/// A folder of photos to choose from, with its subfolders: the bundled samples, a folder given with
+/// `--library DIR`, or the user's XDG Pictures folder.
+public struct PhotoLibrary: Equatable, Sendable {
+    /// The folder's path.
+    public let directory: String
+
+    /// Creates a library for `directory` (nothing is read until ``scan(batchSize:onFound:)``).
+    public init(directory: String) { self.directory = directory }
+
+    /// How deep subfolders are followed (a guard against pathological trees; symbolic-link loops are
+    /// caught by file identity before this).
+    public static let maximumDepth = 32
+
+    /// Lists the library's image files — in the folder and all its subfolders, following symbolic links
+    /// but never visiting one folder twice (loops end) — and reports them in batches as they are found.
+    ///
+    /// Folders are read with GIO's asynchronous enumeration and each batch's EXIF dates are read with
+    /// gexiv2 on a background thread, so the main thread never waits on the disk. Files are included by
+    /// what their name says (an `image/*` type): a damaged or mislabelled file is reported too, so it
+    /// can show as a placeholder with its reason. Hidden files and folders are skipped. A subfolder that
+    /// cannot be read is skipped.
+    ///
+    /// - Parameter onFound: called on the main actor with each batch (in no particular order).
+    /// - Throws: ``GLibError`` when the library folder itself cannot be read; `CancellationError` when
+    ///   the task is cancelled (the page went away).
+    @MainActor
+    public func scan(batchSize: Int32 = 200, onFound: @MainActor ([LibraryPhoto]) -> Void) async throws {
+        let rootURI = Files.uri(forPath: directory)
+        var visited: Set<String> = []
+        if let rootID = await DirectoryReader.fileID(uri: rootURI) { visited.insert(rootID) }
+        var folders: [(uri: String, depth: Int)] = [(rootURI, 0)]
+        var isRoot = true
+        while !folders.isEmpty {
+            let (folder, depth) = folders.removeFirst()
+            let reader: DirectoryReader
+            do {
+                reader = try await DirectoryReader.open(uri: folder)
+            } catch {
+                if isRoot { throw error }
+                continue  // an unreadable subfolder hides nothing else
+            }
+            isRoot = false
+            while true {
+                try Task.checkCancellation()
+                guard let entries = try? await reader.next(batchSize), !entries.isEmpty else { break }
+                var found: [DirectoryEntry] = []
+                for entry in entries where !entry.isHidden {
+                    switch entry.kind {
+                    case .directory:
+                        if depth < Self.maximumDepth, visited.insert(entry.fileID).inserted {
+                            folders.append((entry.uri, depth + 1))
+                        }
+                    case .regular where entry.mimeType.hasPrefix("image/"):
+                        found.append(entry)
+                    default:
+                        break
+                    }
+                }
+                guard !found.isEmpty else { continue }
+                let batch = found
+                let photos = try await ImageMetadata.queue.run {
+                    batch.map { entry in
+                        let taken = ImageMetadata.dateTaken(uri: entry.uri)
+                        return LibraryPhoto(photo: Photo(uri: entry.uri), date: taken ?? Int64(entry.modified),
+                                            isDateTaken: taken != nil, modified: entry.modified,
+                                            mimeType: entry.mimeType)
+                    }
+                }
+                try Task.checkCancellation()
+                onFound(photos)
+            }
+        }
+    }
+}
+
+/// EXIF metadata of photos through gexiv2 (as Shotwell reads it).
+public enum ImageMetadata {
+    /// The queue metadata is read on: one job at a time, so thumbnails keep the other core.
+    public static let queue = BackgroundWorkQueue(label: "postcard.metadata", width: 1)
+
+    private static let setUp: Void = {
+        _ = gexiv2_initialize()
+        gexiv2_log_set_level(GEXIV2_LOG_LEVEL_MUTE)  // damaged files are expected; we report them ourselves
+    }()
+
+    /// When the photo at `uri` was taken (EXIF `DateTimeOriginal`, else `DateTime`), read as local time,
+    /// in seconds since 1970-01-01 UTC; nil when the file has no such date or cannot be read. Blocking:
+    /// call it off the main thread.
+    public static func dateTaken(uri: String) -> Int64? {
+        _ = setUp
+        guard let filename = g_filename_from_uri(uri, nil, nil) else { return nil }
+        defer { g_free(filename) }
+        guard let metadata = gexiv2_metadata_new() else { return nil }
+        defer { g_object_unref(metadata) }
+        guard gexiv2_metadata_open_path(metadata, filename, nil) != 0 else { return nil }
+        for tag in ["Exif.Photo.DateTimeOriginal", "Exif.Image.DateTime"] {
+            guard let text = gexiv2_metadata_try_get_tag_string(metadata, tag, nil) else { continue }
+            defer { g_free(text) }
+            if let seconds = parseExifDate(String(cString: text)) { return seconds }
+        }
+        return nil
+    }
+
+    /// Parses an EXIF date ("2024:05:01 12:34:56", local time) into seconds since 1970-01-01 UTC, or nil.
+    public static func parseExifDate(_ text: String) -> Int64? {
+        let parts = text.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int32($0) }
+        guard parts.count == 6, parts[0] > 1800, (1...12).contains(parts[1]), (1...31).contains(parts[2]),
+              let date = g_date_time_new_local(parts[0], parts[1], parts[2], parts[3], parts[4], Double(parts[5]))
+        else { return nil }
+        defer { g_date_time_unref(date) }
+        return Int64(g_date_time_to_unix(date))
+    }
+
+    /// Writes `date` (seconds since 1970-01-01 UTC, as local time) as the EXIF date taken and
+    /// `orientation` (1–8, EXIF's values) into the JPEG at `path`. Blocking.
+    /// - Throws: ``GLibError`` when the file cannot be read or written.
+    public static func write(dateTaken date: Int64? = nil, orientation: Int32? = nil, toFileAt path: String) throws {
+        _ = setUp
+        guard let metadata = gexiv2_metadata_new() else { throw GLibError(message: "Out of memory") }
+        defer { g_object_unref(metadata) }
+        var error: UnsafeMutablePointer<GError>?
+        guard gexiv2_metadata_open_path(metadata, path, &error) != 0 else { throw errorMessage(error, path) }
+        if let date {
+            let text = DateText.format(unixSeconds: date, "%Y:%m:%d %H:%M:%S")
+            _ = gexiv2_metadata_try_set_tag_string(metadata, "Exif.Photo.DateTimeOriginal", text, nil)
+        }
+        if let orientation {
+            gexiv2_metadata_try_set_orientation(metadata, GExiv2Orientation(rawValue: UInt32(orientation)), nil)
+        }
+        guard gexiv2_metadata_save_file(metadata, path, &error) != 0 else { throw errorMessage(error, path) }
+    }
+
+    private static func errorMessage(_ error: UnsafeMutablePointer<GError>?, _ path: String) -> GLibError {
+        guard let error else { return GLibError(message: "Can't write metadata of \(path)") }
+        defer { g_error_free(error) }
+        return GLibError(message: "Can't write metadata of \(path): \(String(cString: error.pointee.message))")
+    }
+}

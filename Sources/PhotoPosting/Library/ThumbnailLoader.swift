@@ -1,0 +1,131 @@
+import CGnomeDesktop
+import CGtk
+import Gtk
+
+/// Thumbnails of library photos from the shared freedesktop thumbnail cache (`~/.cache/thumbnails`, the
+/// one Files and Image Viewer use), through libgnome-desktop's `GnomeDesktopThumbnailFactory`:
+///
+/// 1. a valid cached thumbnail (same URI and modification time) is read;
+/// 2. else a thumbnailer makes one (GdkPixbuf's, WebP's, AVIF's, SVG's) and it is stored back; formats
+///    with no thumbnailer (HEIC) are decoded here with ``ImageDecoder`` and stored back the same way;
+/// 3. a photo that fails is recorded as a failed thumbnail, as GNOME apps do, and reports its reason.
+///
+/// All of it runs on ``ImageDecoder/queue`` (two at a time, newest request first, dropped when the tile
+/// scrolls away before it starts). Textures are kept in a bounded in-memory cache (most recently used
+/// first), so scrolling through ten thousand photos holds at most ``cacheCapacity`` textures.
+/// Main actor only.
+@MainActor
+public final class ThumbnailLoader {
+    /// The loader the app shares (one cache for every grid).
+    public static let shared = ThumbnailLoader()
+
+    /// The most textures kept in memory (about 190 KB each at 256 × 192).
+    public let cacheCapacity: Int
+    /// Largest thumbnail edge in pixels: the freedesktop "large" size (256), so 144-pixel tiles stay sharp
+    /// at up to 1.75× scale.
+    nonisolated public static let size: Int32 = 256
+
+    private var textures: [String: Texture] = [:]
+    private var recentUse: [String] = []
+    private var failures: [String: ImageLoadError] = [:]
+    private let factory = Factory()
+
+    /// Creates a loader that keeps up to `cacheCapacity` textures.
+    public init(cacheCapacity: Int = 240) { self.cacheCapacity = cacheCapacity }
+
+    /// The cached texture of `photo`, if it is in memory now.
+    public func cachedTexture(for photo: LibraryPhoto) -> Texture? {
+        guard let texture = textures[photo.photo.uri] else { return nil }
+        touch(photo.photo.uri)
+        return texture
+    }
+
+    /// Why `photo` could not be shown, once a load of it has failed.
+    public func failure(for photo: LibraryPhoto) -> ImageLoadError? { failures[photo.photo.uri] }
+
+    /// Number of textures in memory.
+    public var cachedCount: Int { textures.count }
+
+    /// The thumbnail of `photo`: from memory, the disk cache, or made now.
+    /// - Throws: ``ImageLoadError`` saying why it cannot be shown; `CancellationError` if the task is
+    ///   cancelled before the work starts.
+    public func thumbnail(for photo: LibraryPhoto) async throws -> Texture {
+        if let texture = cachedTexture(for: photo) { return texture }
+        if let failure = failures[photo.photo.uri] { throw failure }
+        let factory = self.factory
+        do {
+            let image = try await ImageDecoder.queue.run { try factory.thumbnail(of: photo) }
+            let texture = Texture(image)
+            store(texture, for: photo.photo.uri)
+            return texture
+        } catch let error as ImageLoadError {
+            failures[photo.photo.uri] = error
+            throw error
+        }
+    }
+
+    /// Records that `photo` cannot be shown (e.g. it was deleted): its texture is dropped and tiles
+    /// bound to it from now on show `failure`.
+    public func recordFailure(_ failure: ImageLoadError, for photo: LibraryPhoto) {
+        textures[photo.photo.uri] = nil
+        recentUse.removeAll { $0 == photo.photo.uri }
+        failures[photo.photo.uri] = failure
+    }
+
+    private func store(_ texture: Texture, for uri: String) {
+        textures[uri] = texture
+        touch(uri)
+        while recentUse.count > cacheCapacity {
+            textures[recentUse.removeFirst()] = nil
+        }
+    }
+
+    private func touch(_ uri: String) {
+        if let index = recentUse.lastIndex(of: uri) { recentUse.remove(at: index) }
+        recentUse.append(uri)
+    }
+
+    /// The factory, used from the decoding threads (it locks its own state).
+    final class Factory: @unchecked Sendable {
+        let pointer = gnome_desktop_thumbnail_factory_new(GNOME_DESKTOP_THUMBNAIL_SIZE_LARGE)!
+
+        deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
+
+        /// Blocking: looks up, or makes and stores, the thumbnail of `photo`.
+        func thumbnail(of photo: LibraryPhoto) throws -> DecodedImage {
+            let uri = photo.photo.uri, mtime = time_t(photo.modified)
+            if let path = gnome_desktop_thumbnail_factory_lookup(pointer, uri, mtime) {
+                defer { g_free(path) }
+                if let pixbuf = gdk_pixbuf_new_from_file(path, nil) { return DecodedImage.taking(pixbuf) }
+            }
+            // Refuse what is too large (or not an image) before any thumbnailer decodes it.
+            let header = try ImageDecoder.header(uri: uri)
+            if Int64(header.width) * Int64(header.height) > ImageDecoder.pixelBudget(forFormat: header.format) {
+                throw ImageLoadError(.tooLarge, "\(header.width) × \(header.height) pixels is more than Postcard shows")
+            }
+            if gnome_desktop_thumbnail_factory_has_valid_failed_thumbnail(pointer, uri, mtime) != 0 {
+                throw ImageLoadError(.unreadable, "The image is damaged: no thumbnail could be made of it")
+            }
+            var error: UnsafeMutablePointer<GError>?
+            if gnome_desktop_thumbnail_factory_can_thumbnail(pointer, uri, photo.mimeType, mtime) != 0,
+               let pixbuf = gnome_desktop_thumbnail_factory_generate_thumbnail(pointer, uri, photo.mimeType, nil, &error) {
+                let image = DecodedImage.taking(pixbuf)
+                _ = gnome_desktop_thumbnail_factory_save_thumbnail(pointer, pixbuf, uri, mtime, nil, nil)
+                return image
+            }
+            if let error { g_error_free(error) }
+            // No thumbnailer for this type (HEIC), or it failed: decode it here, then store it back.
+            do {
+                let image = try ImageDecoder.decodeNow(uri: uri, fit: .contain(width: ThumbnailLoader.size,
+                                                                            height: ThumbnailLoader.size))
+                _ = gnome_desktop_thumbnail_factory_save_thumbnail(pointer, image.pixbufPointer, uri, mtime, nil, nil)
+                return image
+            } catch let failure as ImageLoadError {
+                if failure.kind == .unreadable {
+                    _ = gnome_desktop_thumbnail_factory_create_failed_thumbnail(pointer, uri, mtime, nil, nil)
+                }
+                throw failure
+            }
+        }
+    }
+}

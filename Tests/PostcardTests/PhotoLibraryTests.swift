@@ -1,0 +1,237 @@
+import CGtk
+import Foundation
+import Gtk
+import PhotoPosting
+@testable import PostcardApp
+import XCTest
+
+/// Choose a Photo over real libraries: every format, hostile files, nested folders, odd names,
+/// orientation, a deleted photo, an empty folder, and thousands of photos in a recycled grid.
+final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
+    /// Starts the photo flow on `library` and waits until the grid has settled.
+    @MainActor
+    private func openPicker(_ library: String, timeout: Double = 30) -> FlowHarness {
+        let harness = FlowHarness(library: library)
+        show(harness.host.window)
+        harness.start()
+        spin(until: { harness.picker?.hasSettled == true }, timeout: timeout, "picker settled")
+        return harness
+    }
+
+    @MainActor
+    private func tile(named name: String, in picker: PhotoPickerPage) -> PhotoTile? {
+        picker.boundTiles.first { picker.photos[$0.position].fileName == name }?.tile
+    }
+
+    @MainActor
+    private func decode(_ path: String, _ fit: ImageDecoder.Fit) async -> Result<Texture, Error> {
+        do { return .success(try await Texture.load(uri: Files.uri(forPath: path), fit: fit)) } catch { return .failure(error) }
+    }
+
+    @MainActor
+    private func decodeNow(_ path: String, _ fit: ImageDecoder.Fit) -> Result<Texture, Error>? {
+        var result: Result<Texture, Error>?
+        Task { result = await decode(path, fit) }
+        spin(until: { result != nil }, "decoded \(path)")
+        return result
+    }
+
+    func testEveryFormatPeopleHaveOpensScaledAndNotBlank() {
+        onMain {
+            let names = ["phone.heic", "photo.webp", "photo.avif", "animated.gif", "deep-16bit.png", "cmyk.jpg",
+                         "scan.tiff", "old.bmp", "drawing.svg", "gray-alpha.png"]
+            for name in names {
+                guard case .success(let texture) = decodeNow(PhotoFixtures.formatsFolder + "/" + name,
+                                                             .contain(width: 64, height: 64)) else {
+                    XCTFail("\(name) does not open"); continue
+                }
+                XCTAssertLessThanOrEqual(max(texture.width, texture.height), 64, name)
+                XCTAssertGreaterThan(min(texture.width, texture.height), 0, name)
+                XCTAssertFalse(texture.isSingleColor && name != "gray-alpha.png", "\(name) decodes to real pixels")
+            }
+        }
+    }
+
+    func testHostileImagesAreRefusedOrBoundedAndNeverEnlarged() throws {
+        try onMain {
+            let folder = makeTemporaryDirectory()
+            try PhotoFixtures.pngHeader(width: 16000, height: 16000).write(to: URL(fileURLWithPath: folder + "/huge.png"))
+            try PhotoFixtures.pngHeader(width: 100_000, height: 100_000).write(to: URL(fileURLWithPath: folder + "/absurd.png"))
+            PhotoFixtures.writePNG(width: 8, height: 8, to: folder + "/tiny.png")
+            PhotoFixtures.writePNG(width: 1, height: 4000, to: folder + "/sliver.png")
+            for name in ["huge.png", "absurd.png"] {
+                guard case .failure(let error as ImageLoadError) = decodeNow(folder + "/" + name, .contain(width: 720, height: 720)) else {
+                    XCTFail("\(name) must be refused"); continue
+                }
+                XCTAssertEqual(error.kind, .tooLarge, name)
+            }
+            guard case .success(let tiny) = decodeNow(folder + "/tiny.png", .contain(width: 1280, height: 1280)) else {
+                return XCTFail("tiny.png")
+            }
+            XCTAssertEqual([tiny.width, tiny.height], [8, 8], "never enlarged")
+            guard case .success(let sliver) = decodeNow(folder + "/sliver.png", .contain(width: 720, height: 720)) else {
+                return XCTFail("sliver.png")
+            }
+            XCTAssertEqual([sliver.width, sliver.height], [1, 720], "scaled to fit, no huge intermediate")
+            guard case .success(let cover) = decodeNow(folder + "/sliver.png", .cover(width: 144, height: 144)) else {
+                return XCTFail("sliver.png cover")
+            }
+            XCTAssertEqual([cover.width, cover.height], [1, 4000], "cover never enlarges: GtkPicture crops it")
+        }
+    }
+
+    /// A library tree with nested folders, bad files, a symlink loop and odd names opens; good photos show
+    /// (those in subfolders too), bad ones show their placeholder, nothing crashes or warns.
+    func testALibraryTreeWithBadFilesOpensAndEverythingGoodShows() throws {
+        try onMain {
+            let root = makeTemporaryDirectory()
+            let fm = FileManager.default
+            try fm.createDirectory(atPath: root + "/2024/summer/beach", withIntermediateDirectories: true)
+            try fm.copyItem(atPath: PhotoFixtures.samples + "/rocket.jpg", toPath: root + "/2024/summer/beach/rocket.jpg")
+            try fm.copyItem(atPath: PhotoFixtures.samples + "/coffee.png", toPath: root + "/coffee.png")
+            try fm.copyItem(atPath: PhotoFixtures.formatsFolder + "/phone.heic", toPath: root + "/2024/phone.heic")
+            XCTAssertTrue(fm.createFile(atPath: root + "/empty.jpg", contents: Data()))
+            let jpeg = try Data(contentsOf: URL(fileURLWithPath: PhotoFixtures.samples + "/rocket.jpg"))
+            XCTAssertTrue(fm.createFile(atPath: root + "/truncated.jpg", contents: jpeg.prefix(600)))
+            XCTAssertTrue(fm.createFile(atPath: root + "/notes.jpg", contents: Data("not a photo at all".utf8)))
+            try PhotoFixtures.pngHeader(width: 100_000, height: 100_000).write(to: URL(fileURLWithPath: root + "/absurd.png"))
+            try fm.createSymbolicLink(atPath: root + "/2024/loop", withDestinationPath: "..")
+            try fm.createSymbolicLink(atPath: root + "/dangling.jpg", withDestinationPath: root + "/nowhere.jpg")
+            XCTAssertTrue(fm.createFile(atPath: root + "/readme.txt", contents: Data("hello".utf8)))
+            PhotoFixtures.createFile(rawName: Array("caf".utf8) + [0xE9] + Array(".jpg".utf8), in: root, contents: jpeg)
+
+            let harness = openPicker(root)
+            let picker = harness.picker!
+            let names = picker.photos.map(\.fileName)
+            XCTAssertEqual(names.count, Set(picker.photos).count, "the symlink loop lists nothing twice")
+            for name in ["rocket.jpg", "coffee.png", "phone.heic", "caf\u{FFFD}.jpg"] {
+                XCTAssertTrue(names.contains(name), "\(name) is in the grid: \(names)")
+            }
+            XCTAssertFalse(names.contains("readme.txt"), "what is not an image at all is skipped")
+            // Bigger than the grid shows at once? Scroll each into view and let it settle.
+            for (index, photo) in picker.photos.enumerated() {
+                picker.grid.scrollToItem(at: index)
+                spin(until: { picker.hasSettled && self.tile(named: photo.fileName, in: picker) != nil }, "tile \(photo.fileName)")
+                let tile = tile(named: photo.fileName, in: picker)!
+                switch photo.fileName {
+                case "rocket.jpg", "coffee.png", "phone.heic", "caf\u{FFFD}.jpg":
+                    XCTAssertNotNil(tile.picture.texture, "\(photo.fileName) shows its thumbnail")
+                    XCTAssertNil(picker.failure(of: photo))
+                case "absurd.png":
+                    XCTAssertEqual(tile.problemLabel.text, "Too large to show")
+                    XCTAssertTrue(tile.tooltip!.contains("100000 × 100000"), tile.tooltip!)
+                case "empty.jpg", "notes.jpg", "dangling.jpg":
+                    XCTAssertEqual(tile.problemLabel.text, "Can't open this photo", photo.fileName)
+                    XCTAssertTrue(tile.problemLabel.isVisible)
+                    XCTAssertNotEqual(tile.tooltip, photo.fileName, "the reason is in the tooltip")
+                default:
+                    break  // truncated.jpg: shown as far as it decodes, or as a placeholder
+                }
+            }
+            XCTAssertEqual(tile(named: "empty.jpg", in: picker)?.tooltip ?? "empty.jpg: The file is empty",
+                           "empty.jpg: The file is empty")
+
+            // The photo with the name that is not UTF-8 is chosen and posted byte for byte.
+            picker.grid.activateItem(at: names.firstIndex(of: "caf\u{FFFD}.jpg")!)
+            spin(until: { harness.commentPage != nil }, "Add a Comment")
+            harness.commentPage!.commentView.text = "Café"
+            harness.commentPage!.postButton.activate()
+            spin(until: { !harness.results.isEmpty }, "posted")
+            guard case .posted(let photo, _) = harness.results.first else { return XCTFail("not posted") }
+            let store = try PostStore(directory: makeTemporaryDirectory())
+            let post = try store.add(photo: photo, comment: "Café", author: "me", profile: "me")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: post.photoPath)), jpeg, "the stored copy keeps the original bytes")
+        }
+    }
+
+    func testNewestFirstByDateTakenElseModificationTime() throws {
+        try onMain {
+            let root = makeTemporaryDirectory()
+            let fm = FileManager.default
+            try fm.createDirectory(atPath: root + "/old", withIntermediateDirectories: true)
+            for name in ["a.jpg", "b.jpg", "old/c.jpg"] {
+                try fm.copyItem(atPath: PhotoFixtures.samples + "/rocket.jpg", toPath: root + "/" + name)
+            }
+            // a.jpg was taken most recently, though its file is oldest.
+            try ImageMetadata.write(dateTaken: 1_750_000_000, toFileAt: root + "/a.jpg")
+            for (name, modified) in [("a.jpg", 1_600_000_000), ("b.jpg", 1_700_000_000), ("old/c.jpg", 1_650_000_000)] {
+                PhotoFixtures.setModified(root + "/" + name, modified)
+            }
+            let picker = openPicker(root).picker!
+            XCTAssertEqual(picker.photos.map(\.fileName), ["a.jpg", "b.jpg", "c.jpg"])
+            XCTAssertEqual(picker.libraryPhotos.map(\.isDateTaken), [true, false, false])
+        }
+    }
+
+    func testAPhotoTurnedByItsOrientationTagShowsUpright() throws {
+        try onMain {
+            let root = makeTemporaryDirectory()
+            try FileManager.default.copyItem(atPath: PhotoFixtures.samples + "/rocket.jpg", toPath: root + "/sideways.jpg")
+            try ImageMetadata.write(orientation: 6, toFileAt: root + "/sideways.jpg")  // 640 × 427 stored, turned a quarter
+            let harness = openPicker(root)
+            let tile = tile(named: "sideways.jpg", in: harness.picker!)!
+            let thumbnail = tile.picture.texture!
+            XCTAssertLessThan(thumbnail.width, thumbnail.height, "upright in the grid")
+            harness.picker!.grid.activateItem(at: 0)
+            spin(until: { harness.commentPage?.preview.texture != nil }, "Add a Comment preview")
+            let preview = harness.commentPage!.preview.texture!
+            XCTAssertLessThan(preview.width, preview.height, "upright on Add a Comment")
+        }
+    }
+
+    func testChoosingAPhotoDeletedWhileTheGridIsOpenSaysItIsGone() throws {
+        try onMain {
+            let root = makeTemporaryDirectory()
+            try FileManager.default.copyItem(atPath: PhotoFixtures.samples + "/rocket.jpg", toPath: root + "/rocket.jpg")
+            let harness = openPicker(root)
+            let picker = harness.picker!
+            try FileManager.default.removeItem(atPath: root + "/rocket.jpg")
+            picker.grid.activateItem(at: 0)
+            spin(until: { picker.messageLabel.isVisible }, "gone message")
+            XCTAssertEqual(picker.messageLabel.text, "“rocket.jpg” is no longer there: it was moved or deleted.")
+            spin(until: { self.tile(named: "rocket.jpg", in: picker)?.problemLabel.isVisible == true }, "placeholder")
+            XCTAssertTrue(harness.picker === picker, "nothing was chosen")
+            XCTAssertNil(harness.commentPage)
+        }
+    }
+
+    func testAnEmptyLibraryShowsAnEmptyStateWithOpenFile() {
+        onMain {
+            let harness = openPicker(makeTemporaryDirectory())
+            let picker = harness.picker!
+            XCTAssertTrue(picker.emptyState.isMapped)
+            XCTAssertTrue(picker.statusLabel.text.hasPrefix("No photos in"), picker.statusLabel.text)
+            XCTAssertNotNil(findButton(labeled: "Open File…", in: picker.emptyState), "Open File… in the empty state")
+            XCTAssertTrue(picker.openFileButton.isMapped, "and in the bar")
+        }
+    }
+
+    /// Thousands of photos: tiles are recycled (a screenful exists), only what is shown loads, and the
+    /// in-memory thumbnail cache stays bounded while scrolling to the end.
+    func testThousandsOfPhotosAreRecycledAndLoadOnlyWhatIsShown() throws {
+        try onMain {
+            let root = makeTemporaryDirectory()
+            let fm = FileManager.default
+            let count = 2_000
+            for folder in 0..<10 {
+                try fm.createDirectory(atPath: "\(root)/\(folder)", withIntermediateDirectories: true)
+            }
+            for index in 0..<count {
+                link(PhotoFixtures.formatsFolder + "/cmyk.jpg", "\(root)/\(index % 10)/photo-\(index).jpg")
+            }
+            let harness = openPicker(root, timeout: 60)
+            let picker = harness.picker!
+            XCTAssertEqual(picker.photos.count, count, "every photo of every subfolder is listed")
+            let loader = ThumbnailLoader.shared
+            XCTAssertLessThan(picker.boundTiles.count, 300, "only tiles near the screen exist")
+            XCTAssertLessThanOrEqual(picker.grid.maximumColumns, 8, "columns follow the width")
+            picker.grid.scrollToItem(at: count - 1)
+            spin(until: { picker.boundTiles.contains { $0.position == count - 1 } && picker.hasSettled }, timeout: 30, "the last tile")
+            let last = picker.boundTiles.first { $0.position == count - 1 }!.tile
+            XCTAssertNotNil(last.picture.texture, "the last photo shows its thumbnail")
+            XCTAssertLessThan(picker.boundTiles.count, 300, "still a screenful of tiles after scrolling")
+            XCTAssertLessThanOrEqual(loader.cachedCount, loader.cacheCapacity, "textures stay bounded")
+            XCTAssertFalse(picker.boundTiles.contains { $0.position == 0 }, "the first tiles were recycled")
+        }
+    }
+}
