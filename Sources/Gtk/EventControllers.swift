@@ -81,6 +81,10 @@ public enum KeyValue {
     public static let left = UInt32(GDK_KEY_Left)
     /// Left arrow on the keypad.
     public static let keypadLeft = UInt32(GDK_KEY_KP_Left)
+    /// The V key (Ctrl+V pastes).
+    public static let v = UInt32(GDK_KEY_v)
+    /// The V key with Shift or Caps Lock.
+    public static let capitalV = UInt32(GDK_KEY_V)
     /// The Back key of keyboards with browser keys (`XF86Back`).
     public static let back = UInt32(GDK_KEY_Back)
 }

@@ -103,6 +103,9 @@ public enum Files {
         _ = try GLibError.check { body(from, to, $0) }
     }
 
+    /// The user's cache folder (`$XDG_CACHE_HOME`, default `~/.cache`).
+    public static var userCacheDirectory: String { String(cString: g_get_user_cache_dir()) }
+
     /// The user's data folder (`$XDG_DATA_HOME`, default `~/.local/share`).
     public static var userDataDirectory: String { String(cString: g_get_user_data_dir()) }
 

@@ -12,9 +12,31 @@ public final class Texture: Object {
         super.init(gdk_texture_new_for_pixbuf(pixbuf), transfer: .full)
     }
 
+    /// Wraps a `GdkTexture` the caller owns a reference of.
+    init(taking texture: OpaquePointer) {
+        super.init(texture, transfer: .full)
+    }
+
     /// Writes the texture to a PNG file at `path`; returns whether it worked.
     @discardableResult
     public func save(toPNG path: String) -> Bool { gdk_texture_save_to_png(opaque, path) != 0 }
+
+    /// Writes the texture to a PNG file at `path` on a background thread (GdkTexture is immutable and
+    /// may be read from any thread); returns whether it worked.
+    public func writePNG(to path: String) async -> Bool {
+        let handle = SendableTexture(opaque)
+        return (try? await ImageDecoder.queue.run { handle.savePNG(path) }) ?? false
+    }
+
+    private final class SendableTexture: @unchecked Sendable {
+        let texture: OpaquePointer
+        init(_ texture: OpaquePointer) {
+            self.texture = texture
+            g_object_ref(UnsafeMutableRawPointer(texture))
+        }
+        deinit { g_object_unref(UnsafeMutableRawPointer(texture)) }
+        func savePNG(_ path: String) -> Bool { gdk_texture_save_to_png(texture, path) != 0 }
+    }
 
     /// Whether every pixel has the same colour (a blank or single-colour image). Reads the pixels.
     public var isSingleColor: Bool {
@@ -38,4 +60,35 @@ public final class Texture: Object {
     public static func load(path: String, maxSize: Int32) async throws -> Texture {
         try await load(uri: Files.uri(forPath: path), fit: .contain(width: maxSize, height: maxSize))
     }
+}
+
+/// A small most-recently-used cache of textures keyed by image URI and fit, so a row scrolled back into
+/// view shows its image at once without keeping every image of a long list in memory. Main actor only.
+@MainActor
+public final class RecentTextures {
+    private var entries: [(key: String, texture: Texture)] = []
+    /// The most textures kept.
+    public let capacity: Int
+
+    /// Creates a cache of at most `capacity` textures.
+    public init(capacity: Int) { self.capacity = capacity }
+
+    /// The texture stored for `uri` decoded for `fit`, if still kept (it becomes the most recent).
+    public func texture(for uri: String, fit: ImageDecoder.Fit) -> Texture? {
+        let key = Self.key(uri, fit)
+        guard let index = entries.firstIndex(where: { $0.key == key }) else { return nil }
+        let entry = entries.remove(at: index)
+        entries.append(entry)
+        return entry.texture
+    }
+
+    /// Keeps `texture` for `uri` and `fit`, dropping the least recently used beyond ``capacity``.
+    public func store(_ texture: Texture, for uri: String, fit: ImageDecoder.Fit) {
+        let key = Self.key(uri, fit)
+        entries.removeAll { $0.key == key }
+        entries.append((key, texture))
+        if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+    }
+
+    private static func key(_ uri: String, _ fit: ImageDecoder.Fit) -> String { "\(fit) \(uri)" }
 }

@@ -126,6 +126,14 @@ open class Widget: Object {
         return (Double(rect.origin.x), Double(rect.origin.y), Double(rect.size.width), Double(rect.size.height))
     }
 
+    /// Runs `handler(true)` when the widget is mapped (it and its ancestors are shown: a recycled list
+    /// row on screen) and `handler(false)` when it is unmapped (scrolled out of view, hidden, or its window
+    /// closed).
+    public func onMapChanged(_ handler: @escaping @MainActor (Bool) -> Void) {
+        connect("map") { _ in handler(true) }
+        connect("unmap") { _ in handler(false) }
+    }
+
     /// The widget's parent, or nil when it has none.
     public var parentWidget: UnsafeMutablePointer<GtkWidget>? { gtk_widget_get_parent(widget) }
 

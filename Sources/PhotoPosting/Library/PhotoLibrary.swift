@@ -127,6 +127,26 @@ public enum ImageMetadata {
         return nil
     }
 
+    /// The EXIF orientation of the photo at `uri` (1–8; 1 when it has none or cannot be read). Blocking.
+    public static func orientation(uri: String) -> Int32 {
+        _ = setUp
+        guard let filename = g_filename_from_uri(uri, nil, nil) else { return 1 }
+        defer { g_free(filename) }
+        guard let metadata = gexiv2_metadata_new() else { return 1 }
+        defer { g_object_unref(metadata) }
+        guard gexiv2_metadata_open_path(metadata, filename, nil) != 0 else { return 1 }
+        let value = Int32(gexiv2_metadata_try_get_orientation(metadata, nil).rawValue)
+        return (1...8).contains(value) ? value : 1
+    }
+
+    /// The size of the photo at `uri` as it is shown, in pixels: its header's size, with the sides
+    /// swapped when its EXIF orientation turns it a quarter (5–8). Blocking: call off the main thread.
+    /// - Throws: ``ImageLoadError`` when the header cannot be read.
+    public static func uprightSize(uri: String) throws -> (width: Int32, height: Int32) {
+        let header = try ImageDecoder.header(uri: uri)
+        return orientation(uri: uri) >= 5 ? (header.height, header.width) : (header.width, header.height)
+    }
+
     /// Parses an EXIF date ("2024:05:01 12:34:56", local time) into seconds since 1970-01-01 UTC, or nil.
     public static func parseExifDate(_ text: String) -> Int64? {
         let parts = text.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int32($0) }

@@ -31,7 +31,7 @@ public final class ThumbnailLoader {
     private let factory = Factory()
 
     /// Creates a loader that keeps up to `cacheCapacity` textures.
-    public init(cacheCapacity: Int = 240) { self.cacheCapacity = cacheCapacity }
+    public init(cacheCapacity: Int = 160) { self.cacheCapacity = cacheCapacity }
 
     /// The cached texture of `photo`, if it is in memory now.
     public func cachedTexture(for photo: LibraryPhoto) -> Texture? {

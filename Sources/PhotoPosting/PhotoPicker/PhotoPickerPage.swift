@@ -14,6 +14,8 @@ import NavigationGtk
 ///   show") with the reason as its tooltip, and cannot be chosen; the rest works.
 /// - An empty, missing or unreadable library shows why, with Open File….
 /// - Keyboard: arrows move between tiles, Return chooses; a screen reader reads each tile's file name.
+/// - An image file dropped from a file manager, or pasted with Ctrl+V (a file or an image), is chosen
+///   too (see `PhotoPickerPage+DragAndDrop.swift`).
 @MainActor
 public final class PhotoPickerPage: Page {
     /// Called with the photo the user chose (a grid tile or a file from Open File…).
@@ -115,6 +117,7 @@ public final class PhotoPickerPage: Page {
         content.append(scroller)
         addEndBarItem(openFileButton)
         openFileButton.onClicked { [weak self] in self?.openFile() }
+        enableDropAndPaste()
         startScan()
     }
 
@@ -195,9 +198,14 @@ public final class PhotoPickerPage: Page {
         }
     }
 
-    private func markGone(_ photo: LibraryPhoto) {
-        messageLabel.text = "“\(photo.photo.fileName)” is no longer there: it was moved or deleted."
+    /// Shows `message` above the grid (a problem with one photo; the rest still works).
+    func showMessage(_ message: String) {
+        messageLabel.text = message
         messageLabel.isVisible = true
+    }
+
+    private func markGone(_ photo: LibraryPhoto) {
+        showMessage("“\(photo.photo.fileName)” is no longer there: it was moved or deleted.")
         loader.recordFailure(ImageLoadError(.unreadable, "The file no longer exists"), for: photo)
         // Rebind its tile, which shows the placeholder now.
         if let position = libraryPhotos.firstIndex(of: photo) {
@@ -251,6 +259,7 @@ public final class PhotoTile: ListCell {
     public private(set) var tooltip: String?
     private var load: Task<Void, Never>?
     private var binding: ListItemBinding?
+    private var loader: ThumbnailLoader?
 
     init() {
         picture.contentFit = .cover
@@ -272,42 +281,61 @@ public final class PhotoTile: ListCell {
         column.append(caption)
         column.append(problemLabel)
         column.addCSSClass("photo-tile")
+        column.onMapChanged { [weak self] mapped in
+            if mapped { self?.startLoading() } else { self?.stopLoading() }
+        }
     }
 
     func bind(_ photo: LibraryPhoto, binding: ListItemBinding, loader: ThumbnailLoader) {
         self.photo = photo
         self.binding = binding
+        self.loader = loader
         caption.text = photo.photo.fileName
         binding.setAccessibleLabel(photo.photo.fileName, tooltip: photo.photo.fileName)
         tooltip = photo.photo.fileName
-        if let texture = loader.cachedTexture(for: photo) {
-            show(texture)
-        } else if let failure = loader.failure(for: photo) {
+        if let failure = loader.failure(for: photo) {
             showProblem(failure)
         } else {
-            show(nil)
-            isLoading = true
-            load = Task { [weak self] in
-                do {
-                    let texture = try await loader.thumbnail(for: photo)
-                    guard !Task.isCancelled, self?.photo == photo else { return }
-                    self?.show(texture)
-                } catch let failure as ImageLoadError {
-                    guard self?.photo == photo else { return }
-                    self?.showProblem(failure)
-                } catch {}
-                if self?.photo == photo { self?.isLoading = false }
-            }
+            show(loader.cachedTexture(for: photo))
+            if column.isMapped { startLoading() }
+        }
+    }
+
+    /// Loads the thumbnail while the tile is on screen: the grid keeps a few hundred tiles bound, but
+    /// only those on screen are mapped, so only they load (newest request first), and a tile that
+    /// scrolls away cancels its load before it starts.
+    private func startLoading() {
+        guard let photo, let loader, load == nil, picture.texture == nil, loader.failure(for: photo) == nil else { return }
+        if let texture = loader.cachedTexture(for: photo) { return show(texture) }
+        isLoading = true
+        load = Task { [weak self] in
+            do {
+                let texture = try await loader.thumbnail(for: photo)
+                guard !Task.isCancelled, let self, self.photo == photo else { return }
+                self.show(texture)
+            } catch let failure as ImageLoadError {
+                guard let self, self.photo == photo else { return }
+                self.showProblem(failure)
+            } catch {}
+            guard let self, self.photo == photo else { return }
+            self.isLoading = false
+            self.load = nil
+        }
+    }
+
+    private func stopLoading() {
+        load?.cancel()
+        load = nil
+        isLoading = false
+        if photo.flatMap({ loader?.failure(for: $0) }) == nil {
+            picture.texture = nil  // the loader's bounded cache decides what stays in memory
         }
     }
 
     func unbind() {
-        load?.cancel()
-        load = nil
-        isLoading = false
+        stopLoading()
         photo = nil
         binding = nil
-        picture.texture = nil  // the loader's bounded cache decides what stays in memory
     }
 
     private func show(_ texture: Texture?) {

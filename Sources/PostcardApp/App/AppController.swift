@@ -100,10 +100,11 @@ public final class AppController {
     /// Both profile callers use the same flow; each stores the post on its own profile.
     private func post(to page: ProfilePage) async {
         let profile = page.person.id
+        var stored: Post?
         let result = await CommentedPhotoFlow.run(from: page, library: library) { [store] photo, comment in
-            try store.add(photo: photo, comment: comment, author: Person.me.id, profile: profile)
+            stored = try store.add(photo: photo, comment: comment, author: Person.me.id, profile: profile)
         }
-        if case .posted = result { reload(page) }
+        if case .posted = result, let stored { page.insertNewPost(stored) }  // in place: no reload
         onFlowEnded?(.post(result))
     }
 
@@ -146,10 +147,11 @@ public final class AppController {
     /// The thread caller pushes the flow in place and stores a reply.
     private func reply(in thread: CommentThreadPage) async {
         let post = thread.post
+        var stored: Reply?
         let result = await CommentedPhotoFlow.run(from: thread, presentation: .pushed, library: library) { [store] photo, comment in
-            try store.addReply(to: post, photo: photo, comment: comment, author: Person.me.id)
+            stored = try store.addReply(to: post, photo: photo, comment: comment, author: Person.me.id)
         }
-        if case .posted = result { reload(thread) }
+        if case .posted = result, let stored { thread.appendReply(stored) }
         onFlowEnded?(.reply(result))
     }
 
@@ -177,7 +179,9 @@ public final class AppController {
         if stack.pages.contains(where: { $0 === editor }) { stack.pop(to: detail) }
         if saved {
             detail.setComment((try? store.post(id: post.id))?.comment ?? current)
-            for case let profile as ProfilePage in stack.pages { reload(profile) }
+            if let updated = try? store.post(id: post.id) {
+                for case let profile as ProfilePage in stack.pages { profile.update(updated) }
+            }
         }
         onFlowEnded?(.caption(saved: saved))
     }
@@ -203,10 +207,11 @@ public final class AppController {
 
     /// The message caller runs the composed flow: Choose Recipient, then the photo flow as a step.
     private func sendMessage(from page: MessagesPage) async {
+        var stored: Message?
         let result = await SendPhotoMessageFlow.run(from: page, library: library) { [store] person, photo, comment in
-            try store.addMessage(to: person.id, photo: photo, comment: comment, author: Person.me.id)
+            stored = try store.addMessage(to: person.id, photo: photo, comment: comment, author: Person.me.id)
         }
-        if case .sent = result { reload(page) }
+        if case .sent = result, let stored { page.insertNewMessage(stored) }
         onFlowEnded?(.message(result))
     }
 
@@ -226,20 +231,32 @@ public final class AppController {
 
     // MARK: - Loading
 
+    /// Rows per page read from the store as a list scrolls.
+    static let pageSize = 60
+
     private func reload(_ page: ProfilePage) {
-        do {
-            page.showPosts(try store.posts(onProfile: page.person.id))
-        } catch {
-            page.showFeedError("Can't load posts: \(error)")
-        }
+        let profile = page.person.id
+        page.showPosts(PagedRows(pageSize: Self.pageSize) { [store] last, limit in
+            try store.posts(onProfile: profile, after: last, limit: limit)
+        })
     }
 
     private func reload(_ page: CommentThreadPage) {
-        do { page.showReplies(try store.replies(to: page.post)) } catch { page.showError("Can't load replies: \(error)") }
+        let post = page.post
+        do {
+            let total = try store.replyCount(to: post)
+            page.showReplies(PagedRows(pageSize: Self.pageSize) { [store] last, limit in
+                try store.replies(to: post, after: last, limit: limit)
+            }, total: total)
+        } catch {
+            page.showError("Can't load replies: \(error)")
+        }
     }
 
     private func reload(_ page: MessagesPage) {
-        do { page.showMessages(try store.messages()) } catch { page.showError("Can't load messages: \(error)") }
+        page.showMessages(PagedRows(pageSize: Self.pageSize) { [store] last, limit in
+            try store.messages(after: last, limit: limit)
+        })
     }
 
     /// "7 Aug 2026, 14:05" in the local time zone (`%-d`: no padding before one-digit days).

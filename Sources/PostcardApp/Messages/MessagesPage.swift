@@ -1,59 +1,88 @@
 import Gtk
 import NavigationGtk
 
-/// **Messages**: the private messages sent (a photo and a comment to one friend), newest first, and
-/// **New Message**. Each row's **Open** reports the message; the page navigates nowhere itself.
+/// **Messages**: the private messages sent (a photo and a comment to one friend), newest first, in a
+/// recycled list read a page at a time, and **New Message**. A row's **Open** (or activating the row)
+/// reports the message; the page navigates nowhere itself.
 @MainActor
 public final class MessagesPage: ListPage {
-    /// The rows, newest first.
-    public private(set) var rows: [MessageRow] = []
+    /// The rows that exist now (on screen and near it), newest first.
+    public var rows: [MessageRow] { list.factory.boundCells.map(\.cell) }
+    /// The messages read so far, newest first.
+    public var messages: [Message] { list.rows }
     /// Called when the user asks to write a message.
     public var onNewMessage: (@MainActor () -> Void)?
-    /// Called with the message whose Open the user activated.
-    public var onOpen: (@MainActor (Message) -> Void)?
+    /// Called with the message whose row or Open the user activated.
+    public var onOpen: (@MainActor (Message) -> Void)? {
+        didSet { opener.open = onOpen }
+    }
 
     /// "New Message" (end of the bar).
     public var newMessageButton: Button { actionButton }
 
+    private let opener: MessageOpener
+    private let list: PagedListView<Message, MessageRow>
+
     /// Creates an empty messages page.
     public init() {
-        super.init(title: "Messages", actionLabel: "New Message")
+        let opener = MessageOpener()
+        self.opener = opener
+        list = PagedListView(makeCell: { MessageRow(opener: opener) },
+                             bindRow: { row, message, binding in row.bind(message, binding: binding) },
+                             unbind: { $0.unbind() })
+        super.init(title: "Messages", actionLabel: "New Message", list: list.view)
         newMessageButton.onClicked { [weak self] in self?.onNewMessage?() }
-        showMessages([])
+        list.view.onActivate { [weak self] position in
+            guard let self, let message = self.list.row(at: position) else { return }
+            self.onOpen?(message)
+        }
+        list.onLoadError = { [weak self] error in self?.showError("Can't load more messages: \(error)") }
+        showEmptyText(Self.emptyText, isEmpty: true)
     }
 
-    /// Replaces the shown messages (newest first).
-    public func showMessages(_ messages: [Message]) {
-        rows = messages.map { message in
-            let row = MessageRow(message: message)
-            row.openButton.onClicked { [weak self] in self?.onOpen?(message) }
-            return row
+    private static let emptyText = "No messages yet. Send a friend a photo with New Message."
+
+    /// Shows the messages `source` reads (newest first).
+    public func showMessages(_ source: PagedRows<Message>) {
+        do {
+            try list.show(source)
+            showEmptyText(Self.emptyText, isEmpty: list.rows.isEmpty)
+        } catch {
+            showError("Can't load messages: \(error)")
         }
-        showCards(rows.map(\.view), emptyText: "No messages yet. Send a friend a photo with New Message.")
+    }
+
+    /// Adds `message` at the top, in place.
+    public func insertNewMessage(_ message: Message) {
+        list.insert(message, at: 0)
+        showEmptyText(Self.emptyText, isEmpty: false)
     }
 }
 
-/// One message: to whom, the comment, and Open.
+/// Passes a row's Open to the page (rows must not hold the page).
 @MainActor
-public final class MessageRow {
-    /// The message shown.
-    public let message: Message
+final class MessageOpener {
+    var open: (@MainActor (Message) -> Void)?
+}
+
+/// One message: to whom, the comment, and Open. Made once per row, bound message after message.
+@MainActor
+public final class MessageRow: ListCell {
+    /// The message shown (nil while unbound).
+    public private(set) var message: Message?
     /// The row's widgets.
     public let view = Box(.horizontal, spacing: 12)
+    public var root: Widget { view }
     /// "To Ada Lovelace".
-    public let recipientLabel: Label
+    public let recipientLabel = Label()
     /// The comment.
-    public let commentLabel: Label
+    public let commentLabel = Label()
     /// Opens the message.
     public let openButton = Button(label: "Open")
 
-    init(message: Message) {
-        self.message = message
-        let name = Person.named(message.recipient)?.name ?? message.recipient
-        recipientLabel = Label("To \(name)")
+    init(opener: MessageOpener) {
         recipientLabel.xAlign = 0
         recipientLabel.addCSSClass("heading")
-        commentLabel = Label(message.comment)
         commentLabel.xAlign = 0
         commentLabel.ellipsizeAtEnd()
         let text = Box(.vertical, spacing: 2)
@@ -61,10 +90,25 @@ public final class MessageRow {
         text.append(recipientLabel)
         text.append(commentLabel)
         openButton.verticalAlignment = .center
+        openButton.onClicked { [weak self, weak opener] in
+            guard let message = self?.message else { return }
+            opener?.open?(message)
+        }
         view.addCSSClass("feed-item")
+        view.setMargins(top: 6, bottom: 6, start: 12, end: 12)
         view.append(text)
         view.append(openButton)
     }
+
+    func bind(_ message: Message, binding: ListItemBinding) {
+        self.message = message
+        let name = Person.named(message.recipient)?.name ?? message.recipient
+        recipientLabel.text = "To \(name)"
+        commentLabel.text = message.comment
+        binding.setAccessibleLabel("To \(name): \(message.comment)")
+    }
+
+    func unbind() { message = nil }
 }
 
 /// **Choose Recipient**: the friends, one button each. Reports the choice.

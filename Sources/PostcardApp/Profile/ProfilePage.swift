@@ -1,11 +1,16 @@
 import Gtk
 import NavigationGtk
+import PhotoPosting
 
 /// A profile: avatar and name, the post action, (on My Profile) the friends list, and the feed of
 /// posts on this profile, newest first, each with its photo (scaled), comment and time.
 ///
-/// The page shows what it is given (``showPosts(_:)``) and reports what the user asks for through
-/// ``onNewPost`` and ``onFriendSelected``; it never navigates or posts itself.
+/// The whole page is one recycled `GtkListView`: its first row is the profile's header, then one row per
+/// post, read from the store a page at a time as the user scrolls (``showPosts(_:)``), so ten thousand
+/// posts open as fast as ten. Photos are decoded at the size they are shown, off the main thread.
+///
+/// The page shows what it is given and reports what the user asks for through ``onNewPost``,
+/// ``onFriendSelected`` and ``onOpenPost``; it never navigates or posts itself.
 @MainActor
 public final class ProfilePage: Page {
     /// The person whose profile this is.
@@ -14,22 +19,28 @@ public final class ProfilePage: Page {
     public let postButton: Button
     /// The friends' rows (My Profile only), in ``Person/friends`` order.
     public private(set) var friendButtons: [Button] = []
-    /// The feed's items, top (newest) first.
-    public private(set) var feedItems: [FeedItem] = []
+    /// The feed's rows that exist now (on screen and near it), top (newest) first.
+    public var feedItems: [FeedItem] { feed.factory.boundCells.compactMap { $0.cell.item.post == nil ? nil : $0.cell.item } }
+    /// The posts read so far, newest first.
+    public var posts: [Post] { feed.rows }
     /// Shown when there are no posts, or when they could not be read.
     public let feedStatus = Label()
     /// The scrolled area holding the whole profile.
     public let scroller: ScrolledWindow
+    /// The list: the header row, then one row per post.
+    public var list: ListView { feed.view }
 
     /// Called when the user asks to post (New Post / Post to Their Profile).
     public var onNewPost: (@MainActor () -> Void)?
     /// Called with the friend whose row the user activated.
     public var onFriendSelected: (@MainActor (Person) -> Void)?
-    /// Called with the post whose card the user activated.
+    /// Called with the post whose row the user activated.
     public var onOpenPost: (@MainActor (Post) -> Void)?
 
-    private let feed = Box(.vertical, spacing: 18)
+    private let headerView = Box(.vertical, spacing: 18)
+    private let feed: PagedListView<Post, FeedCell>
     private let viewer: Person
+    private static let headerKey = "header"
 
     /// Creates the profile of `person` as seen by `viewer` (the app's user).
     public init(person: Person, viewer: Person = .me) {
@@ -37,29 +48,40 @@ public final class ProfilePage: Page {
         self.viewer = viewer
         let isOwn = person == viewer
         postButton = Button(label: isOwn ? "New Post" : "Post to Their Profile")
-        let column = Box(.vertical, spacing: 18)
-        scroller = ScrolledWindow(column)
+        let headerRow = headerView
+        feed = PagedListView(
+            leadingKeys: [Self.headerKey],
+            makeCell: { FeedCell() },
+            bindRow: { cell, post, binding in cell.showPost(post, viewer: viewer, binding: binding) },
+            bindLeading: { cell, _, _ in cell.showHeader(headerRow) },
+            unbind: { cell in cell.unbind() })
+        scroller = ScrolledWindow(feed.view)
         super.init(title: isOwn ? "My Profile" : person.name)
 
-        column.setMargins(top: 18, bottom: 24, start: 18, end: 18)
-        column.addCSSClass("profile")
-        column.append(header(isOwn: isOwn))
-        if isOwn { column.append(friendsSection()) }
-
+        headerView.setMargins(top: 18, bottom: 6, start: 12, end: 12)
+        headerView.append(header(isOwn: isOwn))
+        if isOwn { headerView.append(friendsSection()) }
         let feedHeading = Label(isOwn ? "My Posts" : "Posts")
         feedHeading.xAlign = 0
         feedHeading.addCSSClass("heading")
-        column.append(feedHeading)
+        headerView.append(feedHeading)
         feedStatus.addCSSClass("dim-label")
         feedStatus.xAlign = 0
         feedStatus.wraps = true
-        column.append(feedStatus)
-        column.append(feed)
+        headerView.append(feedStatus)
+
+        feed.view.addCSSClass("profile")
+        feed.view.addCSSClass("feed")
+        feed.view.onActivate { [weak self] position in
+            guard let self, let post = self.feed.row(at: position) else { return }
+            self.onOpenPost?(post)
+        }
+        feed.onLoadError = { [weak self] error in self?.showFeedError("Can't load more posts: \(error)") }
         scroller.expandsVertically = true
         scroller.letContentDrawOutside()
         content.append(scroller)
         postButton.onClicked { [weak self] in self?.onNewPost?() }
-        showPosts([])
+        updateStatus()
     }
 
     public override var initialFocus: Widget? { postButton }
@@ -67,25 +89,41 @@ public final class ProfilePage: Page {
     /// The feed scrolls under the window's translucent bar.
     public override var extendsUnderTopBar: Bool { true }
 
-    /// Replaces the feed with `posts` (newest first, as the store returns them).
-    public func showPosts(_ posts: [Post]) {
-        feed.removeAll()
-        feedItems = posts.map { post in
-            let item = FeedItem(post: post, viewer: viewer)
-            item.card.onClicked { [weak self] in self?.onOpenPost?(post) }
-            return item
+    /// Shows the posts `source` reads (newest first), from the top; reads its first page now.
+    public func showPosts(_ source: PagedRows<Post>) {
+        do {
+            try feed.show(source)
+            updateStatus()
+        } catch {
+            showFeedError("Can't load posts: \(error)")
         }
-        for item in feedItems { feed.append(item.card) }
-        feedStatus.text = person == viewer ? "No posts yet. Share a photo with New Post." : "No posts yet."
-        feedStatus.isVisible = posts.isEmpty
     }
+
+    /// Adds `post` at the top of the feed (just posted) without rebuilding the list; the user's scroll
+    /// position and focus stay where they were.
+    public func insertNewPost(_ post: Post) {
+        feed.insert(post, at: 0)
+        updateStatus()
+    }
+
+    /// Shows `post` in place of the post with its id (an edited caption); only that row is rebound.
+    public func update(_ post: Post) { feed.replace(post) }
+
+    /// Opens the post at `index` (0: the newest) as activating its row would.
+    public func activatePost(at index: Int) { feed.view.activateItem(at: feed.position(ofRowAt: index)) }
+
+    /// Scrolls the feed so the post at `index` is shown (reading more pages as it goes).
+    public func scrollToPost(at index: Int) { feed.view.scrollToItem(at: feed.position(ofRowAt: index)) }
 
     /// Shows that the feed could not be loaded, and why.
     public func showFeedError(_ message: String) {
-        feed.removeAll()
-        feedItems = []
         feedStatus.text = message
         feedStatus.isVisible = true
+    }
+
+    private func updateStatus() {
+        feedStatus.text = person == viewer ? "No posts yet. Share a photo with New Post." : "No posts yet."
+        feedStatus.isVisible = feed.rows.isEmpty
     }
 
     private func header(isOwn: Bool) -> Widget {
@@ -137,70 +175,169 @@ public final class ProfilePage: Page {
     }
 }
 
-/// One post in a feed: photo (scaled to fit, loaded asynchronously), comment, and time, as one flat
-/// button (a card) that opens the post; its accessible name is the comment.
+/// One row of a profile's list: the profile's header (first row only) or a post (``FeedItem``).
+@MainActor
+final class FeedCell: ListCell {
+    let root: Widget
+    let item = FeedItem()
+    private let column = Box(.vertical)
+    private weak var header: Box?
+
+    init() {
+        root = column
+        column.append(item.view)
+    }
+
+    func showHeader(_ header: Box) {
+        item.view.isVisible = false
+        if header.parentWidget != nil { header.unparent() }
+        column.prepend(header)
+        self.header = header
+    }
+
+    func showPost(_ post: Post, viewer: Person, binding: ListItemBinding) {
+        dropHeader()
+        item.view.isVisible = true
+        item.bind(post, viewer: viewer, binding: binding)
+    }
+
+    func unbind() {
+        dropHeader()
+        item.unbind()
+    }
+
+    private func dropHeader() {
+        if let header, header.parentWidget == column.widget { column.remove(header) }
+        header = nil
+    }
+}
+
+/// One post in a feed: photo (decoded at the size shown, off the main thread), comment, and time, as a
+/// card; activating its row opens the post, and its accessible name is the comment. Made once per row
+/// widget and bound to post after post.
 @MainActor
 public final class FeedItem {
-    /// The post shown.
-    public let post: Post
-    /// The card: activating it opens the post.
-    public let card: Button
-    /// The item's widget tree inside the card.
+    /// The post shown (nil while unbound).
+    public private(set) var post: Post?
+    /// The row (the list's item widget): activating it opens the post; a screen reader reads the comment.
+    public var card: Widget { binding!.item! }
+    /// The item's widget tree inside the row.
     public let view = Box(.vertical, spacing: 6)
-    /// The photo.
-    public let picture = Picture()
+    /// The photo: a placeholder of the photo's shape while it loads, then the photo.
+    public var picture: Picture { frame.picture }
     /// The comment text.
-    public let commentLabel: Label
+    public let commentLabel = Label()
     /// "Posted 29 Nov 2026, 14:05" (and "by me" on a friend's profile).
-    public let detailLabel: Label
+    public let detailLabel = Label()
+    /// Shown instead of the photo when it cannot be shown, with the reason.
+    public let photoErrorLabel = Label()
     /// Whether the photo has been decoded and is shown.
     public private(set) var isPhotoLoaded = false
 
-    /// Largest photo edge to decode for a feed item, in pixels.
-    static let photoSize: Int32 = 720
+    /// Height of a feed photo in pixels: fixed, so rows never change height as photos arrive.
+    public static let photoHeight: Int32 = 280
+    /// Widest a feed photo is decoded, in pixels (before the device scale).
+    static let photoMaximumWidth: Int32 = 1280
 
-    init(post: Post, viewer: Person) {
-        self.post = post
-        commentLabel = Label(post.comment)
-        let when = AppController.timeText(post.createdAt)
-        let byMe = post.author == viewer.id && post.profile != viewer.id ? " by me" : ""
-        detailLabel = Label("Posted\(byMe) \(when)")
-        card = Button(label: "")
-        card.setChild(view)
-        card.hasFrame = false
-        card.setAccessibleLabel(post.comment)
-        card.addCSSClass("feed-item")
+    private let frame = SizedPicture(height: FeedItem.photoHeight)
+    private var binding: ListItemBinding?
+    private var load: Task<Void, Never>?
+
+    init() {
+        view.addCSSClass("feed-item")
+        view.setMargins(top: 6, bottom: 6, start: 12, end: 12)
         picture.contentFit = .contain
-        picture.canShrink = true
         picture.horizontalAlignment = .start  // lines up with the caption below
-        picture.setSizeRequest(height: 280)
-        picture.alternativeText = post.comment
+        frame.addCSSClass("feed-photo")
         commentLabel.xAlign = 0
         commentLabel.wraps = true
         detailLabel.xAlign = 0
         detailLabel.addCSSClass("dim-label")
         detailLabel.addCSSClass("caption")
-        view.append(picture)
+        photoErrorLabel.addCSSClass("error")
+        photoErrorLabel.wraps = true
+        photoErrorLabel.xAlign = 0
+        photoErrorLabel.isVisible = false
+        view.append(frame)
+        view.append(photoErrorLabel)
+        view.onMapChanged { [weak self] mapped in
+            if mapped { self?.startLoading() } else { self?.stopLoading() }
+        }
         view.append(commentLabel)
         view.append(detailLabel)
-        let path = post.photoPath
-        Task { [weak self] in
+    }
+
+    func bind(_ post: Post, viewer: Person, binding: ListItemBinding) {
+        self.post = post
+        self.binding = binding
+        commentLabel.text = post.comment
+        let byMe = post.author == viewer.id && post.profile != viewer.id ? " by me" : ""
+        detailLabel.text = "Posted\(byMe) \(AppController.timeText(post.createdAt))"
+        binding.setAccessibleLabel(post.comment)
+        picture.alternativeText = post.comment
+        frame.isVisible = true
+        photoErrorLabel.isVisible = false
+        stopLoading()
+        if view.isMapped { startLoading() }
+    }
+
+    /// Loads the photo while the row is on screen: GTK keeps up to 200 recycled rows bound, but only
+    /// the few on screen are mapped, so memory follows what is shown.
+    private func startLoading() {
+        guard let post, load == nil, !isPhotoLoaded else { return }
+        let uri = Files.uri(forPath: post.photoPath)
+        let scale = view.scaleFactor
+        let fit = ImageDecoder.Fit.contain(width: Self.photoMaximumWidth * scale, height: Self.photoHeight * scale)
+        if let texture = Self.recent.texture(for: uri, fit: fit) {
+            picture.texture = texture
+            isPhotoLoaded = true
+            return
+        }
+        load = Task { [weak self] in
             do {
-                let texture = try await Texture.load(path: path, maxSize: Self.photoSize)
-                self?.picture.texture = texture
-                self?.isPhotoLoaded = true
+                // The photo's shape first (its header only), so the placeholder matches it.
+                let shape = try await ImageDecoder.queue.run { try ImageMetadata.uprightSize(uri: uri) }
+                guard !Task.isCancelled, let self, self.post == post else { return }
+                if self.picture.texture == nil {
+                    self.picture.texture = Self.placeholder(width: shape.width, height: shape.height)
+                }
+                let texture = try await Texture.load(uri: uri, fit: fit)
+                guard !Task.isCancelled, self.post == post else { return }
+                Self.recent.store(texture, for: uri, fit: fit)
+                self.picture.texture = texture
+                self.isPhotoLoaded = true
+                self.load = nil
+            } catch is CancellationError {
             } catch {
-                self?.showPhotoError("Photo unavailable: \(error)")
+                guard let self, self.post == post else { return }
+                self.load = nil
+                self.frame.isVisible = false
+                self.photoErrorLabel.text = "Photo unavailable: \(error)"
+                self.photoErrorLabel.isVisible = true
             }
         }
     }
 
-    private func showPhotoError(_ message: String) {
-        picture.isVisible = false
-        let note = Label(message)
-        note.addCSSClass("error")
-        note.wraps = true
-        note.xAlign = 0
-        view.prepend(note)
+    private func stopLoading() {
+        load?.cancel()
+        load = nil
+        picture.texture = nil  // the recent-photo cache keeps the last few
+        isPhotoLoaded = false
+    }
+
+    /// The last few feed photos decoded, so scrolling back shows them at once.
+    private static let recent = RecentTextures(capacity: 12)
+
+    func unbind() {
+        stopLoading()
+        post = nil
+        binding = nil
+    }
+
+    /// A light grey texture with the photo's aspect ratio (at most 64 pixels on its long side).
+    static func placeholder(width: Int32, height: Int32) -> Texture {
+        let long = Double(max(width, height, 1))
+        return Texture.solid(width: max(1, Int32(Double(width) / long * 64)), height: max(1, Int32(Double(height) / long * 64)),
+                             rgba: 0xDEDDDAFF)
     }
 }

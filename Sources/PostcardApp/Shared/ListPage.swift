@@ -1,41 +1,40 @@
 import Gtk
 import NavigationGtk
 
-/// A page with a scrolling list of cards, a status line for "nothing yet" and errors, and one
-/// suggested action at the end of the bar (Reply with Photo, New Message). Subclasses fill ``list``.
+/// A page with a recycled list of rows (read from the store a page at a time), a status line for
+/// "nothing yet" and errors above it, and one suggested action at the end of the bar (Reply with Photo,
+/// New Message). Subclasses make the list (``PagedListView``) and pass its view.
 @MainActor
 public class ListPage: Page {
     /// The page's action (end of the bar, suggested-action).
     public let actionButton: Button
     /// Shown when the list is empty or could not be read.
     public let statusLabel = Label()
-    /// The cards, top to bottom.
-    let list = Box(.vertical, spacing: 12)
+    /// The scrolled window holding the list.
+    public let scroller: ScrolledWindow
 
-    init(title: String, subtitle: String? = nil, actionLabel: String) {
+    init(title: String, subtitle: String? = nil, actionLabel: String, list: ListView) {
         actionButton = Button(label: actionLabel)
+        scroller = ScrolledWindow(list)
         super.init(title: title, subtitle: subtitle)
         actionButton.addCSSClass("suggested-action")
         addEndBarItem(actionButton)
         statusLabel.addCSSClass("dim-label")
         statusLabel.wraps = true
-        let column = Box(.vertical, spacing: 12)
-        column.setMargins(top: 12, bottom: 18, start: 18, end: 18)
-        column.append(statusLabel)
-        column.append(list)
-        let scroller = ScrolledWindow(column)
+        statusLabel.xAlign = 0
+        statusLabel.setMargins(top: 12, bottom: 0, start: 12, end: 12)
+        list.addCSSClass("card-list")
         scroller.expandsVertically = true
+        content.append(statusLabel)
         content.append(scroller)
     }
 
     public override var initialFocus: Widget? { actionButton }
 
-    /// Replaces the cards with `views`; with none, shows `emptyText`.
-    func showCards(_ views: [Widget], emptyText: String) {
-        list.removeAll()
-        for view in views { list.append(view) }
+    /// Shows `emptyText` when the list is empty, nothing otherwise.
+    func showEmptyText(_ emptyText: String, isEmpty: Bool) {
         statusLabel.text = emptyText
-        statusLabel.isVisible = views.isEmpty
+        statusLabel.isVisible = isEmpty
     }
 
     /// Shows why the list could not be loaded.

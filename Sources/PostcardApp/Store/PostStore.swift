@@ -117,6 +117,7 @@ public final class PostStore {
                 photo_path TEXT NOT NULL,
                 created_at INTEGER NOT NULL
             );
+            CREATE INDEX IF NOT EXISTS replies_by_post ON replies (post_id, created_at, id);
             CREATE TABLE IF NOT EXISTS messages (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 author TEXT NOT NULL,
@@ -125,6 +126,7 @@ public final class PostStore {
                 photo_path TEXT NOT NULL,
                 created_at INTEGER NOT NULL
             );
+            CREATE INDEX IF NOT EXISTS messages_by_time ON messages (created_at DESC, id DESC);
             """)
     }
 
@@ -182,27 +184,46 @@ public final class PostStore {
             """, bind: { sqlite3_bind_int64($0, 1, id) }, row: postRow).first
     }
 
-    /// The replies to `post`, oldest first (a thread reads top to bottom).
-    public func replies(to post: Post) throws -> [Reply] {
+    /// The replies to `post`, oldest first (a thread reads top to bottom): at most `limit`, starting
+    /// after `last` (keyset paging; from the first when nil).
+    public func replies(to post: Post, after last: Reply? = nil, limit: Int = -1) throws -> [Reply] {
         try query("""
             SELECT id, post_id, author, comment, photo_path, created_at FROM replies
-            WHERE post_id = ?1 ORDER BY created_at, id
-            """, bind: { sqlite3_bind_int64($0, 1, post.id) }) { statement in
+            WHERE post_id = ?1 AND (?2 IS NULL OR created_at > ?2 OR (created_at = ?2 AND id > ?3))
+            ORDER BY created_at, id LIMIT ?4
+            """, bind: { statement in
+                sqlite3_bind_int64(statement, 1, post.id)
+                Self.bindKey(statement, last.map { ($0.createdAt, $0.id) }, limit: limit)
+            }) { statement in
             Reply(id: sqlite3_column_int64(statement, 0), postID: sqlite3_column_int64(statement, 1),
                   author: self.text(statement, 2), comment: self.text(statement, 3),
                   photoPath: self.photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
         }
     }
 
-    /// All private messages, newest first.
-    public func messages() throws -> [Message] {
+    /// Private messages, newest first: at most `limit`, starting after `last` (keyset paging).
+    public func messages(after last: Message? = nil, limit: Int = -1) throws -> [Message] {
         try query("""
-            SELECT id, author, recipient, comment, photo_path, created_at FROM messages ORDER BY created_at DESC, id DESC
-            """, bind: { _ in }) { statement in
+            SELECT id, author, recipient, comment, photo_path, created_at FROM messages
+            WHERE ?2 IS NULL OR created_at < ?2 OR (created_at = ?2 AND id < ?3)
+            ORDER BY created_at DESC, id DESC LIMIT ?4
+            """, bind: { Self.bindKey($0, last.map { ($0.createdAt, $0.id) }, limit: limit) }) { statement in
             Message(id: sqlite3_column_int64(statement, 0), author: self.text(statement, 1),
                     recipient: self.text(statement, 2), comment: self.text(statement, 3),
                     photoPath: self.photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
         }
+    }
+
+    /// Binds a keyset position (`?2` time, `?3` id; NULL for the start) and `?4` the row limit (-1: all).
+    private static func bindKey(_ statement: OpaquePointer?, _ key: (Int64, Int64)?, limit: Int) {
+        if let key {
+            sqlite3_bind_int64(statement, 2, key.0)
+            sqlite3_bind_int64(statement, 3, key.1)
+        } else {
+            sqlite3_bind_null(statement, 2)
+            sqlite3_bind_null(statement, 3)
+        }
+        sqlite3_bind_int64(statement, 4, Int64(limit))
     }
 
     /// Copies `photo` into the store (temporary name, then rename), then inserts one row with `sql`
@@ -259,13 +280,28 @@ public final class PostStore {
              comment: text(statement, 3), photoPath: photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
     }
 
-    /// The posts on `profile`'s page, newest first.
+    /// The posts on `profile`'s page, newest first: at most `limit` (-1: all), starting after `last`
+    /// (keyset paging on the `posts_by_profile` index: every page costs the same; from the newest when nil).
     /// - Throws: ``PostStoreError`` if the database cannot be read.
-    public func posts(onProfile profile: String) throws -> [Post] {
+    public func posts(onProfile profile: String, after last: Post? = nil, limit: Int = -1) throws -> [Post] {
         try query("""
             SELECT id, author, profile, comment, photo_path, created_at FROM posts
-            WHERE profile = ?1 ORDER BY created_at DESC, id DESC
-            """, bind: { sqlite3_bind_text($0, 1, profile, -1, postcard_sqlite_transient()) }, row: postRow)
+            WHERE profile = ?1 AND (?2 IS NULL OR created_at < ?2 OR (created_at = ?2 AND id < ?3))
+            ORDER BY created_at DESC, id DESC LIMIT ?4
+            """, bind: { statement in
+                sqlite3_bind_text(statement, 1, profile, -1, postcard_sqlite_transient())
+                Self.bindKey(statement, last.map { ($0.createdAt, $0.id) }, limit: limit)
+            }, row: postRow)
+    }
+
+    /// The number of replies to `post`.
+    /// - Throws: ``PostStoreError`` if the database cannot be read.
+    public func replyCount(to post: Post) throws -> Int {
+        let statement = try prepare("SELECT COUNT(*) FROM replies WHERE post_id = ?1")
+        defer { sqlite3_finalize(statement) }
+        sqlite3_bind_int64(statement, 1, post.id)
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw error("Can't count replies") }
+        return Int(sqlite3_column_int64(statement, 0))
     }
 
     /// The number of stored posts, on every profile.

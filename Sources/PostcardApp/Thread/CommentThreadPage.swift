@@ -1,57 +1,79 @@
 import Gtk
 import NavigationGtk
 
-/// **Comments**: the replies under a post — each a photo with a comment, oldest first — and
-/// **Reply with Photo**. Shows what it is given and reports the request; it posts nothing itself.
+/// **Comments**: the replies under a post — each a photo with a comment, oldest first, in a recycled
+/// list read a page at a time — and **Reply with Photo**. Shows what it is given and reports the
+/// request; it posts nothing itself.
 @MainActor
 public final class CommentThreadPage: ListPage {
     /// The post the thread belongs to.
     public let post: Post
-    /// The replies' rows, oldest first.
-    public private(set) var replyRows: [ReplyRow] = []
+    /// The replies' rows that exist now (on screen and near it), oldest first.
+    public var replyRows: [ReplyRow] { list.factory.boundCells.map(\.cell) }
+    /// The replies read so far, oldest first.
+    public var replies: [Reply] { list.rows }
     /// Called when the user asks to reply.
     public var onReply: (@MainActor () -> Void)?
 
     /// "Reply with Photo" (end of the bar).
     public var replyButton: Button { actionButton }
 
+    private let list = PagedListView<Reply, ReplyRow>(
+        makeCell: { ReplyRow() }, bindRow: { row, reply, binding in row.bind(reply, binding: binding) },
+        unbind: { $0.unbind() })
+    private var total = 0
+
     /// Creates the thread of `post`.
     public init(post: Post) {
         self.post = post
-        super.init(title: "Comments", subtitle: "No replies", actionLabel: "Reply with Photo")
+        super.init(title: "Comments", subtitle: "No replies", actionLabel: "Reply with Photo", list: list.view)
         replyButton.onClicked { [weak self] in self?.onReply?() }
-        showReplies([])
+        list.onLoadError = { [weak self] error in self?.showError("Can't load more replies: \(error)") }
+        update(total: 0)
     }
 
-    /// Replaces the shown replies (oldest first).
-    public func showReplies(_ replies: [Reply]) {
-        replyRows = replies.map(ReplyRow.init)
-        showCards(replyRows.map(\.view), emptyText: "No replies yet. Reply with a photo and a comment.")
-        subtitle = replies.isEmpty ? "No replies" : (replies.count == 1 ? "1 reply" : "\(replies.count) replies")
+    /// Shows the replies `source` reads (oldest first); `total` is how many there are in all.
+    public func showReplies(_ source: PagedRows<Reply>, total: Int) {
+        do {
+            try list.show(source)
+            update(total: total)
+        } catch {
+            showError("Can't load replies: \(error)")
+        }
+    }
+
+    /// Adds `reply` at the end of the thread, in place.
+    public func appendReply(_ reply: Reply) {
+        list.insert(reply, at: list.rows.count)
+        update(total: total + 1)
+    }
+
+    private func update(total: Int) {
+        self.total = total
+        showEmptyText("No replies yet. Reply with a photo and a comment.", isEmpty: total == 0)
+        subtitle = total == 0 ? "No replies" : (total == 1 ? "1 reply" : "\(total) replies")
     }
 }
 
-/// One reply: a small photo beside its comment and time.
+/// One reply: a small photo beside its comment and time. Made once per row, bound reply after reply.
 @MainActor
-public final class ReplyRow {
-    /// The reply shown.
-    public let reply: Reply
+public final class ReplyRow: ListCell {
+    /// The reply shown (nil while unbound).
+    public private(set) var reply: Reply?
     /// The row's widgets.
     public let view = Box(.horizontal, spacing: 12)
+    public var root: Widget { view }
     /// The comment.
-    public let commentLabel: Label
-    private let picture = Picture()
+    public let commentLabel = Label()
+    private let when = Label()
+    private let frame = SizedPicture(width: 96, height: 96)
+    private var load: Task<Void, Never>?
 
-    init(reply: Reply) {
-        self.reply = reply
-        commentLabel = Label(reply.comment)
+    init() {
         commentLabel.wraps = true
         commentLabel.xAlign = 0
-        picture.setSizeRequest(width: 96, height: 96)
-        picture.contentFit = .cover
-        picture.canShrink = true
-        picture.alternativeText = reply.comment
-        let when = Label("Replied " + AppController.timeText(reply.createdAt))
+        frame.picture.contentFit = .cover
+        frame.addCSSClass("thumbnail")
         when.xAlign = 0
         when.addCSSClass("dim-label")
         when.addCSSClass("caption")
@@ -60,12 +82,29 @@ public final class ReplyRow {
         text.append(commentLabel)
         text.append(when)
         view.addCSSClass("feed-item")
-        view.append(picture)
+        view.setMargins(top: 6, bottom: 6, start: 12, end: 12)
+        view.append(frame)
         view.append(text)
-        let path = reply.photoPath
-        Task { [weak self] in
-            self?.picture.texture = try? await Texture.load(uri: Files.uri(forPath: path),
-                                                            fit: .cover(width: 96, height: 96))
+    }
+
+    func bind(_ reply: Reply, binding: ListItemBinding) {
+        self.reply = reply
+        commentLabel.text = reply.comment
+        when.text = "Replied " + AppController.timeText(reply.createdAt)
+        frame.picture.alternativeText = reply.comment
+        binding.setAccessibleLabel(reply.comment)
+        let uri = Files.uri(forPath: reply.photoPath), scale = view.scaleFactor
+        load = Task { [weak self] in
+            let texture = try? await Texture.load(uri: uri, fit: .cover(width: 96 * scale, height: 96 * scale))
+            guard !Task.isCancelled, let self, self.reply == reply else { return }
+            self.frame.picture.texture = texture
         }
+    }
+
+    func unbind() {
+        load?.cancel()
+        load = nil
+        reply = nil
+        frame.picture.texture = nil
     }
 }

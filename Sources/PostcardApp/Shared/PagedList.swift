@@ -1,0 +1,157 @@
+import Gtk
+
+/// Rows of one list read from the store a page at a time (keyset paging: each page starts after the last
+/// row of the one before, so reading page 100 costs what page 1 costs). Main actor only.
+@MainActor
+public final class PagedRows<Row: Identifiable & Sendable> where Row.ID == Int64 {
+    /// Reads at most `limit` rows that come after `last` in the list's order (from the start when nil).
+    public typealias Fetch = @MainActor (_ last: Row?, _ limit: Int) throws -> [Row]
+
+    /// The rows read so far, in list order.
+    public private(set) var rows: [Row] = []
+    /// Whether the last page has been read.
+    public private(set) var isComplete = false
+    /// Rows per page.
+    public let pageSize: Int
+    private let fetch: Fetch
+
+    /// Creates a source that reads pages of `pageSize` rows with `fetch`.
+    public init(pageSize: Int = 60, fetch: @escaping Fetch) {
+        self.pageSize = pageSize
+        self.fetch = fetch
+    }
+
+    /// Reads the next page; returns its rows (none when the list is complete).
+    /// - Throws: what `fetch` throws (a ``PostStoreError``); nothing read so far is lost.
+    @discardableResult
+    public func loadMore() throws -> [Row] {
+        guard !isComplete else { return [] }
+        let page = try fetch(rows.last, pageSize)
+        rows += page
+        isComplete = page.count < pageSize
+        return page
+    }
+
+    /// Adds `row` at `index` (a row just posted), without reading anything.
+    func insert(_ row: Row, at index: Int) { rows.insert(row, at: min(index, rows.count)) }
+
+    /// Replaces the row with `row`'s id (an edited caption); returns its index, or nil when not read yet.
+    func replace(_ row: Row) -> Int? {
+        guard let index = rows.firstIndex(where: { $0.id == row.id }) else { return nil }
+        rows[index] = row
+        return index
+    }
+}
+
+/// A recycled `GtkListView` over ``PagedRows``: optional leading rows (a profile's header), then one row
+/// per record, read from the store a page at a time as the user scrolls near the end. Rows are made by
+/// `Cell`'s factory and bound to record after record; posting or editing changes one row in place.
+/// Main actor only.
+@MainActor
+final class PagedListView<Row: Identifiable & Sendable, Cell: ListCell> where Row.ID == Int64 {
+    /// The list view (put it in a scrolled window).
+    let view: ListView
+    /// The rows' factory (its bound cells are what is on screen and near it).
+    let factory: ListItemFactory<Cell>
+    /// The source of the rows, once shown.
+    private(set) var source: PagedRows<Row>?
+    /// Called when reading a page failed (the rows already shown stay).
+    var onLoadError: (@MainActor (Error) -> Void)?
+    private let model = KeyListModel()
+    private let leadingKeys: [String]
+    private let state: State
+
+    /// Rows this close to the end start reading the next page.
+    static var prefetchDistance: Int { 20 }
+
+    /// What the factory's closures share with the list (they must not hold the list itself).
+    @MainActor final class State {
+        var rowsByKey: [String: Row] = [:]
+        var nearEnd: (@MainActor (Int) -> Void)?
+    }
+
+    /// - Parameters:
+    ///   - leadingKeys: keys of rows before the records, bound with `bindLeading`.
+    ///   - makeCell: makes one cell (once per row widget).
+    ///   - bindRow: points a cell at a record.
+    ///   - bindLeading: points a cell at a leading row.
+    ///   - unbind: cancels a cell's loads and drops what it holds.
+    init(leadingKeys: [String] = [],
+         makeCell: @escaping @MainActor () -> Cell,
+         bindRow: @escaping @MainActor (Cell, Row, ListItemBinding) -> Void,
+         bindLeading: @escaping @MainActor (Cell, String, ListItemBinding) -> Void = { _, _, _ in },
+         unbind: @escaping @MainActor (Cell) -> Void) {
+        self.leadingKeys = leadingKeys
+        let state = State()
+        self.state = state
+        factory = ListItemFactory(makeCell: makeCell, bind: { cell, binding in
+            if let row = state.rowsByKey[binding.key] {
+                bindRow(cell, row, binding)
+            } else {
+                bindLeading(cell, binding.key, binding)
+            }
+            state.nearEnd?(binding.position)
+        }, unbind: unbind)
+        view = ListView(model: model, factory: factory)
+        model.append(leadingKeys)
+        state.nearEnd = { [weak self] position in self?.bound(position) }
+    }
+
+    /// The key of a record's row.
+    static func key(_ row: Row) -> String { "row:\(row.id)" }
+
+    /// Shows `source`'s rows from the top (reads its first page).
+    /// - Throws: the first page's error; the list is then empty.
+    func show(_ source: PagedRows<Row>) throws {
+        self.source = source
+        state.rowsByKey = [:]
+        model.splice(at: leadingKeys.count, removing: model.count - leadingKeys.count, with: [])
+        try append(source.loadMore())
+    }
+
+    /// The records read so far, in list order.
+    var rows: [Row] { source?.rows ?? [] }
+
+    /// The record shown at list `position` (after the leading rows), or nil.
+    func row(at position: Int) -> Row? {
+        let index = position - leadingKeys.count
+        return rows.indices.contains(index) ? rows[index] : nil
+    }
+
+    /// The list position of the record at `index`.
+    func position(ofRowAt index: Int) -> Int { index + leadingKeys.count }
+
+    /// Adds `row` at `index` (0: the top) without rebuilding anything; other rows keep their widgets,
+    /// and the scroll position and focus stay with the row the user was on.
+    func insert(_ row: Row, at index: Int) {
+        guard let source else { return }
+        source.insert(row, at: index)
+        state.rowsByKey[Self.key(row)] = row
+        model.insert(Self.key(row), at: position(ofRowAt: min(index, source.rows.count - 1)))
+    }
+
+    /// Shows `row` in place of the record with the same id (rebinding that one row).
+    func replace(_ row: Row) {
+        guard let index = source?.replace(row) else { return }
+        state.rowsByKey[Self.key(row)] = row
+        model.splice(at: position(ofRowAt: index), removing: 1, with: [Self.key(row)])
+    }
+
+    private func append(_ page: [Row]) {
+        for row in page { state.rowsByKey[Self.key(row)] = row }
+        model.append(page.map(Self.key))
+    }
+
+    private func bound(_ position: Int) {
+        guard let source, !source.isComplete, position >= model.count - Self.prefetchDistance else { return }
+        // Read after this layout pass: the model must not change while the list binds its rows.
+        MainLoopBridge.afterLayout { [weak self] in
+            guard let self, let source = self.source, !source.isComplete else { return }
+            do {
+                self.append(try source.loadMore())
+            } catch {
+                self.onLoadError?(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import CGtk
+import Foundation
+import Gtk
+import PhotoPosting
+@testable import PostcardApp
+import XCTest
+
+/// Feeds of thousands of posts as recycled lists read a page at a time; posting updates the list in place.
+final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
+    /// A store with `count` posts on My Profile ("Post 1" oldest … "Post N" newest), all of one photo,
+    /// written in one transaction.
+    @MainActor
+    private func makeStore(posts count: Int, photo: String = PhotoFixtures.samples + "/rocket.jpg") throws -> PostStore {
+        let store = try PostStore(directory: makeTemporaryDirectory())
+        let first = try store.add(photo: Photo(path: photo), comment: "Post 1", author: "me", profile: "me")
+        let stored = first.photoPath.replacingOccurrences(of: store.directory + "/", with: "")
+        if count > 1 {
+            try store.execute("""
+                WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
+                INSERT INTO posts (author, profile, comment, photo_path, created_at)
+                SELECT 'me', 'me', 'Post ' || i, '\(stored)', \(first.createdAt) + i FROM n;
+                """)
+        }
+        return store
+    }
+
+    @MainActor
+    private func makeApp(_ store: PostStore, library: String = PhotoFixtures.samples) -> AppController {
+        StyleSheet.load(path: PhotoFixtures.samples + "/../style.css")
+        let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: library))
+        show(app.mainWindow.window)
+        return app
+    }
+
+    func testAFeedOfFiveThousandPostsShowsItsNewestAndScrollsToTheOldest() throws {
+        try onMain {
+            let app = makeApp(try makeStore(posts: 5_000))
+            let profile = app.myProfile
+            spin(until: { profile.feedItems.first?.isPhotoLoaded == true }, "the newest post's photo")
+            XCTAssertEqual(profile.feedItems.first?.post?.comment, "Post 5000", "newest first")
+            XCTAssertLessThanOrEqual(profile.posts.count, 3 * AppController.pageSize, "only the first pages are read")
+            XCTAssertLessThanOrEqual(profile.feedItems.count, 210, "GTK recycles about 200 rows at most")
+            // Scroll to the end as a user dragging the scrollbar down would, page after page.
+            spin(until: {
+                profile.scroller.verticalOffset = profile.scroller.maximumVerticalOffset
+                return profile.feedItems.last?.post?.comment == "Post 1"
+            }, timeout: 60, "the oldest post")
+            XCTAssertEqual(profile.posts.count, 5_000)
+            XCTAssertEqual(Set(profile.posts.map(\.id)).count, 5_000, "each post read once")
+            XCTAssertLessThanOrEqual(profile.feedItems.count, 210, "still about 200 rows after 5,000 posts")
+            let withPhotos = profile.feedItems.filter { $0.picture.texture != nil }
+            XCTAssertLessThanOrEqual(withPhotos.count, 6, "only rows on screen hold a photo")
+            XCTAssertTrue(withPhotos.allSatisfy { $0.view.isMapped })
+            spin(until: { profile.feedItems.last?.isPhotoLoaded == true }, "the oldest post's photo")
+        }
+    }
+
+    func testANewPostAppearsAtTheTopWithoutRebuildingTheList() throws {
+        try onMain {
+            let app = makeApp(try makeStore(posts: 200))
+            let profile = app.myProfile
+            spin(until: { !profile.feedItems.isEmpty }, "feed")
+            profile.scroller.verticalOffset = 900
+            spin(for: 0.3)
+            let readBefore = profile.posts.count
+            let rowWidgetsBefore = Set(profile.feedItems.map { ObjectIdentifier($0) })
+            let offsetBefore = profile.scroller.verticalOffset
+            profile.postButton.activate()
+            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "picker")
+            let picker = CommentedPhotoFlow.current!.stack.visiblePage as! PhotoPickerPage
+            picker.grid.activateItem(at: picker.photos.firstIndex { $0.fileName == "coffee.png" }!)
+            spin(until: { CommentedPhotoFlow.current?.stack.visiblePage is CommentPage }, "Add a Comment")
+            let page = CommentedPhotoFlow.current!.stack.visiblePage as! CommentPage
+            page.commentView.text = "Fresh"
+            page.postButton.activate()
+            spin(until: { CommentedPhotoFlow.current == nil }, "posted")
+            spin(for: 0.3)
+            XCTAssertEqual(profile.posts.first?.comment, "Fresh", "at the top")
+            XCTAssertEqual(profile.posts.count, readBefore + 1, "added in place: nothing was read again")
+            XCTAssertFalse(rowWidgetsBefore.isDisjoint(with: profile.feedItems.map { ObjectIdentifier($0) }),
+                           "the rows on screen are the same widgets")
+            XCTAssertEqual(profile.scroller.verticalOffset, offsetBefore, accuracy: 400,
+                           "the user stays where they were, not back at the top")
+            profile.scroller.verticalOffset = 0
+            spin(until: { profile.feedItems.first?.post?.comment == "Fresh" }, "the new post shown first")
+        }
+    }
+
+    func testAFeedPhotoTurnedByItsOrientationTagShowsUprightWithAPlaceholderOfItsShapeFirst() throws {
+        try onMain {
+            let folder = makeTemporaryDirectory()
+            try FileManager.default.copyItem(atPath: PhotoFixtures.samples + "/rocket.jpg", toPath: folder + "/sideways.jpg")
+            try ImageMetadata.write(orientation: 6, toFileAt: folder + "/sideways.jpg")
+            let app = makeApp(try makeStore(posts: 1, photo: folder + "/sideways.jpg"))
+            let item = { app.myProfile.feedItems.first }
+            spin(until: { item()?.isPhotoLoaded == true }, "feed photo")
+            let texture = item()!.picture.texture!
+            XCTAssertLessThan(texture.width, texture.height, "upright in the feed")
+            XCTAssertLessThanOrEqual(texture.height, FeedItem.photoHeight * item()!.view.scaleFactor, "decoded at the size shown")
+            // The placeholder shown while it loads has the upright shape (427 × 640), so the row does not jump.
+            let shape = try ImageMetadata.uprightSize(uri: Files.uri(forPath: folder + "/sideways.jpg"))
+            XCTAssertEqual([shape.width, shape.height], [427, 640])
+            let placeholder = FeedItem.placeholder(width: shape.width, height: shape.height)
+            XCTAssertEqual(Double(placeholder.width) / Double(placeholder.height), 427.0 / 640.0, accuracy: 0.05)
+        }
+    }
+}
