@@ -28,6 +28,25 @@ static inline void postcard_test_click(Display *display, void *window, int x, in
     XSync(display, False);
 }
 
+// Moves the top-level GtkWindow `window` to (x, y) on the root window (no window manager runs under
+// Xvfb, so tests place windows side by side themselves).
+static inline void postcard_test_move_window(Display *display, void *window, int x, int y) {
+    XMoveWindow(display, gdk_x11_surface_get_xid(gtk_native_get_surface(window)), x, y);
+    XSync(display, False);
+}
+
+// Presses (down = True) or releases mouse `button` at (x, y) in the GtkWindow `window`'s coordinates;
+// with button 0 only moves the pointer there.
+static inline void postcard_test_pointer(Display *display, void *window, int x, int y, unsigned int button, Bool down) {
+    unsigned long xid = gdk_x11_surface_get_xid(gtk_native_get_surface(window));
+    int root_x = 0, root_y = 0;
+    Window child;
+    XTranslateCoordinates(display, xid, DefaultRootWindow(display), x, y, &root_x, &root_y, &child);
+    XTestFakeMotionEvent(display, -1, root_x, root_y, 0);
+    if (button) XTestFakeButtonEvent(display, button, down, 0);
+    XSync(display, False);
+}
+
 static inline Display *postcard_test_xdisplay(void) {
     void *display = gdk_display_get_default();
     if (!display) return NULL;

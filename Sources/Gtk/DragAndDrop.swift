@@ -39,12 +39,15 @@ public enum Clipboard {
         let clipboard = gdk_display_get_clipboard(display)!
         let formats = gdk_clipboard_get_formats(clipboard)
         if gdk_content_formats_contain_gtype(formats, gdk_file_list_get_type()) != 0 {
-            let list: UnsafeMutablePointer<GValue>? = try? await AsyncCall.run { callback, box in
+            // The value belongs to the read's result, which is freed after `finish`: take the URIs there.
+            let files: [String]? = try? await AsyncCall.run { callback, box in
                 gdk_clipboard_read_value_async(clipboard, gdk_file_list_get_type(), G_PRIORITY_DEFAULT, nil, callback, box)
             } finish: { result, error in
-                gdk_clipboard_read_value_finish(clipboard, result, error).map { UnsafeMutablePointer(mutating: $0) }
+                gdk_clipboard_read_value_finish(clipboard, result, error)
+                    .flatMap { g_value_get_boxed($0) }
+                    .map { uris(ofFileList: OpaquePointer($0)) }
             }
-            if let list, let files = g_value_get_boxed(list) { return .files(uris(ofFileList: OpaquePointer(files))) }
+            if let files { return .files(files) }
         }
         if gdk_content_formats_contain_gtype(formats, gdk_texture_get_type()) != 0 {
             let texture: OpaquePointer? = try? await AsyncCall.run { callback, box in

@@ -1,0 +1,119 @@
+import CGtk
+import CXTest
+import Foundation
+import Gtk
+import PhotoPosting
+import XCTest
+
+/// Choosing a photo without the grid's mouse: keyboard alone, a file dragged in, a paste.
+final class PhotoPickerInputTests: GtkTestCase, @unchecked Sendable {
+    @MainActor
+    private func openPicker(_ library: String = PhotoFixtures.samples) -> FlowHarness {
+        let harness = FlowHarness(library: library)
+        show(harness.host.window)
+        harness.start()
+        spin(until: { harness.picker?.hasSettled == true }, "picker settled")
+        spin(until: { harness.dialog.map { gtk_window_is_active($0.window.pointer()) != 0 } ?? false }, "dialog active")
+        return harness
+    }
+
+    func testTilesAreReachableAndChosenByKeyboardAlone() {
+        onMain {
+            let harness = openPicker()
+            let picker = harness.picker!
+            spin(until: { picker.boundTiles.first?.tile.listItem?.hasFocus == true }, "the first tile has focus")
+            pressKey(XK_Right)
+            spin(until: { picker.boundTiles.first { $0.position == 1 }?.tile.listItem?.hasFocus == true }, "the second tile has focus")
+            pressKey(XK_Return)
+            spin(until: { harness.commentPage != nil }, "Add a Comment")
+            XCTAssertEqual(harness.commentPage?.photo, picker.photos[1], "Return chose the focused photo")
+        }
+    }
+
+    func testPastingAnImageFileChoosesIt() {
+        onMain {
+            let harness = openPicker()
+            let heic = PhotoFixtures.formatsFolder + "/phone.heic"
+            Clipboard.setFiles([Files.uri(forPath: heic)])
+            pressKey(XK_v, modifiers: [XK_Control_L])
+            spin(until: { harness.commentPage != nil }, "Add a Comment")
+            XCTAssertEqual(harness.commentPage?.photo, Photo(path: heic))
+            spin(until: { harness.commentPage?.preview.texture != nil }, "the HEIC shows")
+        }
+    }
+
+    func testPastingAnImageChoosesItAsAPNG() {
+        onMain {
+            let harness = openPicker()
+            Clipboard.setImage(Texture.solid(width: 40, height: 30, rgba: 0xE01B24FF))
+            pressKey(XK_v, modifiers: [XK_Control_L])
+            spin(until: { harness.commentPage != nil }, "Add a Comment")
+            let photo = harness.commentPage!.photo
+            XCTAssertTrue(photo.fileName.hasPrefix("Pasted image") && photo.fileName.hasSuffix(".png"), photo.fileName)
+            spin(until: { harness.commentPage?.preview.texture != nil }, "the pasted image shows")
+            XCTAssertEqual(harness.commentPage?.preview.texture?.width, 40)
+        }
+    }
+
+    func testPastingTextSaysThereIsNothingToPaste() {
+        onMain {
+            let harness = openPicker()
+            let clipboard = gdk_display_get_clipboard(gdk_display_get_default())
+            gdk_clipboard_set_text(clipboard, "just words")
+            pressKey(XK_v, modifiers: [XK_Control_L])
+            spin(until: { harness.picker?.messageLabel.isVisible == true }, "message")
+            XCTAssertEqual(harness.picker?.messageLabel.text, "There is no image or image file to paste.")
+            XCTAssertNil(harness.commentPage)
+        }
+    }
+
+    /// A real drag through the X server: a file dragged from another window (as from Files) and dropped
+    /// on Choose a Photo is chosen.
+    func testDroppingAnImageFileFromAnotherWindowChoosesIt() throws {
+        try onMain {
+            let harness = openPicker()
+            let dialog = harness.dialog!.window
+            let photoPath = PhotoFixtures.formatsFolder + "/photo.webp"
+            // The drag source: a window beside the dialog offering the file, as a file manager does.
+            let source = Gtk.Window()
+            let handle = Label("photo.webp")
+            handle.setSizeRequest(width: 200, height: 120)
+            source.setChild(handle)
+            // Its own window group, as another app's window: the dialog's modality does not block it.
+            let group = gtk_window_group_new()!
+            gtk_window_group_add_window(group, source.pointer())
+            defer { g_object_unref(UnsafeMutableRawPointer(group)) }
+            var list: UnsafeMutablePointer<GSList>? = g_slist_prepend(nil, UnsafeMutableRawPointer(g_file_new_for_path(photoPath)))
+            var value = GValue()
+            g_value_init(&value, gdk_file_list_get_type())
+            g_value_take_boxed(&value, UnsafeRawPointer(gdk_file_list_new_from_list(list)))
+            g_slist_free_full(list, g_object_unref)
+            list = nil
+            let drag = gtk_drag_source_new()!
+            gtk_drag_source_set_content(drag, gdk_content_provider_new_for_value(&value))
+            g_value_unset(&value)
+            gtk_drag_source_set_actions(drag, GDK_ACTION_COPY)
+            gtk_widget_add_controller(handle.widget, drag)
+            source.present()
+            spin(until: { source.isMapped }, "source shown")
+            let display = try XCTUnwrap(postcard_test_xdisplay())
+            postcard_test_move_window(display, UnsafeMutableRawPointer(source.gobject), Int32(dialog.width) + 40, 0)
+            spin(for: 0.3)
+            postcard_test_pointer(display, UnsafeMutableRawPointer(source.gobject), 100, 60, 1, 1)
+            spin(for: 0.2)
+            for step in 1...12 {  // past GTK's drag threshold, then across to the dialog
+                postcard_test_pointer(display, UnsafeMutableRawPointer(source.gobject), 100 - Int32(step) * 8, 60, 0, 0)
+                spin(for: 0.05)
+            }
+            for step in 1...10 {
+                postcard_test_pointer(display, UnsafeMutableRawPointer(dialog.gobject), dialog.width / 2 + Int32(10 - step) * 30,
+                                      dialog.height / 2, 0, 0)
+                spin(for: 0.08)
+            }
+            postcard_test_pointer(display, UnsafeMutableRawPointer(dialog.gobject), dialog.width / 2, dialog.height / 2, 1, 0)
+            spin(until: { harness.commentPage != nil }, "Add a Comment")
+            XCTAssertEqual(harness.commentPage?.photo, Photo(path: photoPath))
+            source.destroy()
+        }
+    }
+}
