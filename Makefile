@@ -16,7 +16,7 @@ TEST_CACHE := $(CURDIR)/.build/test-cache
 TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE)
 XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
 
-.PHONY: deps build run test test-model test-gtk install screenshots clean
+.PHONY: deps build run test test-model test-gtk install screenshots bench clean
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -55,6 +55,16 @@ install: deps
 screenshots: build
 	rm -rf shots
 	$(XVFB) "$$($(SWIFT) build --show-bin-path)/postcard" --review-tour "$(CURDIR)/shots"
+
+# Scale benchmarks (a program, not tests): release build, under Xvfb; data is made once in
+# $(BENCH_CACHE) (outside the repository); results go to bench/results.md.
+BENCH_CACHE ?= $(HOME)/.cache/postcard-bench
+bench: deps
+	$(SWIFT) build -c release --product postcard
+	$(SWIFT) build -c release --product PostcardBench
+	mkdir -p "$(BENCH_CACHE)/xdg-cache"
+	XDG_CACHE_HOME="$(BENCH_CACHE)/xdg-cache" $(XVFB) "$$($(SWIFT) build -c release --show-bin-path)/PostcardBench" \
+	  --cache "$(BENCH_CACHE)" --out "$(CURDIR)/bench/results.md"
 
 clean:
 	rm -rf .build shots

@@ -29,6 +29,11 @@ let package = Package(
             dependencies: ["PhotoPosting", "NavigationGtk", "Navigation", "Gtk", "CSQLite"]
         ),
         .executableTarget(name: "Postcard", dependencies: ["PostcardApp"]),
+        // `make bench`: scale benchmarks (a program, not tests), see bench/results.md.
+        .executableTarget(
+            name: "PostcardBench",
+            dependencies: ["PostcardApp", "PhotoPosting", "NavigationGtk", "Navigation", "Gtk", "CGtk", "CSQLite"]
+        ),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
         .testTarget(
             name: "PostcardTests",

@@ -103,6 +103,14 @@ public enum Files {
         _ = try GLibError.check { body(from, to, $0) }
     }
 
+    /// The whole text of a small file (`g_file_get_contents`), or nil when it cannot be read. Blocking.
+    public static func readText(_ path: String) -> String? {
+        var contents: UnsafeMutablePointer<CChar>?
+        guard g_file_get_contents(path, &contents, nil, nil) != 0, let contents else { return nil }
+        defer { g_free(contents) }
+        return String(cString: contents)
+    }
+
     /// The user's cache folder (`$XDG_CACHE_HOME`, default `~/.cache`).
     public static var userCacheDirectory: String { String(cString: g_get_user_cache_dir()) }
 
@@ -145,6 +153,10 @@ public enum Files {
 
 /// Local date and time text through GLib's `GDateTime` (time zone and locale of the user).
 public enum DateText {
+    /// A monotonic clock in microseconds (`g_get_monotonic_time`, `CLOCK_MONOTONIC`: comparable between
+    /// processes on one machine, never set back).
+    public static var monotonicMicroseconds: Int64 { Int64(g_get_monotonic_time()) }
+
     /// The current time in microseconds since 1970-01-01 UTC (`g_get_real_time`).
     public static var nowMicroseconds: Int64 { Int64(g_get_real_time()) }
 

@@ -134,6 +134,32 @@ open class Widget: Object {
         connect("unmap") { _ in handler(false) }
     }
 
+    /// Runs `handler` once, after the next frame that draws this widget's window has been painted (the
+    /// frame clock's `after-paint`), realizing nothing itself: call it before or after presenting.
+    public func afterNextPaint(_ handler: @escaping @MainActor () -> Void) {
+        var fired = false
+        func watch(_ clock: OpaquePointer) {
+            let clockObject = Object(clock, transfer: .none)
+            var id: UInt = 0
+            id = clockObject.connect("after-paint") { _ in
+                guard !fired else { return }
+                fired = true
+                clockObject.disconnect(id)
+                handler()
+            }
+        }
+        if let clock = gtk_widget_get_frame_clock(widget) {
+            watch(clock)
+        } else {
+            var realizeID: UInt = 0
+            realizeID = connect("realize") { [weak self] _ in
+                guard let self else { return }
+                self.disconnect(realizeID)
+                if let clock = gtk_widget_get_frame_clock(self.widget) { watch(clock) }
+            }
+        }
+    }
+
     /// The widget's parent, or nil when it has none.
     public var parentWidget: UnsafeMutablePointer<GtkWidget>? { gtk_widget_get_parent(widget) }
 

@@ -16,6 +16,15 @@ public struct LibraryPhoto: Equatable, Hashable, Sendable {
     /// The MIME type guessed from the file name, e.g. "image/jpeg".
     public let mimeType: String
 
+    /// Creates the record of a photo found in a library.
+    public init(photo: Photo, date: Int64, isDateTaken: Bool, modified: UInt64, mimeType: String) {
+        self.photo = photo
+        self.date = date
+        self.isDateTaken = isDateTaken
+        self.modified = modified
+        self.mimeType = mimeType
+    }
+
     /// Newest first; equal dates by file name, then URI, so the order is stable.
     public static func newestFirst(_ a: LibraryPhoto, _ b: LibraryPhoto) -> Bool {
         if a.date != b.date { return a.date > b.date }

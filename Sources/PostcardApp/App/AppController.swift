@@ -305,7 +305,9 @@ public enum PostcardMain {
                 StyleSheet.load(path: Files.join(resources, "style.css"))
                 controller = AppController(application: app, store: store, library: library)
                 controller?.present()
-                if let tour = options.reviewTourDirectory, let controller {
+                if options.measuresStartup, let controller {
+                    StartupMeasurement.run(controller) { app.quit() }
+                } else if let tour = options.reviewTourDirectory, let controller {
                     ReviewTour.run(app: controller, into: tour) { succeeded in
                         tourFailed = !succeeded
                         app.quit()

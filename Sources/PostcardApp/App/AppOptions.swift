@@ -19,13 +19,16 @@ public struct AppOptions: Equatable, Sendable {
     /// Whether the app should run as its own instance instead of handing over to a running one (any
     /// option that changes what it shows or stores would otherwise be silently ignored).
     public var needsOwnInstance: Bool {
-        library != .bundled || dataDirectory != nil || reviewTourDirectory != nil
+        library != .bundled || dataDirectory != nil || reviewTourDirectory != nil || measuresStartup
     }
 
     /// Whether `--help` was given.
     public var showHelp = false
     /// `--review-tour DIR`: walk through every screen, save screenshots in DIR, and quit.
     public var reviewTourDirectory: String?
+    /// `--measure-startup`: show My Profile, print how long the first frame took and the resident memory
+    /// once its photos show, then quit (for `make bench`).
+    public var measuresStartup = false
 
     /// The usage text printed by `--help` and after a bad argument.
     public static let usage = """
@@ -36,6 +39,8 @@ public struct AppOptions: Equatable, Sendable {
           --data-dir DIR     keep posts in DIR (default: $XDG_DATA_HOME/postcard)
           --review-tour DIR  walk through every screen, save a screenshot of each in DIR, quit;
                              posts go to a fresh folder in DIR unless --data-dir is given
+          --measure-startup  print the time to the first frame and the memory once My Profile
+                             shows its photos, then quit (used by make bench)
           --help             show this help
 
         With --library, --pictures or --data-dir the app runs as a separate instance; otherwise a
@@ -61,6 +66,8 @@ public struct AppOptions: Equatable, Sendable {
             case "--review-tour":
                 guard let dir = remaining.popFirst(), !dir.isEmpty else { throw AppOptionsError(message: "--review-tour needs a folder") }
                 reviewTourDirectory = Files.absolute(dir)
+            case "--measure-startup":
+                measuresStartup = true
             case "--help", "-h":
                 showHelp = true
             default:
