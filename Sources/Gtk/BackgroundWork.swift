@@ -1,90 +1,113 @@
 import Dispatch
+import Glibc
 import Synchronization
 
-/// Runs blocking work (decoding, disk I/O) on background threads, at most ``width`` jobs at once, so a
-/// list of thousands of photos never starts thousands of decodes and the main thread never waits.
+/// Runs blocking work (decoding, disk I/O) on its own background threads, at most ``width`` jobs at
+/// once, so a list of thousands of photos never starts thousands of decodes and the main thread never
+/// waits.
 ///
-/// A job still waiting for a slot is dropped as soon as its task is cancelled (a list cell that scrolled
-/// away cancels its load): it never runs and ``run(_:)`` throws `CancellationError`. A job that has
-/// started runs to the end (blocking C calls cannot be interrupted); its result is then discarded by the
-/// cancelled caller. Waiting jobs start newest first (LIFO): what was just scrolled into view loads
-/// before what was requested earlier. Safe to use from any thread or actor.
+/// - The threads run at a lower priority (nice 10) than the main thread, so on a machine with few
+///   cores, decoding yields to drawing and input instead of stalling them.
+/// - Waiting jobs start newest first (LIFO): what was just scrolled into view loads before what was
+///   requested earlier.
+/// - A job still waiting is dropped as soon as its task is cancelled (a list cell that scrolled away
+///   cancels its load): it never runs and ``run(_:)`` throws `CancellationError`. A job that has started
+///   runs to the end (blocking C calls cannot be interrupted); the cancelled caller discards its result.
+///
+/// Safe to use from any thread or actor. The threads live as long as the process.
 public final class BackgroundWorkQueue: Sendable {
-    /// The most jobs that run at once.
+    /// The most jobs that run at once (the number of threads).
     public let width: Int
+    /// The threads' nice value (0 is normal; higher yields more).
+    public static let threadNiceness: Int32 = 10
 
-    private struct Waiter {
+    private struct Job {
         let id: UInt64
-        let continuation: CheckedContinuation<Void, any Error>
+        let run: @Sendable () -> Void
+        let cancel: @Sendable () -> Void
     }
 
     private struct State {
-        var running = 0
         var nextID: UInt64 = 0
-        var waiting: [Waiter] = []
+        var waiting: [Job] = []
+        var threadsStarted = false
     }
 
     private let state = Mutex(State())
-    private let queue: DispatchQueue
+    private let available = DispatchSemaphore(value: 0)
+    private let label: String  // for debugging (the queue's name)
 
-    /// Creates a queue that runs at most `width` (≥ 1) jobs at once on GCD's global threads.
+    /// Creates a queue of `width` (≥ 1) threads named after `label`; they start with the first job.
     public init(label: String, width: Int) {
+        self.label = label
         self.width = max(1, width)
-        queue = DispatchQueue(label: label, qos: .userInitiated, attributes: .concurrent)
     }
 
-    /// Runs `work` on a background thread once a slot is free, and returns its result.
+    /// Runs `work` on one of the queue's threads and returns its result.
     /// - Throws: `CancellationError` if the calling task is cancelled before the work starts; otherwise
     ///   whatever `work` throws.
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await acquire()
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                let result = Result { try work() }
-                self.release()
-                continuation.resume(with: result)
-            }
-        }
-    }
-
-    /// Number of jobs waiting for a slot (for tests and benchmarks).
-    public var waitingCount: Int { state.withLock { $0.waiting.count } }
-
-    private func acquire() async throws {
         try Task.checkCancellation()
-        let id: UInt64? = state.withLock { state in
-            if state.running < width {
-                state.running += 1
-                return nil
-            }
+        startThreadsOnce()
+        let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
         }
-        guard let id else { return }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let cancelled = state.withLock { state -> Bool in
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                let resumed = Mutex(false)
+                let resume: @Sendable (Result<T, any Error>) -> Void = { result in
+                    let first = resumed.withLock { done -> Bool in
+                        defer { done = true }
+                        return !done
+                    }
+                    if first { continuation.resume(with: result) }
+                }
+                let job = Job(id: id, run: { resume(Result { try work() }) }, cancel: { resume(.failure(CancellationError())) })
+                let cancelledAlready = state.withLock { state -> Bool in
                     if Task.isCancelled { return true }
-                    state.waiting.append(Waiter(id: id, continuation: continuation))
+                    state.waiting.append(job)
                     return false
                 }
-                if cancelled { continuation.resume(throwing: CancellationError()) }
+                if cancelledAlready { job.cancel() } else { available.signal() }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
+            let job = state.withLock { state -> Job? in
                 guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return nil }
                 return state.waiting.remove(at: index)
             }
-            waiter?.continuation.resume(throwing: CancellationError())
+            job?.cancel()
         }
     }
 
-    private func release() {
-        let next = state.withLock { state -> Waiter? in
-            if let next = state.waiting.popLast() { return next }  // the slot passes on (LIFO)
-            state.running -= 1
-            return nil
+    /// Number of jobs waiting for a thread (for tests and benchmarks).
+    public var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+    private func startThreadsOnce() {
+        let start = state.withLock { state -> Bool in
+            defer { state.threadsStarted = true }
+            return !state.threadsStarted
         }
-        next?.continuation.resume()
+        guard start else { return }
+        for _ in 0..<width {
+            var thread = pthread_t()
+            let context = Unmanaged.passRetained(self).toOpaque()  // the threads keep the queue alive
+            pthread_create(&thread, nil, { context in
+                let queue = Unmanaged<BackgroundWorkQueue>.fromOpaque(context!).takeUnretainedValue()
+                queue.work()
+                return nil
+            }, context)
+            pthread_detach(thread)
+        }
+    }
+
+    private func work() {
+        // On Linux a nice value set with PRIO_PROCESS and 0 applies to the calling thread only.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.threadNiceness)
+        while true {
+            available.wait()
+            guard let job = state.withLock({ $0.waiting.popLast() }) else { continue }  // cancelled meanwhile
+            job.run()
+        }
     }
 }

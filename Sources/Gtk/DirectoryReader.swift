@@ -45,7 +45,7 @@ public final class DirectoryReader {
         let folder = g_file_new_for_uri(uri)!
         do {
             let enumerator: UnsafeMutablePointer<GFileEnumerator> = try await AsyncCall.run { callback, box in
-                g_file_enumerate_children_async(folder, attributes, G_FILE_QUERY_INFO_NONE, G_PRIORITY_DEFAULT_IDLE,
+                g_file_enumerate_children_async(folder, attributes, G_FILE_QUERY_INFO_NONE, G_PRIORITY_DEFAULT,
                                                 nil, callback, box)
             } finish: { result, error in
                 g_file_enumerate_children_finish(folder, result, error)
@@ -77,7 +77,7 @@ public final class DirectoryReader {
     public func next(_ count: Int32) async throws -> [DirectoryEntry] {
         let enumerator = self.enumerator, folder = self.folder
         let list: OpaquePointer? = try await AsyncCall.run { callback, box in
-            g_file_enumerator_next_files_async(enumerator, count, G_PRIORITY_DEFAULT_IDLE, nil, callback, box)
+            g_file_enumerator_next_files_async(enumerator, count, G_PRIORITY_DEFAULT, nil, callback, box)
         } finish: { result, error in
             g_file_enumerator_next_files_finish(enumerator, result, error).map { OpaquePointer($0) }
         }

@@ -1,31 +1,53 @@
 import CGtk
 
-/// A `GtkStringList` used as a list model of keys: each item is a string that identifies a record the
-/// app holds (a photo's URI, a post's id). Recycled list views (``ListView``, ``GridView``) show it;
-/// every change emits `items-changed`, so only the affected rows are rebound. Main actor only.
+/// A list model of keys: each item is a string that identifies a record the app holds (a photo's URI, a
+/// post's id), kept as one `GtkStringObject` per key in a `GListStore`. Recycled list views
+/// (``ListView``, ``GridView``) show it. Every change emits one `items-changed`, and a key that stays in
+/// the list keeps its item object when a change moves it, so GTK keeps its row or tile bound instead of
+/// making it again: re-sorting ten thousand items rebinds only what is new on screen. Keys are unique.
+/// Main actor only.
 @MainActor
 public final class KeyListModel: Object {
-    /// Creates an empty model.
-    public init() { super.init(gtk_string_list_new(nil), transfer: .full) }
+    nonisolated(unsafe) private var items: [String: OpaquePointer] = [:]  // one reference each; freed in deinit
 
-    var list: OpaquePointer { opaque }
+    /// Creates an empty model.
+    public init() { super.init(g_list_store_new(gtk_string_object_get_type()), transfer: .full) }
+
+    deinit {
+        for item in items.values { g_object_unref(UnsafeMutableRawPointer(item)) }
+    }
+
+    var store: OpaquePointer { opaque }
 
     /// Number of items.
     public var count: Int { Int(g_list_model_get_n_items(OpaquePointer(gobject))) }
 
     /// The key at `index` (0-based), or nil when out of range.
     public func key(at index: Int) -> String? {
-        guard index >= 0, index < count, let text = gtk_string_list_get_string(list, guint(index)) else { return nil }
-        return String(cString: text)
+        guard index >= 0, index < count, let item = g_list_model_get_item(OpaquePointer(gobject), guint(index)) else { return nil }
+        defer { g_object_unref(item) }
+        return gtk_string_object_get_string(OpaquePointer(item)).map { String(cString: $0) }
     }
 
-    /// Replaces `removing` items from `index` with `keys` in one change (one `items-changed`).
+    /// Replaces `removing` items from `index` with `keys` in one change (one `items-changed`). Keys that
+    /// were in the list keep their item objects.
     public func splice(at index: Int, removing: Int, with keys: [String]) {
-        let copies = keys.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
-        var pointers = copies.map { UnsafePointer($0) } + [nil]
-        pointers.withUnsafeMutableBufferPointer { buffer in
-            gtk_string_list_splice(list, guint(index), guint(removing), buffer.baseAddress)
+        var removed: [String] = []
+        removed.reserveCapacity(removing)
+        for position in index ..< index + removing {
+            if let key = key(at: position) { removed.append(key) }
+        }
+        var additions: [UnsafeMutableRawPointer?] = keys.map { key in
+            if let item = items[key] { return UnsafeMutableRawPointer(item) }
+            let item = gtk_string_object_new(key)!
+            items[key] = item
+            return UnsafeMutableRawPointer(item)
+        }
+        additions.withUnsafeMutableBufferPointer { buffer in
+            g_list_store_splice(store, guint(index), guint(removing), buffer.baseAddress, guint(keys.count))
+        }
+        for key in Set(removed).subtracting(keys) {
+            if let item = items.removeValue(forKey: key) { g_object_unref(UnsafeMutableRawPointer(item)) }
         }
     }
 

@@ -111,7 +111,8 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
             // Bigger than the grid shows at once? Scroll each into view and let it settle.
             for (index, photo) in picker.photos.enumerated() {
                 picker.grid.scrollToItem(at: index)
-                spin(until: { picker.hasSettled && self.tile(named: photo.fileName, in: picker) != nil }, "tile \(photo.fileName)")
+                spin(until: { picker.hasSettled && self.tile(named: photo.fileName, in: picker)?.root.isMapped == true },
+                     "tile \(photo.fileName)")
                 let tile = tile(named: photo.fileName, in: picker)!
                 switch photo.fileName {
                 case "rocket.jpg", "coffee.png", "phone.heic", "caf\u{FFFD}.jpg":
@@ -226,7 +227,8 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
             XCTAssertLessThan(picker.boundTiles.count, 300, "only tiles near the screen exist")
             XCTAssertLessThanOrEqual(picker.grid.maximumColumns, 8, "columns follow the width")
             picker.grid.scrollToItem(at: count - 1)
-            spin(until: { picker.boundTiles.contains { $0.position == count - 1 } && picker.hasSettled }, timeout: 30, "the last tile")
+            spin(until: { picker.boundTiles.contains { $0.position == count - 1 && $0.tile.root.isMapped } && picker.hasSettled },
+                 timeout: 30, "the last tile on screen")
             let last = picker.boundTiles.first { $0.position == count - 1 }!.tile
             XCTAssertNotNil(last.picture.texture, "the last photo shows its thumbnail")
             XCTAssertLessThan(picker.boundTiles.count, 300, "still a screenful of tiles after scrolling")

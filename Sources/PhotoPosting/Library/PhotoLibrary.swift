@@ -59,50 +59,85 @@ public struct PhotoLibrary: Equatable, Sendable {
     /// - Throws: ``GLibError`` when the library folder itself cannot be read; `CancellationError` when
     ///   the task is cancelled (the page went away).
     @MainActor
-    public func scan(batchSize: Int32 = 200, onFound: @MainActor ([LibraryPhoto]) -> Void) async throws {
+    public func scan(batchSize: Int32 = 200, onFound: @escaping @MainActor ([LibraryPhoto]) -> Void) async throws {
         let rootURI = Files.uri(forPath: directory)
         var visited: Set<String> = []
         if let rootID = await DirectoryReader.fileID(uri: rootURI) { visited.insert(rootID) }
-        var folders: [(uri: String, depth: Int)] = [(rootURI, 0)]
-        var isRoot = true
-        while !folders.isEmpty {
-            let (folder, depth) = folders.removeFirst()
-            let reader: DirectoryReader
-            do {
-                reader = try await DirectoryReader.open(uri: folder)
-            } catch {
-                if isRoot { throw error }
-                continue  // an unreadable subfolder hides nothing else
+        // Up to three folders are read at once, so one folder's EXIF dates are read while the next is listed.
+        try await withThrowingTaskGroup(of: [Subfolder].self) { group in
+            var waiting: [(uri: String, depth: Int)] = [(rootURI, 0)]
+            var running = 0
+            repeat {
+                while running < 3, !waiting.isEmpty {
+                    let (folder, depth) = waiting.removeFirst()
+                    let isRoot = folder == rootURI && depth == 0
+                    running += 1
+                    group.addTask {
+                        try await Self.scanFolder(folder, depth: depth, isRoot: isRoot, batchSize: batchSize, onFound: onFound)
+                    }
+                }
+                guard let subfolders = try await group.next() else { break }
+                running -= 1
+                for folder in subfolders where folder.depth <= Self.maximumDepth
+                    && visited.insert(folder.entry.fileID).inserted {
+                    waiting.append((folder.entry.uri, folder.depth))
+                }
+            } while running > 0 || !waiting.isEmpty
+        }
+    }
+
+    private struct Subfolder: Sendable {
+        let entry: DirectoryEntry
+        let depth: Int
+    }
+
+    /// Lists one folder: reports its image files (with EXIF dates) through `onFound`, batch by batch, and
+    /// returns its visible subfolders. A subfolder that cannot be read gives nothing; the root throws.
+    @MainActor
+    private static func scanFolder(_ folder: String, depth: Int, isRoot: Bool, batchSize: Int32,
+                                   onFound: @escaping @MainActor ([LibraryPhoto]) -> Void) async throws -> [Subfolder] {
+        let reader: DirectoryReader
+        do {
+            reader = try await DirectoryReader.open(uri: folder)
+        } catch {
+            if isRoot { throw error }
+            return []  // an unreadable subfolder hides nothing else
+        }
+        var subfolders: [DirectoryEntry] = []
+        while true {
+            try Task.checkCancellation()
+            guard let entries = try? await reader.next(batchSize), !entries.isEmpty else { break }
+            var found: [DirectoryEntry] = []
+            for entry in entries where !entry.isHidden {
+                switch entry.kind {
+                case .directory: subfolders.append(entry)
+                case .regular where entry.mimeType.hasPrefix("image/"): found.append(entry)
+                default: break
+                }
             }
-            isRoot = false
-            while true {
-                try Task.checkCancellation()
-                guard let entries = try? await reader.next(batchSize), !entries.isEmpty else { break }
-                var found: [DirectoryEntry] = []
-                for entry in entries where !entry.isHidden {
-                    switch entry.kind {
-                    case .directory:
-                        if depth < Self.maximumDepth, visited.insert(entry.fileID).inserted {
-                            folders.append((entry.uri, depth + 1))
-                        }
-                    case .regular where entry.mimeType.hasPrefix("image/"):
-                        found.append(entry)
-                    default:
-                        break
-                    }
-                }
-                guard !found.isEmpty else { continue }
-                let batch = found
-                let photos = try await ImageMetadata.queue.run {
-                    batch.map { entry in
-                        let taken = ImageMetadata.dateTaken(uri: entry.uri)
-                        return LibraryPhoto(photo: Photo(uri: entry.uri), date: taken ?? Int64(entry.modified),
-                                            isDateTaken: taken != nil, modified: entry.modified,
-                                            mimeType: entry.mimeType)
-                    }
-                }
-                try Task.checkCancellation()
-                onFound(photos)
+            guard !found.isEmpty else { continue }
+            // Two halves at once: EXIF reading is most of a scan's time.
+            let half = (found.count + 1) / 2
+            let firstHalf = Array(found.prefix(half)), secondHalf = Array(found.dropFirst(half))
+            async let first = describe(firstHalf)
+            async let second = describe(secondHalf)
+            let photos = try await first + second
+            try Task.checkCancellation()
+            onFound(photos)
+        }
+        return subfolders.map { Subfolder(entry: $0, depth: depth + 1) }
+    }
+}
+
+extension PhotoLibrary {
+    /// Reads the EXIF dates of `entries` on ``ImageMetadata/queue``.
+    static func describe(_ entries: [DirectoryEntry]) async throws -> [LibraryPhoto] {
+        guard !entries.isEmpty else { return [] }
+        return try await ImageMetadata.queue.run {
+            entries.map { entry in
+                let taken = ImageMetadata.dateTaken(uri: entry.uri)
+                return LibraryPhoto(photo: Photo(uri: entry.uri), date: taken ?? Int64(entry.modified),
+                                    isDateTaken: taken != nil, modified: entry.modified, mimeType: entry.mimeType)
             }
         }
     }
@@ -110,8 +145,9 @@ public struct PhotoLibrary: Equatable, Sendable {
 
 /// EXIF metadata of photos through gexiv2 (as Shotwell reads it).
 public enum ImageMetadata {
-    /// The queue metadata is read on: one job at a time, so thumbnails keep the other core.
-    public static let queue = BackgroundWorkQueue(label: "postcard.metadata", width: 1)
+    /// The queue metadata is read on, two jobs at once (Choose a Photo makes no thumbnails until its
+    /// library is read, so the scan has both cores).
+    public static let queue = BackgroundWorkQueue(label: "postcard.metadata", width: 2)
 
     private static let setUp: Void = {
         _ = gexiv2_initialize()

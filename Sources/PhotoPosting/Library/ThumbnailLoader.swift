@@ -64,6 +64,17 @@ public final class ThumbnailLoader {
         }
     }
 
+    /// The thumbnail of `photo` if it is in memory or already in the disk cache; nil when it would have
+    /// to be made (nothing is generated). Cheap: a lookup and a small PNG read, off the main thread.
+    public func cachedThumbnail(for photo: LibraryPhoto) async -> Texture? {
+        if let texture = cachedTexture(for: photo) { return texture }
+        let factory = self.factory
+        guard let image = try? await ImageDecoder.queue.run({ factory.cachedThumbnail(of: photo) }) else { return nil }
+        let texture = Texture(image)
+        store(texture, for: photo.photo.uri)
+        return texture
+    }
+
     /// Records that `photo` cannot be shown (e.g. it was deleted): its texture is dropped and tiles
     /// bound to it from now on show `failure`.
     public func recordFailure(_ failure: ImageLoadError, for photo: LibraryPhoto) {
@@ -91,13 +102,19 @@ public final class ThumbnailLoader {
 
         deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
 
+        /// Blocking: the thumbnail of `photo` from the disk cache, or nil.
+        func cachedThumbnail(of photo: LibraryPhoto) -> DecodedImage? {
+            guard let path = gnome_desktop_thumbnail_factory_lookup(pointer, photo.photo.uri, time_t(photo.modified)) else {
+                return nil
+            }
+            defer { g_free(path) }
+            return gdk_pixbuf_new_from_file(path, nil).map(DecodedImage.taking)
+        }
+
         /// Blocking: looks up, or makes and stores, the thumbnail of `photo`.
         func thumbnail(of photo: LibraryPhoto) throws -> DecodedImage {
             let uri = photo.photo.uri, mtime = time_t(photo.modified)
-            if let path = gnome_desktop_thumbnail_factory_lookup(pointer, uri, mtime) {
-                defer { g_free(path) }
-                if let pixbuf = gdk_pixbuf_new_from_file(path, nil) { return DecodedImage.taking(pixbuf) }
-            }
+            if let cached = cachedThumbnail(of: photo) { return cached }
             // Refuse what is too large (or not an image) before any thumbnailer decodes it.
             let header = try ImageDecoder.header(uri: uri)
             if Int64(header.width) * Int64(header.height) > ImageDecoder.pixelBudget(forFormat: header.format) {

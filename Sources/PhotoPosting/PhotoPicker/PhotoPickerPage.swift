@@ -7,7 +7,9 @@ import NavigationGtk
 /// Reports the choice through ``onPhotoChosen``; it does not know what happens next.
 ///
 /// - The folder tree is read asynchronously (``PhotoLibrary/scan(batchSize:onFound:)``); tiles appear
-///   as it proceeds, each batch sorted into place.
+///   as it proceeds, and the grid is put in order (newest first) once it is read. Thumbnails that are
+///   not cached yet are made once the order is settled, so the first screenful is not spent on photos
+///   about to move away.
 /// - Only tiles on screen and near it exist (`GtkGridView` recycles them); each loads its thumbnail when
 ///   bound and cancels the load when it scrolls away (``ThumbnailLoader``).
 /// - A file that cannot be shown becomes a placeholder tile ("Can't open this photo", or "Too large to
@@ -41,7 +43,9 @@ public final class PhotoPickerPage: Page {
     /// Whether the page has settled: the library is read and every tile on screen shows its thumbnail
     /// or its placeholder.
     public var hasSettled: Bool {
-        !isScanning && pendingThumbnails == 0 && (libraryPhotos.isEmpty || !factory.boundCells.isEmpty)
+        guard !isScanning else { return false }
+        let onScreen = factory.boundCells.map(\.cell).filter { $0.root.isMapped }
+        return libraryPhotos.isEmpty || (!onScreen.isEmpty && onScreen.allSatisfy(\.isSettled))
     }
     /// Number of tiles on screen (or near it) whose thumbnail is still loading.
     public var pendingThumbnails: Int { factory.boundCells.filter { $0.cell.isLoading }.count }
@@ -61,10 +65,9 @@ public final class PhotoPickerPage: Page {
     private var fileChooser: FileChooser?
     /// The photos by URI (the model's keys), shared with the tile factory.
     private let index: PhotoIndex
-    private var indexByURI: [String: LibraryPhoto] {
-        get { index.photos }
-        set { index.photos = newValue }
-    }
+    private var pendingPhotos: [LibraryPhoto] = []
+    private var lastFlush: Int64 = 0
+
     private let scroller: ScrolledWindow
 
     /// Creates the page and starts reading `library`. Thumbnails come from `loader` (shared by default).
@@ -77,7 +80,7 @@ public final class PhotoPickerPage: Page {
             makeCell: { PhotoTile() },
             bind: { tile, binding in
                 guard let photo = photosByURI.photos[binding.key] else { return }
-                tile.bind(photo, binding: binding, loader: loader)
+                tile.bind(photo, binding: binding, loader: loader, index: photosByURI)
             },
             unbind: { tile in tile.unbind() })
         grid = GridView(model: model, factory: factory)
@@ -130,7 +133,7 @@ public final class PhotoPickerPage: Page {
 
     /// Why `photo` is shown as a placeholder, once its load failed; nil while it loads or when it shows.
     public func failure(of photo: Photo) -> ImageLoadError? {
-        indexByURI[photo.uri].flatMap { loader.failure(for: $0) }
+        index.photos[photo.uri].flatMap { loader.failure(for: $0) }
     }
 
     private func startScan() {
@@ -145,24 +148,49 @@ public final class PhotoPickerPage: Page {
         }
     }
 
-    /// Sorts `batch` into the grid (newest first), one model change per photo.
+    /// Shows `batch` at the end of the grid: the first batch at once, later ones gathered and shown at
+    /// most every ``flushInterval`` (each change of the grid costs a frame, and the scan waits for the
+    /// main loop between batches, so a frame per batch would make a big scan many times slower). The
+    /// grid is put in order (newest first) once the library is read (``sortPhotos()``): sorting each
+    /// batch into place would move the tiles on screen with every batch, and such a change costs the
+    /// grid time in proportion to what moved, while an append costs only what is added.
     private func add(_ batch: [LibraryPhoto]) {
-        let wasEmpty = model.count == 0
-        for photo in batch.sorted(by: LibraryPhoto.newestFirst) where indexByURI[photo.photo.uri] == nil {
-            var low = 0, high = libraryPhotos.count
-            while low < high {
-                let middle = (low + high) / 2
-                if LibraryPhoto.newestFirst(libraryPhotos[middle], photo) { low = middle + 1 } else { high = middle }
-            }
-            libraryPhotos.insert(photo, at: low)
-            indexByURI[photo.photo.uri] = photo
-            model.insert(photo.photo.uri, at: low)
+        for photo in batch where index.photos[photo.photo.uri] == nil {
+            index.photos[photo.photo.uri] = photo
+            pendingPhotos.append(photo)
         }
-        if wasEmpty, model.count > 0, openFileButton.isFocus { grid.grabFocus() }
+        if model.count == 0 || DateText.monotonicMicroseconds - lastFlush >= Self.flushInterval { flushPending() }
+    }
+
+    /// How often, at most, photos found by the scan are added to the grid, in microseconds (250 ms).
+    static let flushInterval: Int64 = 250_000
+
+    private func flushPending() {
+        lastFlush = DateText.monotonicMicroseconds
+        guard !pendingPhotos.isEmpty else { return }
+        let wasEmpty = model.count == 0
+        let new = pendingPhotos.sorted(by: LibraryPhoto.newestFirst)
+        pendingPhotos = []
+        libraryPhotos += new
+        model.append(new.map(\.photo.uri))
+        if wasEmpty, openFileButton.isFocus { grid.grabFocus() }
+    }
+
+    /// Puts the grid in order, newest first, in one model change from the first photo out of place.
+    private func sortPhotos() {
+        let sorted = libraryPhotos.sorted(by: LibraryPhoto.newestFirst)
+        guard let first = sorted.indices.first(where: { sorted[$0] != libraryPhotos[$0] }) else { return }
+        let removing = libraryPhotos.count - first
+        libraryPhotos = sorted
+        model.splice(at: first, removing: removing, with: sorted[first...].map(\.photo.uri))
     }
 
     private func finishScan(error: Error?) {
+        flushPending()
+        sortPhotos()
         isScanning = false
+        index.makesThumbnails = true
+        for (_, tile) in boundTiles { tile.loadIfShown() }
         if let error {
             showEmptyState("Can't read the photo folder “\(library.directory)”: \(error)")
         } else if libraryPhotos.isEmpty {
@@ -230,6 +258,10 @@ public final class PhotoPickerPage: Page {
 @MainActor
 final class PhotoIndex {
     var photos: [String: LibraryPhoto] = [:]
+    /// False while the library is being read: tiles then show only thumbnails already cached, because
+    /// newly found photos keep moving the tiles on screen, and making thumbnails for photos about to move
+    /// away would only delay the ones that stay.
+    var makesThumbnails = false
 }
 
 /// One tile of Choose a Photo: the thumbnail (cropped square by `GtkPicture`'s cover fit) and the file
@@ -252,6 +284,8 @@ public final class PhotoTile: ListCell {
     public private(set) var photo: LibraryPhoto?
     /// Whether the thumbnail is still loading.
     public private(set) var isLoading = false
+    /// Whether the tile shows what it will show: its thumbnail, or its placeholder.
+    public var isSettled: Bool { !isLoading && (picture.texture != nil || problemLabel.isVisible) }
     /// The grid's own item widget around this tile (what takes focus and what a screen reader reads),
     /// while bound.
     public var listItem: Widget? { binding?.item }
@@ -260,6 +294,7 @@ public final class PhotoTile: ListCell {
     private var load: Task<Void, Never>?
     private var binding: ListItemBinding?
     private var loader: ThumbnailLoader?
+    private weak var index: PhotoIndex?
 
     init() {
         picture.contentFit = .cover
@@ -282,14 +317,15 @@ public final class PhotoTile: ListCell {
         column.append(problemLabel)
         column.addCSSClass("photo-tile")
         column.onMapChanged { [weak self] mapped in
-            if mapped { self?.startLoading() } else { self?.stopLoading() }
+            if mapped { self?.loadIfShown() } else { self?.stopLoading() }
         }
     }
 
-    func bind(_ photo: LibraryPhoto, binding: ListItemBinding, loader: ThumbnailLoader) {
+    func bind(_ photo: LibraryPhoto, binding: ListItemBinding, loader: ThumbnailLoader, index: PhotoIndex) {
         self.photo = photo
         self.binding = binding
         self.loader = loader
+        self.index = index
         caption.text = photo.photo.fileName
         binding.setAccessibleLabel(photo.photo.fileName, tooltip: photo.photo.fileName)
         tooltip = photo.photo.fileName
@@ -297,22 +333,25 @@ public final class PhotoTile: ListCell {
             showProblem(failure)
         } else {
             show(loader.cachedTexture(for: photo))
-            if column.isMapped { startLoading() }
+            loadIfShown()
         }
     }
 
     /// Loads the thumbnail while the tile is on screen: the grid keeps a few hundred tiles bound, but
     /// only those on screen are mapped, so only they load (newest request first), and a tile that
-    /// scrolls away cancels its load before it starts.
-    private func startLoading() {
-        guard let photo, let loader, load == nil, picture.texture == nil, loader.failure(for: photo) == nil else { return }
+    /// scrolls away cancels its load before it starts. While the library is still being read, only
+    /// thumbnails already in the cache are shown (see ``PhotoIndex/makesThumbnails``).
+    func loadIfShown() {
+        guard column.isMapped, let photo, let loader, let index, load == nil, picture.texture == nil,
+              loader.failure(for: photo) == nil else { return }
         if let texture = loader.cachedTexture(for: photo) { return show(texture) }
-        isLoading = true
+        let makes = index.makesThumbnails
+        isLoading = makes
         load = Task { [weak self] in
             do {
-                let texture = try await loader.thumbnail(for: photo)
+                let texture = makes ? try await loader.thumbnail(for: photo) : await loader.cachedThumbnail(for: photo)
                 guard !Task.isCancelled, let self, self.photo == photo else { return }
-                self.show(texture)
+                if let texture { self.show(texture) }
             } catch let failure as ImageLoadError {
                 guard let self, self.photo == photo else { return }
                 self.showProblem(failure)
@@ -320,6 +359,7 @@ public final class PhotoTile: ListCell {
             guard let self, self.photo == photo else { return }
             self.isLoading = false
             self.load = nil
+            if !makes, index.makesThumbnails { self.loadIfShown() }  // the scan ended meanwhile: make it now
         }
     }
 
