@@ -183,6 +183,19 @@ public class ListBase: Widget {
         gtk_widget_activate_action_variant(widget, "list.activate-item", g_variant_new_uint32(guint(position)))
     }
 
+    /// Runs `handler(distance)` whenever the list scrolls or its content changes size, with the distance
+    /// in pixels from the bottom of what is shown to the end of the list. The list must be in a
+    /// scrolled window already.
+    public func onScroll(_ handler: @escaping @MainActor (Double) -> Void) {
+        guard let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(gobject)) else { return }
+        let report: @MainActor (SignalArguments) -> Void = { args in
+            guard let emitter = args.object(at: 0)?.assumingMemoryBound(to: GtkAdjustment.self) else { return }
+            handler(gtk_adjustment_get_upper(emitter) - gtk_adjustment_get_value(emitter) - gtk_adjustment_get_page_size(emitter))
+        }
+        _ = Signals.connect(adjustment, "value-changed", after: false, handler: report)
+        _ = Signals.connect(adjustment, "changed", after: false, handler: report)
+    }
+
     /// Scrolls so the item at `position` is shown and moves keyboard focus to it (`list.scroll-to-item`).
     public func scrollToItem(at position: Int) {
         guard position >= 0, position < model.count else { return }

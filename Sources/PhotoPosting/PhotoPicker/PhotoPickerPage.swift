@@ -10,8 +10,9 @@ import NavigationGtk
 ///   as it proceeds, and the grid is put in order (newest first) once it is read. Thumbnails that are
 ///   not cached yet are made once the order is settled, so the first screenful is not spent on photos
 ///   about to move away.
-/// - Only tiles on screen and near it exist (`GtkGridView` recycles them); each loads its thumbnail when
-///   bound and cancels the load when it scrolls away (``ThumbnailLoader``).
+/// - Only tiles on screen and near it exist (`GtkGridView` recycles them); a tile loads its thumbnail
+///   while it is on screen (``ThumbnailLoader``, newest request first) and a load that has not started
+///   when its tile scrolls away is dropped, so scrolling fast queues no backlog.
 /// - A file that cannot be shown becomes a placeholder tile ("Can't open this photo", or "Too large to
 ///   show") with the reason as its tooltip, and cannot be chosen; the rest works.
 /// - An empty, missing or unreadable library shows why, with Open File….

@@ -231,8 +231,9 @@ public final class AppController {
 
     // MARK: - Loading
 
-    /// Rows per page read from the store as a list scrolls.
-    static let pageSize = 60
+    /// Rows per page read from the store as a list scrolls (a feed row is about 370 px tall: 24 rows fill
+    /// several screens, and reading them is quick enough not to miss a frame).
+    static let pageSize = 24
 
     private func reload(_ page: ProfilePage) {
         let profile = page.person.id

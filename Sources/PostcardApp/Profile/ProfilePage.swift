@@ -57,6 +57,7 @@ public final class ProfilePage: Page {
             unbind: { cell in cell.unbind() })
         scroller = ScrolledWindow(feed.view)
         super.init(title: isOwn ? "My Profile" : person.name)
+        feed.readMoreWhenScrolled()
 
         headerView.setMargins(top: 18, bottom: 6, start: 12, end: 12)
         headerView.append(header(isOwn: isOwn))

@@ -16,7 +16,7 @@ public final class PagedRows<Row: Identifiable & Sendable> where Row.ID == Int64
     private let fetch: Fetch
 
     /// Creates a source that reads pages of `pageSize` rows with `fetch`.
-    public init(pageSize: Int = 60, fetch: @escaping Fetch) {
+    public init(pageSize: Int = 24, fetch: @escaping Fetch) {
         self.pageSize = pageSize
         self.fetch = fetch
     }
@@ -61,13 +61,13 @@ final class PagedListView<Row: Identifiable & Sendable, Cell: ListCell> where Ro
     private let leadingKeys: [String]
     private let state: State
 
-    /// Rows this close to the end start reading the next page.
-    static var prefetchDistance: Int { 20 }
+    /// The next page is read when the user scrolls within this many screens of the end, in the way of
+    /// infinite scrolling lists: reading is driven by what is shown, not by how many rows GTK keeps bound.
+    static var prefetchScreens: Double { 3 }
 
     /// What the factory's closures share with the list (they must not hold the list itself).
     @MainActor final class State {
         var rowsByKey: [String: Row] = [:]
-        var nearEnd: (@MainActor (Int) -> Void)?
     }
 
     /// - Parameters:
@@ -90,11 +90,18 @@ final class PagedListView<Row: Identifiable & Sendable, Cell: ListCell> where Ro
             } else {
                 bindLeading(cell, binding.key, binding)
             }
-            state.nearEnd?(binding.position)
         }, unbind: unbind)
         view = ListView(model: model, factory: factory)
         model.append(leadingKeys)
-        state.nearEnd = { [weak self] position in self?.bound(position) }
+    }
+
+    /// Starts reading pages as the user scrolls; call once the view is in its scrolled window.
+    func readMoreWhenScrolled() {
+        view.onScroll { [weak self] distance in
+            guard let self else { return }
+            let screen = Double(self.view.height)
+            if distance < max(screen, 1) * Self.prefetchScreens { self.readMore() }
+        }
     }
 
     /// The key of a record's row.
@@ -142,11 +149,16 @@ final class PagedListView<Row: Identifiable & Sendable, Cell: ListCell> where Ro
         model.append(page.map(Self.key))
     }
 
-    private func bound(_ position: Int) {
-        guard let source, !source.isComplete, position >= model.count - Self.prefetchDistance else { return }
-        // Read after this layout pass: the model must not change while the list binds its rows.
+    private var isReading = false
+
+    private func readMore() {
+        guard let source, !source.isComplete, !isReading else { return }
+        isReading = true
+        // Read after this layout pass: the model must not change while the list lays out its rows.
         MainLoopBridge.afterLayout { [weak self] in
-            guard let self, let source = self.source, !source.isComplete else { return }
+            guard let self else { return }
+            self.isReading = false
+            guard let source = self.source, !source.isComplete else { return }
             do {
                 self.append(try source.loadMore())
             } catch {

@@ -27,6 +27,7 @@ public final class CommentThreadPage: ListPage {
     public init(post: Post) {
         self.post = post
         super.init(title: "Comments", subtitle: "No replies", actionLabel: "Reply with Photo", list: list.view)
+        list.readMoreWhenScrolled()
         replyButton.onClicked { [weak self] in self?.onReply?() }
         list.onLoadError = { [weak self] error in self?.showError("Can't load more replies: \(error)") }
         update(total: 0)
