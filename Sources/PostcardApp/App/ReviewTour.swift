@@ -71,7 +71,7 @@ private struct Tour {
         ConfirmationDialog.open[0].keepButton.activate()
         draft.commentView.text = "Falcon 9 on the pad"
         draft.postButton.activate()
-        try await waitUntil("the second post") { second.isDismissed && app.myProfile.feedItems.count == 2 }
+        try await waitUntil("the second post") { second.isDismissed && app.myProfile.posts.first?.comment == "Falcon 9 on the pad" }
         app.myProfile.scroller.verticalOffset = 260
         try await save(main, "06-feed-scrolled-under-the-bar.png")
         app.myProfile.scroller.verticalOffset = 0
@@ -82,7 +82,7 @@ private struct Tour {
         stack.backButton.activate()
         try await waitForStack(depth: 1)
 
-        app.myProfile.feedItems.last?.card.activate()
+        app.myProfile.activatePost(at: 1)  // the first post of the tour
         try await waitForStack(depth: 2)
         let detail = stack.visiblePage as! PhotoDetailPage
         try await waitUntil("the detail photo") { detail.isPhotoLoaded }
