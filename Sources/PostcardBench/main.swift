@@ -189,7 +189,7 @@ nonisolated(unsafe) var gaps: [Int64] = []
     let start = DateText.monotonicMicroseconds
     let (window, page) = pickerWindow(library: library, loader: ThumbnailLoader())
     let done = MainLoopBridge.run(until: throttled {
-        guard !page.isScanning else { return false }  // the first screenful of the sorted grid
+        guard page.isInOrder else { return false }  // the first screenful of the sorted grid
         let onScreen = page.boundTiles.filter { $0.tile.root.isMapped }
         return onScreen.count >= 9 && onScreen.allSatisfy { $0.tile.picture.texture != nil }
     }, timeout: 60)
@@ -316,18 +316,26 @@ let inProcess: [String: Double] = MainActor.assumeIsolated {
         appRates.append(Double(finished) / (Double(DateText.monotonicMicroseconds - start) / 1_000_000))
     }
 
-    log("Choose a Photo over 10,000 photos: cold and warm, 3 rounds")
-    var cold: [Double] = [], warm: [Double] = []
+    log("Choose a Photo over 10,000 photos: first open, reopen with cold thumbnails, warm; 3 rounds")
+    var first: [Double] = [], cold: [Double] = [], warm: [Double] = []
     for _ in 0..<3 {
+        PhotoLibrary.forgetListings()
+        removeThumbnails(cache)
+        let (firstTime, firstWindow, _) = openPicker(library: "\(cacheRoot)/library-10000")
+        firstWindow.destroy()
+        spin(seconds: 0.5)
         removeThumbnails(cache)
         let (coldTime, coldWindow, _) = openPicker(library: "\(cacheRoot)/library-10000")
         coldWindow.destroy()
+        spin(seconds: 0.5)
         let (warmTime, warmWindow, _) = openPicker(library: "\(cacheRoot)/library-10000")
         warmWindow.destroy()
+        if let firstTime { first.append(firstTime) }
         if let coldTime { cold.append(coldTime) }
         if let warmTime { warm.append(warmTime) }
         spin(seconds: 0.5)
     }
+    results["pickerFirst"] = median(first)
     results["pickerCold"] = median(cold)
     results["pickerWarm"] = median(warm)
 
@@ -397,8 +405,9 @@ gets its own thumbnail), stores of N posts of one such photo.
 | start to first frame with 1,000 posts ÷ with 0 posts | \(String(format: "%.2f", n2)) (\(ms(startupMedian("1000")))) | ≤ 1.2 | \(verdict(n2 <= 1.2)) |
 | start to first frame with 0 posts ÷ a bare C GTK 4 window with a header bar | \(String(format: "%.2f", bare)) (\(ms(startupMedian("0"))) / \(ms(startupMedian("bare")))) | ≤ 1.2 | \(verdict(bare <= 1.2)) |
 | resident memory after showing My Profile with 10,000 posts ÷ with 0 posts | \(String(format: "%.2f", rss)) (\(String(format: "%.0f", rssMedian("10000") / 1024)) MiB / \(String(format: "%.0f", rssMedian("0") / 1024)) MiB) | ≤ 1.25 | \(verdict(rss <= 1.25)) |
-| Choose a Photo over 10,000 photos: open → first screenful of thumbnails, cold cache | \(ms(inProcess["pickerCold"])) | < 1 s | \(verdict((inProcess["pickerCold"] ?? .infinity) < 1000)) |
-| the same, warm cache | \(ms(inProcess["pickerWarm"])) | < 300 ms | \(verdict((inProcess["pickerWarm"] ?? .infinity) < 300)) |
+| Choose a Photo over 10,000 photos: open → first screenful of thumbnails, cold thumbnail cache, first open in the app's run (the library is read from scratch) | \(ms(inProcess["pickerFirst"])) | < 1 s | \(verdict((inProcess["pickerFirst"] ?? .infinity) < 1000)) |
+| the same, cold thumbnail cache, opened again (the last listing shows at once) | \(ms(inProcess["pickerCold"])) | < 1 s | \(verdict((inProcess["pickerCold"] ?? .infinity) < 1000)) |
+| the same, warm thumbnail cache, opened again | \(ms(inProcess["pickerWarm"])) | < 300 ms | \(verdict((inProcess["pickerWarm"] ?? .infinity) < 300)) |
 | longest main-thread stall scrolling the 10,000-photo grid, cairo renderer | \(ms(stall("grid-cairo"))) | < 16 ms | \(verdict(stall("grid-cairo") < 16)) |
 | the same, GL renderer (Mesa's software GL under Xvfb) | \(ms(stall("grid-gl"))) | < 16 ms | \(verdict(stall("grid-gl") < 16)) |
 | longest main-thread stall scrolling a feed of 10,000 posts, cairo renderer | \(ms(stall("feed-cairo"))) | < 16 ms | \(verdict(stall("feed-cairo") < 16)) |
@@ -413,9 +422,11 @@ How each is measured (`Sources/PostcardBench/main.swift`):
   (`GdkFrameClock` `after-paint`, GLib's monotonic clock in both processes), `postcard --measure-startup`
   against `bench/baselines/bare-window.c`. Memory: `VmRSS` once the feed's rows on screen show their photos.
 - *Choose a Photo*: the page opened in a window of the photo flow dialog's size (560 × 640), until every
-  tile on screen shows its thumbnail; cold = `~/.cache/thumbnails` emptied first, warm = the same again
-  with a new in-memory cache. The grid is put in order once the library is read, and thumbnails not yet
-  cached are made after that, so cold ≥ listing time + making a screenful (see the C loop's rate).
+  tile on screen shows its thumbnail in the final (newest-first) order; cold = `~/.cache/thumbnails`
+  emptied first; every open has a new in-memory texture cache. On the first open in a run, the grid is
+  put in order once the library is read and thumbnails not yet cached are made after that, so it takes
+  at least the listing time plus a screenful of thumbnails (see the C loop's rate). Opened again, the
+  page shows the last listing at once and reads the folder anew in the background.
 - *Stalls*: the longest gap between runs of a 1 ms GLib timer while the list is scrolled by 240 (grid) or
   400 (feed) pixels a frame (600 frames); it includes layout and the rendering of each frame, which
   under Xvfb is done in software on the same two cores: by the cairo renderer, or by Mesa's llvmpipe

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import Gtk
+import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp
 import XCTest
@@ -193,6 +194,34 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
             spin(until: { self.tile(named: "rocket.jpg", in: picker)?.problemLabel.isVisible == true }, "placeholder")
             XCTAssertTrue(harness.picker === picker, "nothing was chosen")
             XCTAssertNil(harness.commentPage)
+        }
+    }
+
+    /// Opened again in the same run, Choose a Photo shows the last listing at once, in order, then brings
+    /// it up to date: a photo added since appears, one deleted since goes.
+    func testReopeningShowsTheLastListingAtOnceThenUpdatesIt() throws {
+        try onMain {
+            let root = makeTemporaryDirectory()
+            let fm = FileManager.default
+            for (name, modified) in [("old.jpg", 1_600_000_000), ("keep.jpg", 1_700_000_000)] {
+                try fm.copyItem(atPath: PhotoFixtures.samples + "/rocket.jpg", toPath: root + "/" + name)
+                PhotoFixtures.setModified(root + "/" + name, modified)
+            }
+            let first = openPicker(root)
+            XCTAssertEqual(first.picker!.photos.map(\.fileName), ["keep.jpg", "old.jpg"])
+            first.dialog!.cancelButton.activate()
+            spin(until: { first.results.count == 1 }, "closed")
+            try fm.removeItem(atPath: root + "/old.jpg")
+            try fm.copyItem(atPath: PhotoFixtures.samples + "/rocket.jpg", toPath: root + "/new.jpg")
+            PhotoFixtures.setModified(root + "/new.jpg", 1_800_000_000)
+
+            let page = PhotoPickerPage(library: PhotoLibrary(directory: root))
+            XCTAssertEqual(page.photos.map(\.fileName), ["keep.jpg", "old.jpg"], "the last listing, before any reading")
+            XCTAssertTrue(page.isInOrder)
+            let window = NavigationWindow(root: page, width: 560, height: 640)
+            show(window.window)
+            spin(until: { page.hasSettled }, "updated")
+            XCTAssertEqual(page.photos.map(\.fileName), ["new.jpg", "keep.jpg"], "up to date, newest first")
         }
     }
 

@@ -42,6 +42,20 @@ public struct PhotoLibrary: Equatable, Sendable {
     /// Creates a library for `directory` (nothing is read until ``scan(batchSize:onFound:)``).
     public init(directory: String) { self.directory = directory }
 
+    /// The last complete listing of each library folder in this process, newest first (see
+    /// ``lastListing``).
+    @MainActor private static var listings: [String: [LibraryPhoto]] = [:]
+
+    /// The photos this library had when it was last read completely in this process, newest first, or
+    /// nil. Choose a Photo shows them at once when it opens again, while it reads the folder anew.
+    @MainActor public var lastListing: [LibraryPhoto]? { Self.listings[directory] }
+
+    /// Remembers `photos` (newest first) as this library's latest complete listing.
+    @MainActor public func remember(_ photos: [LibraryPhoto]) { Self.listings[directory] = photos }
+
+    /// Forgets every remembered listing (the next Choose a Photo reads its library from scratch).
+    @MainActor public static func forgetListings() { listings = [:] }
+
     /// How deep subfolders are followed (a guard against pathological trees; symbolic-link loops are
     /// caught by file identity before this).
     public static let maximumDepth = 32

@@ -9,7 +9,8 @@ import NavigationGtk
 /// - The folder tree is read asynchronously (``PhotoLibrary/scan(batchSize:onFound:)``); tiles appear
 ///   as it proceeds, and the grid is put in order (newest first) once it is read. Thumbnails that are
 ///   not cached yet are made once the order is settled, so the first screenful is not spent on photos
-///   about to move away.
+///   about to move away. Opened again in the same session, the page shows the library's last listing
+///   at once and brings it up to date when the new reading ends.
 /// - Only tiles on screen and near it exist (`GtkGridView` recycles them); a tile loads its thumbnail
 ///   while it is on screen (``ThumbnailLoader``, newest request first) and a load that has not started
 ///   when its tile scrolls away is dropped, so scrolling fast queues no backlog.
@@ -41,6 +42,9 @@ public final class PhotoPickerPage: Page {
     public var photos: [Photo] { libraryPhotos.map(\.photo) }
     /// Whether the library is still being read.
     public private(set) var isScanning = true
+    /// Whether the grid shows its photos newest first: once the library is read, or from the start when
+    /// it was read before in this session (``PhotoLibrary/lastListing``).
+    public var isInOrder: Bool { !isScanning || startedFromListing }
     /// Whether the page has settled: the library is read and every tile on screen shows its thumbnail
     /// or its placeholder.
     public var hasSettled: Bool {
@@ -67,6 +71,10 @@ public final class PhotoPickerPage: Page {
     /// The photos by URI (the model's keys), shared with the tile factory.
     private let index: PhotoIndex
     private var pendingPhotos: [LibraryPhoto] = []
+    /// Everything the running scan found so far.
+    private var scanned: [LibraryPhoto] = []
+    /// Whether the grid was first filled from the library's last listing.
+    private var startedFromListing = false
     private var lastFlush: Int64 = 0
 
     private let scroller: ScrolledWindow
@@ -138,6 +146,15 @@ public final class PhotoPickerPage: Page {
     }
 
     private func startScan() {
+        if let listing = library.lastListing, !listing.isEmpty {
+            // Opened before in this session: show the last listing at once, in order, and let tiles make
+            // their thumbnails right away; the scan below brings it up to date in one change at its end.
+            for photo in listing { index.photos[photo.photo.uri] = photo }
+            libraryPhotos = listing
+            model.append(listing.map(\.photo.uri))
+            index.makesThumbnails = true
+            startedFromListing = true
+        }
         scanTask = Task { [weak self, library] in
             do {
                 try await library.scan { [weak self] batch in self?.add(batch) }
@@ -156,6 +173,8 @@ public final class PhotoPickerPage: Page {
     /// batch into place would move the tiles on screen with every batch, and such a change costs the
     /// grid time in proportion to what moved, while an append costs only what is added.
     private func add(_ batch: [LibraryPhoto]) {
+        scanned += batch
+        if startedFromListing { return }  // reconciled in one change when the scan ends
         for photo in batch where index.photos[photo.photo.uri] == nil {
             index.photos[photo.photo.uri] = photo
             pendingPhotos.append(photo)
@@ -177,10 +196,18 @@ public final class PhotoPickerPage: Page {
         if wasEmpty, openFileButton.isFocus { grid.grabFocus() }
     }
 
-    /// Puts the grid in order, newest first, in one model change from the first photo out of place.
+    /// Puts the grid in order, newest first, with exactly the photos the scan found (a grid shown from
+    /// the last listing loses what was deleted since and gains what was added), in one model change from
+    /// the first photo out of place.
     private func sortPhotos() {
-        let sorted = libraryPhotos.sorted(by: LibraryPhoto.newestFirst)
-        guard let first = sorted.indices.first(where: { sorted[$0] != libraryPhotos[$0] }) else { return }
+        var seen = Set<String>()
+        let sorted = scanned.filter { seen.insert($0.photo.uri).inserted }.sorted(by: LibraryPhoto.newestFirst)
+        scanned = []
+        library.remember(sorted)
+        for photo in sorted { index.photos[photo.photo.uri] = photo }
+        let common = min(sorted.count, libraryPhotos.count)
+        let first = (0..<common).first { sorted[$0] != libraryPhotos[$0] } ?? common
+        guard first < max(sorted.count, libraryPhotos.count) else { return }
         let removing = libraryPhotos.count - first
         libraryPhotos = sorted
         model.splice(at: first, removing: removing, with: sorted[first...].map(\.photo.uri))
@@ -188,7 +215,7 @@ public final class PhotoPickerPage: Page {
 
     private func finishScan(error: Error?) {
         flushPending()
-        sortPhotos()
+        if error == nil { sortPhotos() }
         isScanning = false
         index.makesThumbnails = true
         for (_, tile) in boundTiles { tile.loadIfShown() }
