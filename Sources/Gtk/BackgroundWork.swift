@@ -6,8 +6,8 @@ import Synchronization
 /// once, so a list of thousands of photos never starts thousands of decodes and the main thread never
 /// waits.
 ///
-/// - The threads run at a lower priority (nice 10) than the main thread, so on a machine with few
-///   cores, decoding yields to drawing and input instead of stalling them.
+/// - The threads run at a lower priority than the main thread (``niceness``, 10 by default), so on a
+///   machine with few cores, decoding yields to drawing and input instead of stalling them.
 /// - Waiting jobs start newest first (LIFO): what was just scrolled into view loads before what was
 ///   requested earlier.
 /// - A job still waiting is dropped as soon as its task is cancelled (a list cell that scrolled away
@@ -18,8 +18,8 @@ import Synchronization
 public final class BackgroundWorkQueue: Sendable {
     /// The most jobs that run at once (the number of threads).
     public let width: Int
-    /// The threads' nice value (0 is normal; higher yields more).
-    public static let threadNiceness: Int32 = 10
+    /// The threads' nice value (0 is normal; higher yields more to other threads).
+    public let niceness: Int32
 
     private struct Job {
         let id: UInt64
@@ -37,10 +37,12 @@ public final class BackgroundWorkQueue: Sendable {
     private let available = DispatchSemaphore(value: 0)
     private let label: String  // for debugging (the queue's name)
 
-    /// Creates a queue of `width` (≥ 1) threads named after `label`; they start with the first job.
-    public init(label: String, width: Int) {
+    /// Creates a queue of `width` (≥ 1) threads at nice `niceness` (0…19), named after `label`; they
+    /// start with the first job.
+    public init(label: String, width: Int, niceness: Int32 = 10) {
         self.label = label
         self.width = max(1, width)
+        self.niceness = min(19, max(0, niceness))
     }
 
     /// Runs `work` on one of the queue's threads and returns its result.
@@ -103,7 +105,7 @@ public final class BackgroundWorkQueue: Sendable {
 
     private func work() {
         // On Linux a nice value set with PRIO_PROCESS and 0 applies to the calling thread only.
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.threadNiceness)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
         while true {
             available.wait()
             guard let job = state.withLock({ $0.waiting.popLast() }) else { continue }  // cancelled meanwhile

@@ -3,15 +3,24 @@ import CGtk
 /// One entry of a folder listing (from GIO's `GFileInfo`).
 public struct DirectoryEntry: Sendable {
     /// What the entry is (symbolic links are followed).
-    public enum Kind: Sendable { case regular, directory, other }
+    public enum Kind: Sendable {
+        /// A regular file.
+        case regular
+        /// A folder.
+        case directory
+        /// A symbolic link whose target does not exist.
+        case brokenLink
+        /// Anything else (devices, pipes, sockets): never opened.
+        case other
+    }
     /// The entry's `file://` URI (byte-exact for any file name).
     public let uri: String
     /// Regular file, folder, or something else.
     public let kind: Kind
     /// Hidden (a dot-file, or listed in `.hidden`).
     public let isHidden: Bool
-    /// The MIME type GIO guesses from the name alone (`standard::fast-content-type`), e.g. "image/jpeg";
-    /// "" when unknown.
+    /// The MIME type GIO guesses from the name alone (`g_content_type_guess` without data), e.g.
+    /// "image/jpeg" also for an empty or damaged `.jpg`; "" when unknown.
     public let mimeType: String
     /// Last modification, in seconds since 1970-01-01 UTC.
     public let modified: UInt64
@@ -26,8 +35,7 @@ public struct DirectoryEntry: Sendable {
 public final class DirectoryReader {
     nonisolated(unsafe) private let enumerator: UnsafeMutablePointer<GFileEnumerator>
     nonisolated(unsafe) private let folder: OpaquePointer
-    private static let attributes = "standard::name,standard::type,standard::is-hidden,standard::fast-content-type,"
-        + "time::modified,id::file"
+    private static let attributes = "standard::name,standard::type,standard::is-hidden,time::modified,id::file"
 
     private init(enumerator: UnsafeMutablePointer<GFileEnumerator>, folder: OpaquePointer) {
         self.enumerator = enumerator
@@ -93,9 +101,11 @@ public final class DirectoryReader {
                 let kind: DirectoryEntry.Kind = switch g_file_info_get_file_type(info) {
                 case G_FILE_TYPE_REGULAR: .regular
                 case G_FILE_TYPE_DIRECTORY: .directory
+                case G_FILE_TYPE_SYMBOLIC_LINK: .brokenLink  // links that resolve report their target's type
                 default: .other
                 }
-                let type = g_file_info_get_attribute_string(info, "standard::fast-content-type")
+                let type = g_content_type_guess(g_file_info_get_name(info), nil, 0, nil)
+                defer { g_free(type) }
                 let mime = type.flatMap { g_content_type_get_mime_type($0) }
                 entries.append(DirectoryEntry(
                     uri: uri, kind: kind, isHidden: g_file_info_get_is_hidden(info) != 0,

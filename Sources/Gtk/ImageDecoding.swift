@@ -14,7 +14,7 @@ public struct ImageLoadError: Error, CustomStringConvertible, Sendable, Equatabl
 
     /// Which kind of failure.
     public let kind: Kind
-    /// The reason in words, e.g. "The file is empty" or "16000 × 16000 pixels is more than this app shows".
+    /// The reason in words, e.g. "The file is empty" or "16000 × 16000 pixels is more than Postcard shows".
     public let reason: String
 
     /// Creates an error of `kind` with `reason`.
@@ -66,7 +66,8 @@ public enum ImageDecoder {
         case cover(width: Int32, height: Int32)
     }
 
-    /// The decoding queue: two jobs at once (this machine class has two cores), newest request first.
+    /// The decoding queue: two jobs at once (two threads at low priority; the machines Postcard is
+    /// measured on have two cores), newest request first.
     public static let queue = BackgroundWorkQueue(label: "postcard.image-decoding", width: 2)
 
     /// The most pixels an image of `format` may have to be shown. JPEG decodes scaled (libjpeg's DCT
@@ -84,7 +85,8 @@ public enum ImageDecoder {
         try await queue.run { try decodeNow(uri: uri, fit: fit) }
     }
 
-    /// Reads only the header of the file at `uri`: its format name (e.g. "jpeg", "png", "heif") and
+    /// Reads only the header of the file at `uri`: its GdkPixbuf format name (e.g. "jpeg", "png",
+    /// "heif/avif") and
     /// size in pixels as stored (before EXIF orientation). Blocking: call off the main thread.
     /// - Throws: ``ImageLoadError`` (`.unreadable`) saying why.
     public static func header(uri: String) throws -> (format: String, width: Int32, height: Int32) {
@@ -163,7 +165,7 @@ public enum ImageDecoder {
         }
         if access(filename, R_OK) != 0 { throw ImageLoadError(.unreadable, "You don't have permission to read it") }
         if info.st_size == 0 { throw ImageLoadError(.unreadable, "The file is empty") }
-        throw ImageLoadError(.unreadable, "Not an image format this computer can open")
+        throw ImageLoadError(.unreadable, "The file is damaged, or is not an image of a kind this computer can open")
     }
 }
 

@@ -3,8 +3,9 @@ import CGtk
 /// A list model of keys: each item is a string that identifies a record the app holds (a photo's URI, a
 /// post's id), kept as one `GtkStringObject` per key in a `GListStore`. Recycled list views
 /// (``ListView``, ``GridView``) show it. Every change emits one `items-changed`, and a key that stays in
-/// the list keeps its item object when a change moves it, so GTK keeps its row or tile bound instead of
-/// making it again: re-sorting ten thousand items rebinds only what is new on screen. Keys are unique.
+/// the list keeps its item object when a change moves it (GTK 4.8 still rebinds the rows on screen
+/// that moved; the cost of a change follows its size, so keep changes few and small).
+/// Keys must be unique: a key given twice is shown twice, as two rows with one item object.
 /// Main actor only.
 @MainActor
 public final class KeyListModel: Object {
@@ -185,9 +186,12 @@ public class ListBase: Widget {
 
     /// Runs `handler(distance)` whenever the list scrolls or its content changes size, with the distance
     /// in pixels from the bottom of what is shown to the end of the list. The list must be in a
-    /// scrolled window already.
+    /// scrolled window already; if it is not, this logs a message and does nothing.
     public func onScroll(_ handler: @escaping @MainActor (Double) -> Void) {
-        guard let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(gobject)) else { return }
+        guard let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(gobject)) else {
+            postcard_log_message("ListBase.onScroll: the list is not in a scrolled window yet; nothing connected")
+            return
+        }
         let report: @MainActor (SignalArguments) -> Void = { args in
             guard let emitter = args.object(at: 0)?.assumingMemoryBound(to: GtkAdjustment.self) else { return }
             handler(gtk_adjustment_get_upper(emitter) - gtk_adjustment_get_value(emitter) - gtk_adjustment_get_page_size(emitter))
@@ -214,8 +218,8 @@ public final class GridView: ListBase {
         gtk_grid_view_set_single_click_activate(pointer(), 1)
     }
 
-    /// The fewest and most columns. GTK creates tiles for about (rows shown) × `maximumColumns`, so keep
-    /// the maximum near what the width fits (see DESIGN.md).
+    /// The fewest and most columns. GTK 4.8 creates tiles for about 30 rows × `maximumColumns`, so keep
+    /// the maximum near what the width fits (an unbounded maximum makes thousands of tiles).
     public func setColumns(minimum: Int, maximum: Int) {
         gtk_grid_view_set_min_columns(pointer(), guint(max(1, minimum)))
         gtk_grid_view_set_max_columns(pointer(), guint(max(minimum, maximum)))

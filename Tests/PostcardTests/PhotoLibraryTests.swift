@@ -105,7 +105,8 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
             let picker = harness.picker!
             let names = picker.photos.map(\.fileName)
             XCTAssertEqual(names.count, Set(picker.photos).count, "the symlink loop lists nothing twice")
-            for name in ["rocket.jpg", "coffee.png", "phone.heic", "caf\u{FFFD}.jpg"] {
+            for name in ["rocket.jpg", "coffee.png", "phone.heic", "caf\u{FFFD}.jpg", "empty.jpg", "notes.jpg",
+                         "truncated.jpg", "absurd.png", "dangling.jpg"] {
                 XCTAssertTrue(names.contains(name), "\(name) is in the grid: \(names)")
             }
             XCTAssertFalse(names.contains("readme.txt"), "what is not an image at all is skipped")
@@ -130,8 +131,14 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
                     break  // truncated.jpg: shown as far as it decodes, or as a placeholder
                 }
             }
-            XCTAssertEqual(tile(named: "empty.jpg", in: picker)?.tooltip ?? "empty.jpg: The file is empty",
-                           "empty.jpg: The file is empty")
+            picker.grid.scrollToItem(at: names.firstIndex(of: "empty.jpg")!)
+            spin(until: { self.tile(named: "empty.jpg", in: picker)?.root.isMapped == true && picker.hasSettled }, "empty.jpg")
+            XCTAssertEqual(tile(named: "empty.jpg", in: picker)?.tooltip, "empty.jpg: The file is empty")
+            picker.grid.scrollToItem(at: names.firstIndex(of: "dangling.jpg")!)
+            spin(until: { self.tile(named: "dangling.jpg", in: picker)?.root.isMapped == true && picker.hasSettled }, "dangling.jpg")
+            XCTAssertEqual(tile(named: "dangling.jpg", in: picker)?.tooltip, "dangling.jpg: The file no longer exists")
+            // Placeholders keep the tiles' height: every tile on screen is as tall as the others.
+            XCTAssertEqual(Set(picker.boundTiles.filter { $0.tile.root.isMapped }.map { $0.tile.root.height }).count, 1)
 
             // The photo with the name that is not UTF-8 is chosen and posted byte for byte.
             picker.grid.activateItem(at: names.firstIndex(of: "caf\u{FFFD}.jpg")!)

@@ -65,9 +65,9 @@ public struct PhotoLibrary: Equatable, Sendable {
     ///
     /// Folders are read with GIO's asynchronous enumeration and each batch's EXIF dates are read with
     /// gexiv2 on a background thread, so the main thread never waits on the disk. Files are included by
-    /// what their name says (an `image/*` type): a damaged or mislabelled file is reported too, so it
-    /// can show as a placeholder with its reason. Hidden files and folders are skipped. A subfolder that
-    /// cannot be read is skipped.
+    /// what their name says (an `image/*` type): an empty, damaged or mislabelled file, and a symbolic
+    /// link to a photo that is gone, are reported too, so they can show as placeholders with their
+    /// reason. Hidden files and folders are skipped. A subfolder that cannot be read is skipped.
     ///
     /// - Parameter onFound: called on the main actor with each batch (in no particular order).
     /// - Throws: ``GLibError`` when the library folder itself cannot be read; `CancellationError` when
@@ -125,7 +125,8 @@ public struct PhotoLibrary: Equatable, Sendable {
             for entry in entries where !entry.isHidden {
                 switch entry.kind {
                 case .directory: subfolders.append(entry)
-                case .regular where entry.mimeType.hasPrefix("image/"): found.append(entry)
+                case .regular where entry.mimeType.hasPrefix("image/"), .brokenLink where entry.mimeType.hasPrefix("image/"):
+                    found.append(entry)  // a link to a photo that is gone shows as a placeholder, with why
                 default: break
                 }
             }
@@ -159,9 +160,9 @@ extension PhotoLibrary {
 
 /// EXIF metadata of photos through gexiv2 (as Shotwell reads it).
 public enum ImageMetadata {
-    /// The queue metadata is read on, two jobs at once (Choose a Photo makes no thumbnails until its
-    /// library is read, so the scan has both cores).
-    public static let queue = BackgroundWorkQueue(label: "postcard.metadata", width: 2)
+    /// The queue metadata is read on, two jobs at once, at a lower priority than thumbnails (nice 15):
+    /// a library read anew in the background never holds up the thumbnails on screen.
+    public static let queue = BackgroundWorkQueue(label: "postcard.metadata", width: 2, niceness: 15)
 
     private static let setUp: Void = {
         _ = gexiv2_initialize()

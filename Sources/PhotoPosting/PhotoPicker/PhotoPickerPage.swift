@@ -36,9 +36,10 @@ public final class PhotoPickerPage: Page {
     /// A problem with one photo (e.g. it was deleted after the grid was shown), above the grid.
     public let messageLabel = Label()
 
-    /// The library's photos found so far, in grid order (newest first).
+    /// The library's photos in the grid, in grid order: newest first once ``isInOrder``; while the library
+    /// is first read, batch after batch as found (photos found in the last 250 ms are not in it yet).
     public private(set) var libraryPhotos: [LibraryPhoto] = []
-    /// The photos found so far, in grid order.
+    /// The photos in the grid, in grid order (see ``libraryPhotos``).
     public var photos: [Photo] { libraryPhotos.map(\.photo) }
     /// Whether the library is still being read.
     public private(set) var isScanning = true
@@ -304,7 +305,9 @@ public final class PhotoTile: ListCell {
     private let frame = SizedPicture(width: PhotoPickerPage.thumbnailSize, height: PhotoPickerPage.thumbnailSize)
     /// Shown instead of the thumbnail when the photo cannot be shown.
     public let placeholderIcon = Image(iconName: "image-missing-symbolic", pixelSize: 48)
-    /// "Can't open this photo" or "Too large to show", under the name.
+    /// The placeholder (icon and problem) in the picture's place.
+    private let placeholder = Box(.vertical, spacing: 6)
+    /// "Can't open this photo" or "Too large to show", under the placeholder icon.
     public let problemLabel = Label()
     /// The file name.
     public let caption = Label()
@@ -328,8 +331,15 @@ public final class PhotoTile: ListCell {
         picture.contentFit = .cover
         frame.horizontalAlignment = .center
         frame.addCSSClass("thumbnail")
-        placeholderIcon.setSizeRequest(width: PhotoPickerPage.thumbnailSize, height: PhotoPickerPage.thumbnailSize)
+        // The placeholder takes the picture's place and size, so a row of tiles keeps one height.
+        placeholder.setSizeRequest(width: PhotoPickerPage.thumbnailSize, height: PhotoPickerPage.thumbnailSize)
+        placeholder.verticalAlignment = .center
+        placeholder.addCSSClass("thumbnail")
         placeholderIcon.addCSSClass("dim-label")
+        placeholderIcon.verticalAlignment = .end
+        placeholderIcon.expandsVertically = true
+        problemLabel.verticalAlignment = .start
+        problemLabel.expandsVertically = true
         problemLabel.addCSSClass("error")
         problemLabel.addCSSClass("caption")
         // Labels take the picture's width and cut what does not fit with "…" (the tooltip has it all):
@@ -339,10 +349,12 @@ public final class PhotoTile: ListCell {
             label.maximumWidthInCharacters = 1
         }
         caption.addCSSClass("caption")
+        placeholder.append(placeholderIcon)
+        placeholder.append(problemLabel)
+        placeholder.isVisible = false
         column.append(frame)
-        column.append(placeholderIcon)
+        column.append(placeholder)
         column.append(caption)
-        column.append(problemLabel)
         column.addCSSClass("photo-tile")
         column.onMapChanged { [weak self] mapped in
             if mapped { self?.loadIfShown() } else { self?.stopLoading() }
@@ -409,7 +421,7 @@ public final class PhotoTile: ListCell {
     private func show(_ texture: Texture?) {
         picture.texture = texture
         frame.isVisible = true
-        placeholderIcon.isVisible = false
+        placeholder.isVisible = false
         problemLabel.isVisible = false
         root.removeCSSClass("unreadable")
     }
@@ -417,7 +429,7 @@ public final class PhotoTile: ListCell {
     private func showProblem(_ failure: ImageLoadError) {
         picture.texture = nil
         frame.isVisible = false
-        placeholderIcon.isVisible = true
+        placeholder.isVisible = true
         problemLabel.text = failure.kind == .tooLarge ? "Too large to show" : "Can't open this photo"
         problemLabel.isVisible = true
         root.addCSSClass("unreadable")

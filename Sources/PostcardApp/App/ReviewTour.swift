@@ -72,6 +72,7 @@ private struct Tour {
         draft.commentView.text = "Falcon 9 on the pad"
         draft.postButton.activate()
         try await waitUntil("the second post") { second.isDismissed && app.myProfile.posts.first?.comment == "Falcon 9 on the pad" }
+        try await waitUntil("the feed taller than the window") { app.myProfile.scroller.maximumVerticalOffset >= 260 }
         app.myProfile.scroller.verticalOffset = 260
         try await save(main, "06-feed-scrolled-under-the-bar.png")
         app.myProfile.scroller.verticalOffset = 0
