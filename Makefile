@@ -41,9 +41,15 @@ run: build
 # skip) when they cannot open a display.
 test: deps
 	$(SWIFT) build --build-tests
-	env -u DISPLAY -u WAYLAND_DISPLAY $(SWIFT) test --skip-build --filter '^NavigationTests\.'
+	set -o pipefail; env -u DISPLAY -u WAYLAND_DISPLAY $(SWIFT) test --skip-build --filter '^NavigationTests\.' 2>&1 \
+	  | tee .build/test-model.log
 	rm -rf $(TEST_CACHE)
-	$(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.'
+	set -o pipefail; $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.' 2>&1 | tee .build/test-gtk.log
+	@total=0; failed=0; for log in .build/test-model.log .build/test-gtk.log; do \
+	  line=$$(grep -E 'Executed [0-9]+ tests?, with [0-9]+ failures?' $$log | tail -1); \
+	  n=$$(echo "$$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); f=$$(echo "$$line" | sed -E 's/.*with ([0-9]+) failures?.*/\1/'); \
+	  total=$$((total + n)); failed=$$((failed + f)); done; \
+	  echo "tests: $$((total - failed)) passed, $$failed failed"
 
 install: deps
 	$(SWIFT) build -c release
