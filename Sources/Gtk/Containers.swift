@@ -16,10 +16,6 @@ public final class Box: Widget {
     public func prepend(_ child: Widget) { gtk_box_prepend(box, child.widget) }
     /// Removes `child`; it must be a child of this box.
     public func remove(_ child: Widget) { gtk_box_remove(box, child.widget) }
-    /// Removes every child.
-    public func removeAll() {
-        while let child = gtk_widget_get_first_child(widget) { gtk_box_remove(box, child) }
-    }
     /// Number of children.
     public var childCount: Int {
         var count = 0

@@ -1,6 +1,6 @@
 import CGtk
 
-/// A `GtkFlowBox`: a reflowing grid of children (e.g. photo thumbnails), activated by click or keyboard.
+/// A `GtkFlowBox`: a row of children that wraps onto more rows when narrow (e.g. the friends' buttons).
 @MainActor
 public final class FlowBox: Widget {
     /// Creates an empty grid with no selection (children are activated, not selected).
@@ -38,20 +38,5 @@ public final class FlowBox: Widget {
     public func setSpacing(_ pixels: UInt32) {
         gtk_flow_box_set_row_spacing(box, pixels)
         gtk_flow_box_set_column_spacing(box, pixels)
-    }
-
-    /// Number of children.
-    public var childCount: Int {
-        var count = 0
-        while gtk_flow_box_get_child_at_index(box, Int32(count)) != nil { count += 1 }
-        return count
-    }
-
-    /// Runs `handler(index)` when the child at `index` (0-based, in insertion order) is activated.
-    public func onChildActivated(_ handler: @escaping @MainActor (Int) -> Void) {
-        connect("child-activated") { args in
-            guard let child = args.object(at: 1) else { return }
-            handler(Int(gtk_flow_box_child_get_index(child.assumingMemoryBound(to: GtkFlowBoxChild.self))))
-        }
     }
 }

@@ -35,11 +35,6 @@ public final class DecodedImage: @unchecked Sendable {
     init(taking pixbuf: OpaquePointer) { self.pixbuf = pixbuf }
     deinit { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
 
-    /// Width in pixels.
-    public var width: Int32 { gdk_pixbuf_get_width(pixbuf) }
-    /// Height in pixels.
-    public var height: Int32 { gdk_pixbuf_get_height(pixbuf) }
-
     /// Wraps a pixbuf the caller owns one reference of (`transfer full`), e.g. from a thumbnail factory.
     public static func taking(_ pixbuf: OpaquePointer) -> DecodedImage { DecodedImage(taking: pixbuf) }
 

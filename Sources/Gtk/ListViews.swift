@@ -57,9 +57,6 @@ public final class KeyListModel: Object {
 
     /// Inserts `key` at `index`.
     public func insert(_ key: String, at index: Int) { splice(at: index, removing: 0, with: [key]) }
-
-    /// Removes every item.
-    public func removeAll() { splice(at: 0, removing: count, with: []) }
 }
 
 /// Where a cell is bound: the item's position and key, and the list's own item widget (the focusable
@@ -144,9 +141,6 @@ public final class ListItemFactory<Cell: ListCell>: Object {
     public var boundCells: [(position: Int, cell: Cell)] {
         bound.compactMap { item, position in cells[item].map { (position, $0) } }.sorted { $0.position < $1.position }
     }
-
-    /// Number of cells made so far (list item widgets alive); recycling keeps it near a screenful.
-    public var cellCount: Int { cells.count }
 }
 
 /// What ``ListView`` and ``GridView`` share (`GtkListBase`): a model shown without selection, items

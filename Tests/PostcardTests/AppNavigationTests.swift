@@ -32,7 +32,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     @MainActor
     @discardableResult
     private func openFirstPost(_ app: AppController) -> PhotoDetailPage {
-        app.myProfile.feedItems[0].card.activate()
+        app.myProfile.feedItems[0].card!.activate()
         settle(app, depth: 2)
         return app.mainWindow.stack.visiblePage as! PhotoDetailPage
     }
@@ -62,7 +62,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         try onMain {
             let app = try makeApp(posts: ["Espresso"])
             let detail = openFirstPost(app)
-            XCTAssertTrue(app.myProfile.feedItems[0].card.hasAccessibleLabel("Espresso"))
+            XCTAssertTrue(app.myProfile.feedItems[0].card!.hasAccessibleLabel("Espresso"))
             XCTAssertFalse(detail.isShowingStandaloneBar, "pushed: its own bar is hidden")
             XCTAssertEqual(app.mainWindow.stack.titleLabel.text, "Post")
             XCTAssertEqual(app.mainWindow.stack.titleView.subtitleLabel.text, "by Sam Rivera")
@@ -241,7 +241,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             @MainActor func expectFirstItemBelowBar(_ what: String, file: StaticString = #filePath, line: UInt = #line) {
                 spin(for: 0.2)
                 let barBottom = bar.bounds(in: window.window)!.y + Double(bar.height)
-                let item = app.myProfile.feedItems[0].card.bounds(in: window.window)!
+                let item = app.myProfile.feedItems[0].card!.bounds(in: window.window)!
                 let header = app.myProfile.postButton.bounds(in: window.window)!
                 XCTAssertGreaterThanOrEqual(header.y, barBottom, "the profile starts below the bar: \(what)", file: file, line: line)
                 XCTAssertGreaterThanOrEqual(item.y, barBottom, "first item below the bar: \(what)", file: file, line: line)

@@ -113,9 +113,6 @@ public final class ProfilePage: Page {
     /// Opens the post at `index` (0: the newest) as activating its row would.
     public func activatePost(at index: Int) { feed.view.activateItem(at: feed.position(ofRowAt: index)) }
 
-    /// Scrolls the feed so the post at `index` is shown (reading more pages as it goes).
-    public func scrollToPost(at index: Int) { feed.view.scrollToItem(at: feed.position(ofRowAt: index)) }
-
     /// Shows that the feed could not be loaded, and why.
     public func showFeedError(_ message: String) {
         feedStatus.text = message
@@ -220,8 +217,9 @@ final class FeedCell: ListCell {
 public final class FeedItem {
     /// The post shown (nil while unbound).
     public private(set) var post: Post?
-    /// The row (the list's item widget): activating it opens the post; a screen reader reads the comment.
-    public var card: Widget { binding!.item! }
+    /// The row (the list's item widget) while bound: activating it opens the post; a screen reader reads
+    /// the comment. Nil while the item is not bound to a post.
+    public var card: Widget? { binding?.item }
     /// The item's widget tree inside the row.
     public let view = Box(.vertical, spacing: 6)
     /// The photo: a placeholder of the photo's shape while it loads, then the photo.
