@@ -9,19 +9,20 @@ public struct Photo: Equatable, Hashable, Sendable {
     public let uri: String
     /// The file's absolute path, for showing (bytes that are not UTF-8 show as "�").
     public let path: String
+    /// The file's name (last path component), e.g. `"coffee.png"`; also its accessible name in grids.
+    public let fileName: String
 
     /// Creates a photo for the file at `path` (made absolute against the current folder).
     public init(path: String) {
         uri = Files.uri(forPath: path)
         self.path = Files.displayPath(forURI: uri) ?? path
+        fileName = Files.baseName(self.path)
     }
 
     /// Creates a photo for the local file at `uri`.
     public init(uri: String) {
         self.uri = uri
         path = Files.displayPath(forURI: uri) ?? uri
+        fileName = Files.baseName(path)
     }
-
-    /// The file's name (last path component), e.g. `"coffee.png"`; also its accessible name in grids.
-    public var fileName: String { Files.baseName(path) }
 }
