@@ -7,7 +7,7 @@ SHELL := /bin/bash
 PACKAGES := pkg-config libgtk-4-dev libsqlite3-dev libxtst-dev adwaita-icon-theme fonts-dejavu-core \
             libgnome-desktop-4-dev libgexiv2-dev libgdk-pixbuf2.0-bin bubblewrap \
             heif-gdk-pixbuf webp-pixbuf-loader libavif-gdk-pixbuf librsvg2-common \
-            xvfb xauth dbus dbus-x11 at-spi2-core
+            xvfb xauth dbus dbus-x11 at-spi2-core python3-pyatspi
 SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=

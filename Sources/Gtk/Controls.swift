@@ -128,10 +128,14 @@ public final class Picture: Widget {
         set { gtk_picture_set_can_shrink(opaque, newValue ? 1 : 0) }
     }
 
-    /// The text alternative read by screen readers (`alternative-text`).
+    /// The text alternative read by screen readers: GTK's `alternative-text`, and the accessible name
+    /// (GTK 4.8 does not expose `alternative-text` over AT-SPI, where the picture would read "GtkPicture").
     public var alternativeText: String? {
         get { gtk_picture_get_alternative_text(opaque).map { String(cString: $0) } }
-        set { gtk_picture_set_alternative_text(opaque, newValue) }
+        set {
+            gtk_picture_set_alternative_text(opaque, newValue)
+            setAccessibleLabel(newValue ?? "")
+        }
     }
 }
 

@@ -30,6 +30,33 @@ final class PhotoPickerInputTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// What a screen reader hears, read over AT-SPI by a separate process (`Scripts/atspi_names.py`):
+    /// each tile is a cell named by its file name, and its picture an image of the same name.
+    func testTilesAndTheirPicturesReadTheirFileNamesOverAtSpi() throws {
+        try onMain {
+            _ = openPicker()
+            let script = ((#filePath as NSString).deletingLastPathComponent as NSString)
+                .appendingPathComponent("Scripts/atspi_names.py")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = [script, String(getpid())]
+            let outputPath = makeTemporaryDirectory() + "/atspi.txt"
+            FileManager.default.createFile(atPath: outputPath, contents: nil)
+            process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+            try process.run()
+            // Keep the main loop running: the script's questions are answered from it.
+            spin(until: { !process.isRunning }, timeout: 30, "AT-SPI reader")
+            let data = FileManager.default.contents(atPath: outputPath) ?? Data()
+            let lines = Set(String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
+            XCTAssertEqual(process.terminationStatus, 0)
+            for name in ["coffee.png", "rocket.jpg", "astronaut.png"] {
+                XCTAssertTrue(lines.contains("table cell|\(name)"), "tile \(name) over AT-SPI: \(lines.sorted())")
+                XCTAssertTrue(lines.contains("image|\(name)"), "picture \(name) over AT-SPI: \(lines.sorted())")
+            }
+            XCTAssertFalse(lines.contains("image|GtkPicture"), "no picture reads as its type: \(lines.sorted())")
+        }
+    }
+
     func testPastingAnImageFileChoosesIt() {
         onMain {
             let harness = openPicker()

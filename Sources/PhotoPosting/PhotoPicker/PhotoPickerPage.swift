@@ -367,6 +367,8 @@ public final class PhotoTile: ListCell {
         self.loader = loader
         self.index = index
         caption.text = photo.photo.fileName
+        picture.alternativeText = photo.photo.fileName
+        placeholderIcon.setAccessibleLabel(photo.photo.fileName)
         binding.setAccessibleLabel(photo.photo.fileName, tooltip: photo.photo.fileName)
         tooltip = photo.photo.fileName
         if let failure = loader.failure(for: photo) {
