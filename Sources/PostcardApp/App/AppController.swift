@@ -178,8 +178,9 @@ public final class AppController {
         stack.removeObservers(owner: editor)
         if stack.pages.contains(where: { $0 === editor }) { stack.pop(to: detail) }
         if saved {
-            detail.setComment((try? store.post(id: post.id))?.comment ?? current)
-            if let updated = try? store.post(id: post.id) {
+            let updated = try? store.post(id: post.id)  // read once, for the detail page and the feeds
+            detail.setComment(updated?.comment ?? current)
+            if let updated {
                 for case let profile as ProfilePage in stack.pages { profile.update(updated) }
             }
         }
