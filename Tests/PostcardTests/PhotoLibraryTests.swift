@@ -81,6 +81,63 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// Thumbnails go to the shared freedesktop cache (`$XDG_CACHE_HOME/thumbnails/large`, named by the MD5
+    /// of the URI, tagged with it), where Files finds them and the next run reads them instead of decoding
+    /// again; a photo that cannot be read is recorded under `fail/` and says why.
+    func testThumbnailsAreSharedThroughTheFreedesktopCache() throws {
+        try onMain {
+            let folder = makeTemporaryDirectory()
+            let fm = FileManager.default
+            try fm.copyItem(atPath: PhotoFixtures.samples + "/rocket.jpg", toPath: folder + "/rocket.jpg")
+            try fm.copyItem(atPath: PhotoFixtures.samples + "/coffee.png", toPath: folder + "/coffee.png")
+            try fm.copyItem(atPath: PhotoFixtures.formatsFolder + "/phone.heic", toPath: folder + "/phone.heic")
+            XCTAssertTrue(fm.createFile(atPath: folder + "/notes.jpg", contents: Data("not a photo at all".utf8)))
+            func photo(_ name: String, _ type: String) -> LibraryPhoto {
+                let path = folder + "/" + name
+                var info = stat()
+                stat(path, &info)
+                return LibraryPhoto(photo: Photo(uri: Files.uri(forPath: path)), date: 0, isDateTaken: false,
+                                    modified: UInt64(info.st_mtim.tv_sec), mimeType: type)
+            }
+            func cacheFile(_ kind: String, _ photo: LibraryPhoto) -> String {
+                let md5 = g_compute_checksum_for_string(G_CHECKSUM_MD5, photo.photo.uri, -1)!
+                defer { g_free(md5) }
+                return String(cString: g_get_user_cache_dir()) + "/thumbnails/\(kind)/" + String(cString: md5) + ".png"
+            }
+            let photos = [photo("rocket.jpg", "image/jpeg"), photo("coffee.png", "image/png"), photo("phone.heic", "image/heif")]
+            let loader = ThumbnailLoader()
+            for photo in photos {
+                XCTAssertFalse(fm.fileExists(atPath: cacheFile("large", photo)), "a new photo has no thumbnail yet")
+                var texture: Texture?
+                Task { texture = try? await loader.thumbnail(for: photo) }
+                spin(until: { texture != nil }, "thumbnail of \(photo.photo.fileName)")
+                XCTAssertLessThanOrEqual(max(texture!.width, texture!.height), ThumbnailLoader.size, photo.photo.fileName)
+                let stored = gdk_pixbuf_new_from_file(cacheFile("large", photo), nil)
+                XCTAssertNotNil(stored, "\(photo.photo.fileName)'s thumbnail is in the shared cache")
+                if let stored {
+                    XCTAssertEqual(gdk_pixbuf_get_option(stored, "tEXt::Thumb::URI").map { String(cString: $0) },
+                                   photo.photo.uri, "tagged with the photo's URI, as the specification says")
+                    g_object_unref(UnsafeMutableRawPointer(stored))
+                }
+            }
+            // Another run (a new loader, nothing in memory) reads them from the cache.
+            let nextRun = ThumbnailLoader()
+            for photo in photos {
+                var texture: Texture?, looked = false
+                Task { texture = await nextRun.cachedThumbnail(for: photo); looked = true }
+                spin(until: { looked }, "cache lookup of \(photo.photo.fileName)")
+                XCTAssertNotNil(texture, "\(photo.photo.fileName) comes from the cache without being made again")
+            }
+            let broken = photo("notes.jpg", "image/jpeg")
+            var failure: Error?
+            Task { do { _ = try await loader.thumbnail(for: broken) } catch { failure = error } }
+            spin(until: { failure != nil }, "notes.jpg fails")
+            XCTAssertEqual((failure as? ImageLoadError)?.kind, .unreadable)
+            XCTAssertTrue(fm.fileExists(atPath: cacheFile("fail/gnome-thumbnail-factory", broken)),
+                          "the failure is recorded as GNOME apps do, so it is not tried again")
+        }
+    }
+
     /// A library tree with nested folders, bad files, a symlink loop and odd names opens; good photos show
     /// (those in subfolders too), bad ones show their placeholder, nothing crashes or warns.
     func testALibraryTreeWithBadFilesOpensAndEverythingGoodShows() throws {

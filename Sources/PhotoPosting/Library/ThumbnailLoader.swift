@@ -1,5 +1,6 @@
 import CGnomeDesktop
 import CGtk
+import Glibc
 import Gtk
 
 /// Thumbnails of library photos from the shared freedesktop thumbnail cache (`~/.cache/thumbnails`, the
@@ -116,13 +117,31 @@ public final class ThumbnailLoader {
             let uri = photo.photo.uri, mtime = time_t(photo.modified)
             if let cached = cachedThumbnail(of: photo) { return cached }
             // Refuse what is too large (or not an image) before any thumbnailer decodes it.
-            let header = try ImageDecoder.header(uri: uri)
+            let header: (format: String, width: Int32, height: Int32)
+            do {
+                header = try ImageDecoder.header(uri: uri)
+            } catch {
+                // A readable, non-empty file that is no image: recorded, as for a photo that fails to
+                // decode, so no thumbnailer tries it again until it changes.
+                if let name = g_filename_from_uri(uri, nil, nil) {  // byte-exact, whatever the name
+                    defer { g_free(name) }
+                    var info = stat()
+                    if stat(name, &info) == 0, info.st_size > 0, access(name, R_OK) == 0 {
+                        _ = gnome_desktop_thumbnail_factory_create_failed_thumbnail(pointer, uri, mtime, nil, nil)
+                    }
+                }
+                throw error
+            }
             if Int64(header.width) * Int64(header.height) > ImageDecoder.pixelBudget(forFormat: header.format) {
                 throw ImageLoadError(.tooLarge, "\(header.width) × \(header.height) pixels is more than Postcard shows")
             }
             if gnome_desktop_thumbnail_factory_has_valid_failed_thumbnail(pointer, uri, mtime) != 0 {
                 throw ImageLoadError(.unreadable, "The image is damaged: no thumbnail could be made of it")
             }
+            // JPEG, what cameras and phones write most, is decoded here: libjpeg's DCT scaling reads a
+            // 12-megapixel photo at 1/8 size, which takes less time than starting a sandboxed
+            // thumbnailer process. (Postcard decodes the same files here to show them anyway.)
+            if header.format == "jpeg" { return try decodeAndStore(uri: uri, mtime: mtime) }
             var error: UnsafeMutablePointer<GError>?
             if gnome_desktop_thumbnail_factory_can_thumbnail(pointer, uri, photo.mimeType, mtime) != 0,
                let pixbuf = gnome_desktop_thumbnail_factory_generate_thumbnail(pointer, uri, photo.mimeType, nil, &error) {
@@ -132,6 +151,12 @@ public final class ThumbnailLoader {
             }
             if let error { g_error_free(error) }
             // No thumbnailer for this type (HEIC), or it failed: decode it here, then store it back.
+            return try decodeAndStore(uri: uri, mtime: mtime)
+        }
+
+        /// Blocking: decodes the photo at `uri` to the thumbnail size here and stores it in the cache; a
+        /// photo that cannot be decoded is recorded as a failed thumbnail.
+        private func decodeAndStore(uri: String, mtime: time_t) throws -> DecodedImage {
             do {
                 let image = try ImageDecoder.decodeNow(uri: uri, fit: .contain(width: ThumbnailLoader.size,
                                                                             height: ThumbnailLoader.size))
