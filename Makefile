@@ -7,6 +7,7 @@ SHELL := /bin/bash
 PACKAGES := pkg-config libgtk-4-dev libsqlite3-dev libxtst-dev adwaita-icon-theme fonts-dejavu-core \
             libgnome-desktop-4-dev libgexiv2-dev libgdk-pixbuf2.0-bin bubblewrap \
             heif-gdk-pixbuf webp-pixbuf-loader libavif-gdk-pixbuf librsvg2-common \
+            libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
             xvfb xauth dbus dbus-x11 at-spi2-core python3-pyatspi
 SWIFT ?= swift
 PREFIX ?= /usr/local
@@ -60,7 +61,7 @@ install: deps
 # Screenshots of every screen under Xvfb, into shots/ (for UX review): the app's own review tour.
 screenshots: build
 	rm -rf shots
-	$(XVFB) "$$($(SWIFT) build --show-bin-path)/postcard" --review-tour "$(CURDIR)/shots"
+	$(XVFB) "$$($(SWIFT) build --show-bin-path)/postcard" --review-tour "$(CURDIR)/shots" --camera test
 
 # Scale benchmarks (a program, not tests): release build, under Xvfb; data is made once in
 # $(BENCH_CACHE) (outside the repository); results go to bench/results.md.

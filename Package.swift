@@ -18,12 +18,15 @@ let package = Package(
         // The freedesktop thumbnail cache (GnomeDesktopThumbnailFactory) and EXIF metadata (gexiv2).
         .systemLibrary(name: "CGnomeDesktop", pkgConfig: "gnome-desktop-4", providers: [.apt(["libgnome-desktop-4-dev"])]),
         .systemLibrary(name: "CGExiv2", pkgConfig: "gexiv2", providers: [.apt(["libgexiv2-dev"])]),
+        // The camera: GStreamer's core, appsink and video library.
+        .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-video-1.0",
+                       providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
         // Test-only: XTEST input events under Xvfb.
         .systemLibrary(name: "CXTest", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
         .target(name: "Gtk", dependencies: ["CGtk"]),
         .target(name: "Navigation"),
         .target(name: "NavigationGtk", dependencies: ["Gtk", "Navigation"]),
-        .target(name: "PhotoPosting", dependencies: ["NavigationGtk", "Gtk", "Navigation", "CGtk", "CGnomeDesktop", "CGExiv2"]),
+        .target(name: "PhotoPosting", dependencies: ["NavigationGtk", "Gtk", "Navigation", "CGtk", "CGnomeDesktop", "CGExiv2", "CGStreamer"]),
         .target(
             name: "PostcardApp",
             dependencies: ["PhotoPosting", "NavigationGtk", "Navigation", "Gtk", "CSQLite"]

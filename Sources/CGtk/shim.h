@@ -58,4 +58,9 @@ static inline GtkFileFilter *postcard_image_filter(void) {
     return filter;
 }
 
+// gdk_pixbuf_save is variadic: save as JPEG with a quality ("1"…"100").
+static inline gboolean postcard_pixbuf_save_jpeg(GdkPixbuf *pixbuf, const char *path, const char *quality, GError **error) {
+    return gdk_pixbuf_save(pixbuf, path, "jpeg", error, "quality", quality, NULL);
+}
+
 #endif

@@ -1,4 +1,5 @@
 import CGtk
+import Glibc
 
 /// A `GtkButton` with a text label or an icon.
 @MainActor
@@ -196,5 +197,43 @@ public final class TextView: Widget {
     /// Runs `handler` after every change of the text.
     public func onChanged(_ handler: @escaping @MainActor () -> Void) {
         _ = Signals.connect(buffer, "changed", after: false) { _ in handler() }
+    }
+}
+
+/// A `GtkDropDown` of text choices (e.g. which camera to show).
+@MainActor
+public final class DropDown: Widget {
+    /// The choices, in order.
+    public let choices: [String]
+
+    /// Creates a drop-down offering `choices` (the first is selected); `accessibleLabel` is what a
+    /// screen reader names it.
+    public init(choices: [String], accessibleLabel: String) {
+        self.choices = choices
+        var strings = choices.map { strdup($0) } + [nil]
+        let pointer = strings.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                gtk_drop_down_new_from_strings($0)
+            }
+        }
+        for string in strings { free(string) }
+        strings.removeAll()
+        super.init(pointer!, transfer: .full)
+        setAccessibleLabel(accessibleLabel)
+        tooltip = accessibleLabel
+    }
+
+    /// The index of the selected choice (0-based).
+    public var selectedIndex: Int {
+        get { Int(gtk_drop_down_get_selected(opaque)) }
+        set { gtk_drop_down_set_selected(opaque, guint(newValue)) }
+    }
+
+    /// Runs `handler` with the new index whenever the selection changes (by the user or in code).
+    public func onSelectionChanged(_ handler: @escaping @MainActor (Int) -> Void) {
+        connect("notify::selected") { [weak self] _ in
+            guard let self else { return }
+            handler(self.selectedIndex)
+        }
     }
 }

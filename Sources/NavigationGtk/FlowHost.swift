@@ -54,8 +54,10 @@ public final class FlowHost {
     public private(set) var isEnded = false
 
     /// Starts showing a flow whose first page is `first`, from `anchor`, as `presentation` says.
-    /// A pushed flow whose anchor is on no stack is presented modally instead (logged).
-    public init(from anchor: Page, presentation: Presentation, first: Page) {
+    /// A pushed flow whose anchor is on no stack is presented modally instead (logged). Modally,
+    /// `presentsFirstAlone` shows the first page with its own bar and **Close** (see
+    /// ``ModalDialog/init(over:root:width:height:presentsRootAlone:)``); pushed, it has no effect.
+    public init(from anchor: Page, presentation: Presentation, first: Page, presentsFirstAlone: Bool = false) {
         self.anchor = anchor
         if presentation == .pushed, let anchorStack = anchor.navigationStack {
             self.presentation = .pushed
@@ -72,7 +74,7 @@ public final class FlowHost {
                 logMisuse("FlowHost: \(anchor.title) is on no navigation stack; presenting modally")
             }
             self.presentation = .modal
-            let dialog = ModalDialog(over: anchor, root: first)
+            let dialog = ModalDialog(over: anchor, root: first, presentsRootAlone: presentsFirstAlone)
             self.dialog = dialog
             stack = dialog.stack
             ownCancelButton = nil

@@ -61,6 +61,7 @@ public final class NavigationStack {
     private var pagesByID: [PageID: Page] = [:]
     private var pagesAwaitingRemoval: [Page] = []
     private var popObservers: [(owner: Weak, handler: @MainActor ([Page]) -> Void)] = []
+    private var visiblePageObservers: [(owner: Weak, handler: @MainActor (Page?) -> Void)] = []
     private var destroyObservers: [(owner: Weak, handler: @MainActor () -> Void)] = []
     private var isDestroyed = false
 
@@ -183,9 +184,16 @@ public final class NavigationStack {
         destroyObservers.append((Weak(object: owner), handler))
     }
 
-    /// Stops calling `owner`'s pop and destruction handlers.
+    /// Calls `handler` with the visible page (nil when empty) after every push, pop or replace, once the
+    /// stack's bar shows it, while `owner` lives. Hosts use it to swap bars (see ``ModalDialog``).
+    public func observeVisiblePage(owner: AnyObject, _ handler: @escaping @MainActor (Page?) -> Void) {
+        visiblePageObservers.append((Weak(object: owner), handler))
+    }
+
+    /// Stops calling `owner`'s pop, visible-page and destruction handlers.
     public func removeObservers(owner: AnyObject) {
         popObservers.removeAll { $0.owner.object === owner || $0.owner.object == nil }
+        visiblePageObservers.removeAll { $0.owner.object === owner || $0.owner.object == nil }
         destroyObservers.removeAll { $0.owner.object === owner || $0.owner.object == nil }
     }
 
@@ -274,6 +282,8 @@ public final class NavigationStack {
             view.showChild(named: incoming.id.description, transition: type)
         }
         updateBar()
+        visiblePageObservers.removeAll { $0.owner.object == nil }
+        for observer in visiblePageObservers { observer.handler(incoming) }
         if let incoming { restoreFocus(in: incoming) }
         if !view.isTransitionRunning { finishTransition() }
         if case .pop = change, !removedPages.isEmpty {

@@ -90,6 +90,11 @@ public final class ModalDialog {
     public let stack: NavigationStack
     /// The one Cancel button (start of the bar, on every page).
     public let cancelButton = Button(label: "Cancel")
+    /// **Close**, at the start of the first page's own bar when the dialog presents its first page alone
+    /// (see ``init(over:root:width:height:presentsRootAlone:)``); it asks to leave as Cancel does.
+    public let closeButton = Button(label: "Close")
+    /// Whether the first page shows its own bar with Close, and the stack's bar only above it.
+    public let presentsRootAlone: Bool
 
     /// Called when the user asks to leave by any path (Cancel, Escape at the first page, window close),
     /// or when the window was destroyed from outside.
@@ -101,7 +106,13 @@ public final class ModalDialog {
 
     /// Creates (does not show) a dialog over the window that shows `anchor` (none when `anchor` is not
     /// in a window), with `root` as its first page. `width`/`height` are the default size in pixels.
-    public init(over anchor: Page?, root: Page, width: Int32 = 560, height: Int32 = 640) {
+    ///
+    /// With `presentsRootAlone`, the first page is presented as a page alone is (its own standalone bar,
+    /// with **Close** at the start, as ``PageDialog`` shows it); pages pushed above it show the stack's
+    /// bar, with Cancel and Back, and going back to the first page brings its own bar back. This is how
+    /// a flow that starts on a page usable on its own (a camera) keeps that page's standalone look.
+    public init(over anchor: Page?, root: Page, width: Int32 = 560, height: Int32 = 640, presentsRootAlone: Bool = false) {
+        self.presentsRootAlone = presentsRootAlone
         stack = NavigationStack()
         stack.providesCancel = true
         let parent = anchor?.view.rootWindow
@@ -115,12 +126,28 @@ public final class ModalDialog {
         stack.headerBar.remove(stack.backButton)
         stack.headerBar.packStart(cancelButton)
         stack.headerBar.packStart(stack.backButton)
-        window.setTitlebar(stack.headerBar)
-        window.setChild(stack.view)
+        if presentsRootAlone {
+            // Both bars live in the window's content: the stack's above the pages, shown only when a
+            // page is pushed; the first page's own inside it. (A GtkHeaderBar anywhere moves the window.)
+            window.hideTitlebar()
+            let frame = Box(.vertical)
+            frame.append(stack.headerBar)
+            frame.append(stack.view)
+            window.setChild(frame)
+            root.standaloneBar.showsTitleButtons = false
+            stack.observeVisiblePage(owner: self) { [weak self, weak root] page in
+                guard let self, let root else { return }
+                self.updateBars(root: root, showingRoot: page === root)
+            }
+        } else {
+            window.setTitlebar(stack.headerBar)
+            window.setChild(stack.view)
+        }
         stack.installBackShortcuts(on: window)
         stack.replace(with: [root], animated: false)
 
         cancelButton.onClicked { [weak self] in self?.requestCancel() }
+        closeButton.onClicked { [weak self] in self?.requestCancel() }
         stack.onEscapeAtRoot = { [weak self] in self?.requestCancel() }
         window.onCloseRequest { [weak self] in
             self?.requestCancel()
@@ -153,6 +180,18 @@ public final class ModalDialog {
     private func requestCancel() {
         guard !isDismissed else { return }
         onCancelRequest?()
+    }
+
+    /// The first page alone: its own bar with Close, the stack's bar hidden; a page above it: the
+    /// stack's bar (Cancel, Back, title), the first page's own bar hidden.
+    private func updateBars(root: Page, showingRoot: Bool) {
+        if showingRoot {
+            stack.headerBar.isVisible = false
+            if !root.isShowingStandaloneBar { root.showStandaloneBar(leading: closeButton) }
+        } else {
+            if root.isShowingStandaloneBar { root.hideStandaloneBar(removing: closeButton) }
+            stack.headerBar.isVisible = true
+        }
     }
 }
 

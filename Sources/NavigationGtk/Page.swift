@@ -182,7 +182,7 @@ public final class TitleView: Widget {
 
     /// The fewest characters of a title kept before "…" (short titles such as "Post" are never cut;
     /// the bar still fits a 360 px window).
-    public static let minimumTitleCharacters = 10
+    public static let minimumTitleCharacters = 6
 
     /// Shows `title` and, when not nil or empty, `subtitle`.
     public func set(title: String, subtitle: String?) {

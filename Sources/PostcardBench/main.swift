@@ -206,6 +206,38 @@ makeData()
 let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? cacheRoot + "/xdg-cache"
 let work = cacheRoot + "/work"
 try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+/// MiB of resident memory the 10,000-photo grid adds once scrolled to the end, each screen loaded.
+@MainActor func gridMemoryGrowth() -> Double {
+    spin(seconds: 1)
+    let before = Double(StartupMeasurement.residentMemoryKiB())
+    let (window, page) = pickerWindow(library: "\(cacheRoot)/library-10000", loader: ThumbnailLoader())
+    MainLoopBridge.run(until: { !page.isScanning }, timeout: 120)
+    let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(page.grid.gobject))!
+    // Jump a screenful at a time, letting each screen load (cold where not seen before).
+    let screen = gtk_adjustment_get_page_size(adjustment)
+    var offset = 0.0
+    while offset < gtk_adjustment_get_upper(adjustment) {
+        gtk_adjustment_set_value(adjustment, offset)
+        MainLoopBridge.run(until: { page.hasSettled }, timeout: 5)
+        offset += screen * 10
+    }
+    gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment))
+    MainLoopBridge.run(until: { page.hasSettled }, timeout: 10)
+    spin(seconds: 1)
+    let growth = (Double(StartupMeasurement.residentMemoryKiB()) - before) / 1024
+    window.destroy()
+    return growth
+}
+
+if arguments.contains("--only-memory") {
+    MainActor.assumeIsolated {
+        guard initializeGtk() else { exit(1) }
+        if !arguments.contains("--warm") { removeThumbnails(cache) }
+        print("grid-memory-mib", gridMemoryGrowth())
+    }
+    exit(0)
+}
+
 if arguments.contains("--only-picker") {
     MainActor.assumeIsolated {
         guard initializeGtk() else { exit(1) }
@@ -342,25 +374,8 @@ let inProcess: [String: Double] = MainActor.assumeIsolated {
         appRates.append(Double(finished) / (Double(DateText.monotonicMicroseconds - start) / 1_000_000))
     }
 
-    log("memory and stalls while scrolling the 10,000-photo grid to the end")
-    spin(seconds: 1)
-    let before = Double(StartupMeasurement.residentMemoryKiB())
-    let (window, page) = pickerWindow(library: "\(cacheRoot)/library-10000", loader: ThumbnailLoader())
-    MainLoopBridge.run(until: { !page.isScanning }, timeout: 120)
-    let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(page.grid.gobject))!
-    // Jump a screenful at a time, letting each screen load (cold where not seen before).
-    let screen = gtk_adjustment_get_page_size(adjustment)
-    var offset = 0.0
-    while offset < gtk_adjustment_get_upper(adjustment) {
-        gtk_adjustment_set_value(adjustment, offset)
-        MainLoopBridge.run(until: { page.hasSettled }, timeout: 5)
-        offset += screen * 10
-    }
-    gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment))
-    MainLoopBridge.run(until: { page.hasSettled }, timeout: 10)
-    spin(seconds: 1)
-    results["gridMemoryMiB"] = (Double(StartupMeasurement.residentMemoryKiB()) - before) / 1024
-    window.destroy()
+    log("memory while scrolling the 10,000-photo grid to the end")
+    results["gridMemoryMiB"] = gridMemoryGrowth()
     return results
 }
 

@@ -2,7 +2,8 @@ import Gtk
 import Navigation
 import NavigationGtk
 
-/// The reusable "post a photo with a comment" flow: **Choose a Photo** → **Add a Comment** → Post.
+/// The reusable "post a photo with a comment" flow: **Choose a Photo** (or **Take Photo** → **Camera**)
+/// → **Add a Comment** → Post.
 ///
 /// One object owns the whole run: it creates each page when needed, holds what has been gathered (the
 /// chosen photo, the comment typed so far — kept when the user goes back to choose another photo), owns
@@ -22,8 +23,13 @@ import NavigationGtk
 /// a step of a larger flow (pushed onto that flow's dialog): keep the instance to ask
 /// ``hasUnsavedInput`` and to ``cancel()`` it.
 ///
-/// The pages know nothing of the flow: the picker reports "photo chosen", the comment page "post this
-/// comment"; the flow decides what comes next. `submit` is the caller's own action (store the post,
+/// With ``CameraSettings``, Choose a Photo offers **Take Photo**, which pushes the ``CameraPage``; a
+/// photo taken there goes on to Add a Comment, and the camera's **Choose a Photo Instead** goes back.
+/// Started with ``Start/camera(title:)`` (Quick Snap), the flow opens on the Camera page instead,
+/// presented alone with its own bar and **Close**, and Add a Comment is pushed in the same dialog.
+///
+/// The pages know nothing of the flow: the picker reports "photo chosen", the camera "photo taken",
+/// the comment page "post this comment"; the flow decides what comes next. `submit` is the caller's own action (store the post,
 /// send a message); while it runs, Post and Cancel are disabled, and if it throws, its message is
 /// shown on the comment page, the flow stays open and the comment is kept.
 ///
@@ -47,12 +53,24 @@ public final class CommentedPhotoFlow {
     /// The caller's posting action; throwing keeps the flow open with the error shown.
     public typealias Submit = @MainActor (Photo, String) async throws -> Void
 
+    /// The page the flow opens on.
+    public enum Start: Equatable, Sendable {
+        /// Choose a Photo (with Take Photo in its bar when the flow has camera settings).
+        case choosePhoto
+        /// The Camera page titled `title`; presented modally, it shows its own bar with Close (Quick
+        /// Snap). Needs camera settings (without them the flow opens on Choose a Photo).
+        case camera(title: String)
+    }
+
     private let library: PhotoLibrary
+    private let camera: CameraSettings?
+    private let startPage: Start
     private let presentation: Presentation
     private let submit: Submit?
     private let completion = FlowCompletion<Result>()
     private var host: FlowHost?
     private var picker: PhotoPickerPage?
+    private weak var cameraPage: CameraPage?
     private weak var commentPage: CommentPage?
     private var draft = ""
     private var isSubmitting = false
@@ -76,10 +94,15 @@ public final class CommentedPhotoFlow {
     /// - Parameters:
     ///   - library: the photos offered on Choose a Photo.
     ///   - presentation: `.modal` (own dialog) or `.pushed` (onto the starting page's stack).
+    ///   - camera: where photos are taken from and written to; nil offers no Take Photo.
+    ///   - start: the first page (default Choose a Photo).
     ///   - submit: what posting does; runs before the flow closes (see ``Submit``).
-    public init(library: PhotoLibrary, presentation: Presentation = .modal, submit: Submit? = nil) {
+    public init(library: PhotoLibrary, presentation: Presentation = .modal, camera: CameraSettings? = nil,
+                start: Start = .choosePhoto, submit: Submit? = nil) {
         self.library = library
         self.presentation = presentation
+        self.camera = camera
+        self.startPage = camera == nil ? .choosePhoto : start
         self.submit = submit
         Self.lifetimeObserver?(true)
     }
@@ -89,9 +112,11 @@ public final class CommentedPhotoFlow {
     /// Runs a new flow from `page` and waits for its result (see the type's docs).
     /// - Returns: `.posted` or `.canceled`, exactly once.
     public static func run(
-        from page: Page, presentation: Presentation = .modal, library: PhotoLibrary, submit: Submit? = nil
+        from page: Page, presentation: Presentation = .modal, library: PhotoLibrary, camera: CameraSettings? = nil,
+        start: Start = .choosePhoto, submit: Submit? = nil
     ) async -> Result {
-        let flow = CommentedPhotoFlow(library: library, presentation: presentation, submit: submit)
+        let flow = CommentedPhotoFlow(library: library, presentation: presentation, camera: camera, start: start,
+                                      submit: submit)
         return await flow.run(from: page)
     }
 
@@ -111,15 +136,53 @@ public final class CommentedPhotoFlow {
     public func cancel() { requestCancel(.hostGone) }
 
     private func start(from anchor: Page) {
-        let picker = PhotoPickerPage(library: library)
-        picker.onPhotoChosen = { [weak self] photo in self?.showCommentPage(for: photo) }
-        picker.shouldLeave = { [weak self] in self?.mayLeave() ?? true }
-        self.picker = picker
-        let host = FlowHost(from: anchor, presentation: presentation, first: picker)
+        let first: Page
+        switch startPage {
+        case .choosePhoto: first = makePicker()
+        case .camera(let title): first = makeCameraPage(title: title)
+        }
+        // The first page asks before Back leaves the flow with a typed comment.
+        first.shouldLeave = { [weak self] in self?.mayLeave() ?? true }
+        let host = FlowHost(from: anchor, presentation: presentation, first: first,
+                            presentsFirstAlone: startPage != .choosePhoto)
         host.onCancelRequest = { [weak self] reason in self?.requestCancel(reason) }
         host.onPagesPopped = { [weak self] pages in self?.pagesPopped(pages) }
         self.host = host
         if let dialog = host.dialog { Self.current = dialog }
+    }
+
+    private func makePicker() -> PhotoPickerPage {
+        let picker = PhotoPickerPage(library: library)
+        picker.onPhotoChosen = { [weak self] photo in self?.showCommentPage(for: photo) }
+        if camera != nil, startPage == .choosePhoto {
+            picker.onTakePhoto = { [weak self] in self?.showCameraPage() }
+        }
+        self.picker = picker
+        return picker
+    }
+
+    private func makeCameraPage(title: String = "Camera") -> CameraPage {
+        let page = CameraPage(settings: camera!, title: title)
+        page.onPhotoTaken = { [weak self] photo in self?.showCommentPage(for: photo) }
+        page.onChoosePhotoInstead = { [weak self] in self?.chooseInstead() }
+        cameraPage = page
+        return page
+    }
+
+    private func showCameraPage() {
+        guard let host, camera != nil, cameraPage == nil, commentPage == nil, !isSubmitting else { return }
+        host.push(makeCameraPage())
+    }
+
+    /// **Choose a Photo Instead** on the Camera page: back to Choose a Photo when the flow came from
+    /// there, else (Quick Snap) on to a new Choose a Photo.
+    private func chooseInstead() {
+        guard let host, commentPage == nil else { return }
+        if let picker, host.pages.contains(where: { $0 === picker }) {
+            host.stack.pop(to: picker)
+        } else if picker == nil {
+            host.push(makePicker())
+        }
     }
 
     private func showCommentPage(for photo: Photo) {
@@ -140,6 +203,10 @@ public final class CommentedPhotoFlow {
         for case let page as CommentPage in pages where page === commentPage {
             draft = page.commentView.text  // kept for the next photo
             commentPage = nil
+        }
+        for page in pages {
+            if page === cameraPage { cameraPage = nil }
+            if page === picker { picker = nil }
         }
     }
 
@@ -197,17 +264,18 @@ public final class CommentedPhotoFlow {
             finish(.canceled)
             return
         }
-        discardQuestion.ask(over: commentPage?.view ?? picker?.view) { [weak self] in self?.finish(.canceled) }
+        discardQuestion.ask(over: commentPage?.view ?? picker?.view ?? cameraPage?.view) { [weak self] in self?.finish(.canceled) }
     }
 
     private func finish(_ result: Result) {
         guard completion.resolve(result) else { return }
         discardQuestion.withdraw()
-        picker?.shouldLeave = nil
+        host?.pages.first?.shouldLeave = nil
         if Self.current === host?.dialog { Self.current = nil }
         host?.end()
         host = nil
         picker = nil
+        cameraPage = nil
         commentPage = nil
     }
 }

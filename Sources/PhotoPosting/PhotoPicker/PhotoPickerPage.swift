@@ -29,6 +29,13 @@ public final class PhotoPickerPage: Page {
     public let grid: GridView
     /// The Open File… button (end of the bar).
     public let openFileButton = Button(label: "Open File…")
+    /// **Take Photo** (at the very end of the bar), shown only while someone listens to ``onTakePhoto``.
+    public let takePhotoButton = Button(label: "Take Photo")
+    /// Called when the user asks to take a photo instead of choosing one; setting it shows
+    /// ``takePhotoButton``.
+    public var onTakePhoto: (@MainActor () -> Void)? {
+        didSet { takePhotoButton.isVisible = onTakePhoto != nil }
+    }
     /// The empty state (no photos, or the folder cannot be read): a message and its own Open File….
     public let emptyState = Box(.vertical, spacing: 12)
     /// The empty state's message.
@@ -128,6 +135,9 @@ public final class PhotoPickerPage: Page {
         content.append(messageLabel)
         content.append(emptyState)
         content.append(scroller)
+        takePhotoButton.isVisible = false
+        takePhotoButton.onClicked { [weak self] in self?.onTakePhoto?() }
+        addEndBarItem(takePhotoButton)
         addEndBarItem(openFileButton)
         openFileButton.onClicked { [weak self] in self?.openFile() }
         enableDropAndPaste()

@@ -33,6 +33,9 @@ public final class AppController {
     public let store: PostStore
     /// The photos offered by the flow.
     public let library: PhotoLibrary
+    /// The cameras Take Photo and Quick Snap show, and where taken photos go (`camera` in the data
+    /// folder).
+    public let camera: CameraSettings
     /// The main window and its navigation stack.
     public let mainWindow: NavigationWindow
     /// The root page.
@@ -47,9 +50,13 @@ public final class AppController {
     public private(set) var presentedMessage: PageDialog?
 
     /// Builds the main window (not shown; see ``present()``).
-    public init(application: Application?, store: PostStore, library: PhotoLibrary) {
+    /// `cameraSources` says where Take Photo and Quick Snap take pictures from (default: the cameras
+    /// GStreamer finds, or what `POSTCARD_CAMERA` says; see ``CameraSource/init(option:)``).
+    public init(application: Application?, store: PostStore, library: PhotoLibrary,
+                cameraSources: [CameraSource] = CameraSource.fromEnvironment) {
         self.store = store
         self.library = library
+        camera = CameraSettings(sources: cameraSources, captureDirectory: Files.join(store.directory, "camera"))
         myProfile = ProfilePage(person: .me)
         mainWindow = NavigationWindow(application: application, root: myProfile)
         mainWindow.window.title = "Postcard"
@@ -87,6 +94,10 @@ public final class AppController {
             self.startFlow { await self.post(to: page) }
         }
         page.onOpenPost = { [weak self] post in self?.showPost(post) }
+        page.onQuickSnap = { [weak self, weak page] in
+            guard let self, let page else { return }
+            self.startFlow { await self.post(to: page, start: .camera(title: "Quick Snap")) }
+        }
     }
 
     private func startFlow(_ body: @escaping @MainActor () async -> Void) {
@@ -97,11 +108,13 @@ public final class AppController {
         }
     }
 
-    /// Both profile callers use the same flow; each stores the post on its own profile.
-    private func post(to page: ProfilePage) async {
+    /// Both profile callers (and Quick Snap, which starts on the camera) use the same flow; each stores
+    /// the post on its own profile.
+    private func post(to page: ProfilePage, start: CommentedPhotoFlow.Start = .choosePhoto) async {
         let profile = page.person.id
         var stored: Post?
-        let result = await CommentedPhotoFlow.run(from: page, library: library) { [store] photo, comment in
+        let result = await CommentedPhotoFlow.run(from: page, library: library, camera: camera,
+                                                  start: start) { [store] photo, comment in
             stored = try store.add(photo: photo, comment: comment, author: Person.me.id, profile: profile)
         }
         if case .posted = result, let stored { page.insertNewPost(stored) }  // in place: no reload
@@ -148,7 +161,8 @@ public final class AppController {
     private func reply(in thread: CommentThreadPage) async {
         let post = thread.post
         var stored: Reply?
-        let result = await CommentedPhotoFlow.run(from: thread, presentation: .pushed, library: library) { [store] photo, comment in
+        let result = await CommentedPhotoFlow.run(from: thread, presentation: .pushed, library: library,
+                                                  camera: camera) { [store] photo, comment in
             stored = try store.addReply(to: post, photo: photo, comment: comment, author: Person.me.id)
         }
         if case .posted = result, let stored { thread.appendReply(stored) }
@@ -305,7 +319,8 @@ public enum PostcardMain {
         app.onActivate {
             if controller == nil {
                 StyleSheet.load(path: Files.join(resources, "style.css"))
-                controller = AppController(application: app, store: store, library: library)
+                controller = AppController(application: app, store: store, library: library,
+                                           cameraSources: [options.camera])
                 controller?.present()
                 if options.measuresStartup, let controller {
                     StartupMeasurement.run(controller) { app.quit() }

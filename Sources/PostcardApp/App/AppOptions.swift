@@ -1,4 +1,5 @@
 import Gtk
+import PhotoPosting
 
 /// The command line: `postcard [--library DIR | --pictures] [--data-dir DIR]`.
 public struct AppOptions: Equatable, Sendable {
@@ -16,6 +17,9 @@ public struct AppOptions: Equatable, Sendable {
     public var library: LibrarySource = .bundled
     /// The data directory for posts (`--data-dir DIR`); nil: `$XDG_DATA_HOME/postcard`.
     public var dataDirectory: String?
+    /// Where Take Photo and Quick Snap take pictures from (`--camera test|DEVICE`, else
+    /// `POSTCARD_CAMERA`, else the cameras GStreamer finds).
+    public var camera: CameraSource = CameraSource.fromEnvironment[0]
     /// Whether the app should run as its own instance instead of handing over to a running one (any
     /// option that changes what it shows or stores would otherwise be silently ignored).
     public var needsOwnInstance: Bool {
@@ -37,6 +41,8 @@ public struct AppOptions: Equatable, Sendable {
           --library DIR      offer the photos in DIR (default: the bundled sample photos)
           --pictures         offer the photos in your Pictures folder
           --data-dir DIR     keep posts in DIR (default: $XDG_DATA_HOME/postcard)
+          --camera SOURCE    take photos from SOURCE: a device such as /dev/video0, or "test"
+                             for GStreamer's test picture (default: the first camera found)
           --review-tour DIR  walk through every screen, save a screenshot of each in DIR, quit;
                              posts go to a fresh folder in DIR unless --data-dir is given
           --measure-startup  print the time to the first frame and the memory once My Profile
@@ -46,7 +52,8 @@ public struct AppOptions: Equatable, Sendable {
         With --library, --pictures or --data-dir the app runs as a separate instance; otherwise a
         second launch brings the running window to the front.
 
-        Environment: POSTCARD_RESOURCES=DIR overrides where the app's resources are found.
+        Environment: POSTCARD_RESOURCES=DIR overrides where the app's resources are found;
+        POSTCARD_CAMERA=SOURCE is the default for --camera.
         """
 
     /// Parses `arguments` (without the program name).
@@ -58,6 +65,11 @@ public struct AppOptions: Equatable, Sendable {
             case "--library":
                 guard let dir = remaining.popFirst(), !dir.isEmpty else { throw AppOptionsError(message: "--library needs a folder") }
                 library = .folder(Files.absolute(dir))
+            case "--camera":
+                guard let value = remaining.popFirst(), let source = CameraSource(option: value) else {
+                    throw AppOptionsError(message: "--camera needs \"test\" or a device such as /dev/video0")
+                }
+                camera = source
             case "--pictures":
                 library = .pictures
             case "--data-dir":

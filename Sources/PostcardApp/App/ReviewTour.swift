@@ -7,8 +7,9 @@ import PhotoPosting
 /// GTK itself, so it works under Xvfb with no window manager), then quits. Covers My Profile, New Post
 /// (Choose a Photo, Add a Comment, the discard question), the feed scrolled under the bar, a friend's
 /// profile, the Post detail pushed (at 360 and 1280 px wide), Comments with a reply flow pushed in
-/// place, Edit Caption, Messages with the composed message flow, and a message's detail presented
-/// modally (at 360 and 1280 px).
+/// place, Edit Caption, Messages with the composed message flow, a message's detail presented
+/// modally (at 360 and 1280 px), the Camera pushed in the flow and alone as Quick Snap, and the
+/// no-camera state.
 @MainActor
 enum ReviewTour {
     /// Runs the tour on `app`, then calls `finish(succeeded)` (which quits the app). A failure is
@@ -147,9 +148,48 @@ private struct Tour {
             try await save(presented.window, "19-message-detail-modal-\(width)px.png")
         }
         presented.closeButton.activate()
+        try await waitUntil("the message closed") { app.presentedMessage == nil || presented.isDismissed }
+
+        // The camera (use `--camera test` where there is none): pushed in the flow, then alone as Quick Snap.
+        let cameraFlow = try await openPhotoFlow(app.myProfile.postButton)
+        (cameraFlow.stack.visiblePage as! PhotoPickerPage).takePhotoButton.activate()
+        let pushed = try await waitForCamera(in: cameraFlow.stack)
+        try await save(cameraFlow.window, pushed.problem == nil ? "20-camera-pushed.png" : "20-camera-pushed-no-camera.png")
+        cameraFlow.cancelButton.activate()
+        try await waitUntil("the flow closed") { cameraFlow.isDismissed }
+        app.myProfile.quickSnapButton?.activate()
+        try await waitUntil("Quick Snap") { CommentedPhotoFlow.current?.stack.visiblePage is CameraPage }
+        let quickSnap = CommentedPhotoFlow.current!
+        let alone = try await waitForCamera(in: quickSnap.stack)
+        try await save(quickSnap.window, alone.problem == nil ? "21-quick-snap.png" : "21-quick-snap-no-camera.png")
+        if alone.problem == nil {
+            alone.shutterButton.activate()
+            try await waitUntil("Add a Comment after the shot") { quickSnap.stack.visiblePage is CommentPage && quickSnap.stack.transition == .idle }
+            try await save(quickSnap.window, "22-quick-snap-add-a-comment.png")
+        }
+        quickSnap.cancelButton.activate()  // as Close does (nothing typed: it closes at once)
+        try await waitUntil("Quick Snap closed") { quickSnap.isDismissed }
+        // The problem state, as a camera that is not there shows it.
+        let missing = CameraPage(settings: CameraSettings(sources: [.device(path: "/dev/video99")],
+                                                          captureDirectory: app.camera.captureDirectory))
+        let missingDialog = PageDialog(over: app.myProfile, presenting: missing)
+        missingDialog.present()
+        _ = try await waitForCamera(in: nil, page: missing)
+        try await save(missingDialog.window, "23-no-camera.png")
+        missingDialog.dismiss()
     }
 
     // MARK: - Steps
+
+    /// Waits until the Camera page on `stack` (or `page`) shows frames or a problem.
+    @discardableResult
+    func waitForCamera(in stack: NavigationStack?, page: CameraPage? = nil) async throws -> CameraPage {
+        try await waitUntil("the camera") {
+            guard let camera = page ?? stack?.visiblePage as? CameraPage else { return false }
+            return camera.problem != nil || ((camera.camera?.frameCount ?? 0) >= 3 && stack?.transition ?? .idle == .idle)
+        }
+        return page ?? stack!.visiblePage as! CameraPage
+    }
 
     func openPhotoFlow(_ button: Button) async throws -> ModalDialog {
         button.activate()

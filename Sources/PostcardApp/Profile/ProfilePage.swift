@@ -17,6 +17,9 @@ public final class ProfilePage: Page {
     public let person: Person
     /// "New Post" on My Profile, "Post to Their Profile" on a friend's.
     public let postButton: Button
+    /// **Quick Snap** (My Profile only, an icon button at the start of the bar): take a photo and post it
+    /// at once.
+    public let quickSnapButton: Button?
     /// The friends' rows (My Profile only), in ``Person/friends`` order.
     public private(set) var friendButtons: [Button] = []
     /// The feed's rows that exist now (on screen and near it), top (newest) first.
@@ -32,6 +35,8 @@ public final class ProfilePage: Page {
 
     /// Called when the user asks to post (New Post / Post to Their Profile).
     public var onNewPost: (@MainActor () -> Void)?
+    /// Called when the user asks for Quick Snap (My Profile only).
+    public var onQuickSnap: (@MainActor () -> Void)?
     /// Called with the friend whose row the user activated.
     public var onFriendSelected: (@MainActor (Person) -> Void)?
     /// Called with the post whose row the user activated.
@@ -48,6 +53,7 @@ public final class ProfilePage: Page {
         self.viewer = viewer
         let isOwn = person == viewer
         postButton = Button(label: isOwn ? "New Post" : "Post to Their Profile")
+        quickSnapButton = isOwn ? Button(iconName: "camera-photo-symbolic", accessibleLabel: "Quick Snap") : nil
         let headerRow = headerView
         feed = PagedListView(
             leadingKeys: [Self.headerKey],
@@ -82,6 +88,10 @@ public final class ProfilePage: Page {
         scroller.letContentDrawOutside()
         content.append(scroller)
         postButton.onClicked { [weak self] in self?.onNewPost?() }
+        if let quickSnapButton {
+            quickSnapButton.onClicked { [weak self] in self?.onQuickSnap?() }
+            addStartBarItem(quickSnapButton)  // the start balances Messages at the end: the title stays centred at 360 px
+        }
         updateStatus()
     }
 

@@ -1,0 +1,51 @@
+import CGtk
+import Glibc
+
+/// Pixels in memory, 8-bit RGB (3 bytes a pixel, rows `stride` bytes apart): a video frame handed from
+/// the thread that produced it to the main actor, which shows it as a ``Texture``. Immutable; safe to
+/// pass between threads (it owns a `GBytes`).
+public final class PixelBuffer: @unchecked Sendable {
+    /// Width in pixels (> 0).
+    public let width: Int32
+    /// Height in pixels (> 0).
+    public let height: Int32
+    /// Bytes from the start of one row to the next (≥ 3 × width).
+    public let stride: Int
+    let bytes: OpaquePointer  // GBytes, one reference owned
+
+    /// Copies `height` rows of `stride` bytes from `pixels` (any thread).
+    /// Returns nil when the sizes are not positive or `stride` is less than 3 × `width`.
+    public init?(copying pixels: UnsafeRawPointer, width: Int32, height: Int32, stride: Int) {
+        guard width > 0, height > 0, stride >= Int(width) * 3 else { return nil }
+        self.width = width
+        self.height = height
+        self.stride = stride
+        bytes = g_bytes_new(pixels, gsize(stride * Int(height)))
+    }
+
+    deinit { g_bytes_unref(bytes) }
+
+    /// Writes the pixels as a JPEG file at `path` (GdkPixbuf's JPEG saver; `quality` 1…100). Blocking:
+    /// call it off the main thread.
+    /// - Throws: ``GLibError`` with GdkPixbuf's reason (e.g. no space left, no permission).
+    public func writeJPEG(to path: String, quality: Int = 90) throws {
+        guard let pixbuf = gdk_pixbuf_new_from_bytes(bytes, GDK_COLORSPACE_RGB, 0, 8, width, height, Int32(stride)) else {
+            throw GLibError(message: "Could not make an image of \(width) × \(height) pixels")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        let value = String(min(100, max(1, quality)))
+        var error: UnsafeMutablePointer<GError>?
+        if postcard_pixbuf_save_jpeg(pixbuf, path, value, &error) == 0 {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            throw GLibError(message: "Could not save the photo: \(reason)")
+        }
+    }
+}
+
+extension Texture {
+    /// A texture showing `pixels` (a `GdkMemoryTexture`; the pixels are shared, not copied).
+    public convenience init(_ pixels: PixelBuffer) {
+        self.init(taking: gdk_memory_texture_new(pixels.width, pixels.height, GDK_MEMORY_R8G8B8, pixels.bytes, gsize(pixels.stride)))
+    }
+}

@@ -1,0 +1,397 @@
+import CGStreamer
+import Dispatch
+import Glibc
+import Gtk
+import Synchronization
+
+/// Why the camera cannot show a picture, in words for the Camera page.
+public struct CameraProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The kinds of problem the page tells apart.
+    public enum Kind: Equatable, Sendable {
+        /// No camera at all, or none at the given device path.
+        case noCamera
+        /// Another program is using the camera.
+        case busy
+        /// The user may not open the device (`/dev/video*` permissions).
+        case notPermitted
+        /// The camera went away or stopped sending pictures mid-preview.
+        case stopped
+        /// GStreamer failed otherwise (a missing plugin, a format it cannot convert).
+        case failed
+    }
+
+    /// Which problem.
+    public let kind: Kind
+    /// The headline, e.g. "No Camera Found".
+    public let title: String
+    /// What is wrong and what the user can do, in a sentence or two.
+    public let detail: String
+
+    /// The headline and the detail.
+    public var description: String { "\(title): \(detail)" }
+
+    static func noCamera(_ detail: String = "Postcard found no camera on this computer. Connect one, or choose a photo instead.") -> CameraProblem {
+        CameraProblem(kind: .noCamera, title: "No Camera Found", detail: detail)
+    }
+}
+
+/// A live camera: a GStreamer pipeline `source → videoconvert → appsink` (RGB), whose frames are
+/// handed to the main thread without blocking it, newest only (a slow main thread skips frames instead
+/// of queueing them).
+///
+/// - ``play()`` starts (or resumes) the preview; ``pause()`` holds it (a page pushed above the preview);
+///   ``stop()`` puts the pipeline in `NULL` and releases it, which ends its streaming threads. Dropping
+///   the last reference stops it too.
+/// - Problems (no device, busy, no permission, unplugged, no frames for ``frameTimeout`` seconds) stop
+///   the pipeline and are reported once through ``onProblem``.
+///
+/// Main actor only (GStreamer's own threads never call into the page).
+@MainActor
+public final class Camera {
+    /// One background thread for GStreamer's set-up, the device probe and writing photos.
+    nonisolated static let queue = BackgroundWorkQueue(label: "postcard.camera", width: 1, niceness: 0)
+
+    /// The camera this pipeline shows.
+    public let device: CameraDevice
+    /// Called on the main thread with each frame shown (the newest, at the camera's full resolution).
+    public var onFrame: (@MainActor (PixelBuffer) -> Void)?
+    /// Called on the main thread when the camera stops with a problem (once per ``play()``).
+    public var onProblem: (@MainActor (CameraProblem) -> Void)?
+    /// The newest frame received, at full resolution (what the shutter captures); nil before the first.
+    public private(set) var latestFrame: PixelBuffer?
+    /// Frames received since the last ``play()``.
+    public private(set) var frameCount = 0
+
+    /// Seconds without a frame, while playing, after which the camera counts as stopped.
+    public static let frameTimeout: UInt32 = 5
+
+    /// The pipeline's state as the page drives it.
+    public enum State: Equatable, Sendable {
+        /// No pipeline exists (never started, stopped, or failed): the state GStreamer calls `NULL`.
+        case released
+        /// Showing frames (`PLAYING`).
+        case playing
+        /// Held (`PAUSED`): the preview is not visible.
+        case paused
+    }
+
+    /// Where the pipeline is now.
+    public private(set) var state: State = .released
+
+    private var pipeline: UnsafeMutablePointer<GstElement>?
+    private var busWatch: guint = 0
+    private var watchdog: guint = 0
+    private var framesAtLastCheck = 0
+    private var mailbox: FrameMailbox?
+
+    /// Creates a camera for `device` (nothing starts until ``play()``).
+    public init(device: CameraDevice) { self.device = device }
+
+    isolated deinit { stop() }
+
+    /// Runs `gst_init` once in the process (any thread).
+    nonisolated static func initializeGStreamer() {
+        _ = gstreamerReady
+    }
+
+    nonisolated private static let gstreamerReady: Bool = {
+        gst_init_check(nil, nil, nil) != 0
+    }()
+
+    /// Starts or resumes the preview. A device that cannot be opened reports its problem through
+    /// ``onProblem`` (and the pipeline is released). Blocking for as long as GStreamer takes to open the
+    /// device (it is already set up by ``CameraDevice/available(for:)``).
+    public func play() {
+        if state == .playing { return }
+        if pipeline == nil {
+            do { try build() } catch let problem as CameraProblem { return fail(problem) } catch { return }
+            frameCount = 0
+        }
+        guard let pipeline else { return }
+        if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
+            return fail(pendingProblem() ?? CameraProblem(kind: .failed, title: "The Camera Didn't Start",
+                                                          detail: "GStreamer could not start \(device.name)."))
+        }
+        state = .playing
+        startWatchdog()
+    }
+
+    /// Holds the preview (the pipeline keeps the device, in `PAUSED`); ``play()`` resumes it.
+    public func pause() {
+        guard state == .playing, let pipeline else { return }
+        stopWatchdog()
+        _ = gst_element_set_state(pipeline, GST_STATE_PAUSED)
+        state = .paused
+    }
+
+    /// Puts the pipeline in `NULL` and releases it: the device is closed, GStreamer's streaming for it has
+    /// stopped when this returns, and its threads (idle in GLib's thread pool) are told to end.
+    /// Idempotent.
+    public func stop() {
+        stopWatchdog()
+        mailbox?.close()
+        mailbox = nil
+        if let pipeline {
+            _ = gst_element_set_state(pipeline, GST_STATE_NULL)
+            if busWatch != 0 { g_source_remove(busWatch) }
+            gst_object_unref(UnsafeMutableRawPointer(pipeline))
+            // GStreamer's streaming threads come from GLib's thread pools: a thread whose task is done
+            // waits half a second for another task of its pool, then idles among GLib's unused threads
+            // for up to 15 s. End it once it is there, so no thread of the camera outlives it.
+            g_timeout_add(700, { _ in
+                g_thread_pool_stop_unused_threads()
+                return 0
+            }, nil)
+        }
+        busWatch = 0
+        pipeline = nil
+        state = .released
+    }
+
+    // MARK: - Building
+
+    private func build() throws {
+        Self.initializeGStreamer()
+        let pipeline = gst_pipeline_new("postcard-camera")!
+        func make(_ factory: String) throws -> UnsafeMutablePointer<GstElement> {
+            guard let element = gst_element_factory_make(factory, nil) else {
+                gst_object_unref(UnsafeMutableRawPointer(pipeline))
+                throw CameraProblem(kind: .failed, title: "The Camera Can't Be Shown",
+                                    detail: "GStreamer's \(factory) element is missing (install gstreamer1.0-plugins-base and -good).")
+            }
+            return element
+        }
+        guard let source = device.makeSourceElement() else {
+            gst_object_unref(UnsafeMutableRawPointer(pipeline))
+            throw CameraProblem(kind: .failed, title: "The Camera Can't Be Shown",
+                                detail: "GStreamer has no source for \(device.name) (install gstreamer1.0-plugins-good).")
+        }
+        var chain = [source]
+        if let caps = device.sourceCaps {
+            let filter = try make("capsfilter")
+            gst_util_set_object_arg(object(filter), "caps", caps)
+            chain.append(filter)
+        }
+        chain.append(try make("videoconvert"))
+        let sink = try make("appsink")
+        let rgb = gst_caps_from_string("video/x-raw,format=RGB")
+        gst_app_sink_set_caps(appSink(sink), rgb)
+        gst_caps_unref(rgb)
+        gst_app_sink_set_max_buffers(appSink(sink), 1)
+        gst_app_sink_set_drop(appSink(sink), 1)
+        gst_util_set_object_arg(object(sink), "sync", "false")
+        chain.append(sink)
+        for element in chain { _ = gst_bin_add(bin(pipeline), element) }
+        for (from, to) in zip(chain, chain.dropFirst()) where gst_element_link(from, to) == 0 {
+            gst_object_unref(UnsafeMutableRawPointer(pipeline))
+            throw CameraProblem(kind: .failed, title: "The Camera Can't Be Shown",
+                                detail: "GStreamer could not convert \(device.name)'s pictures.")
+        }
+
+        let mailbox = FrameMailbox { [weak self] frame in self?.receive(frame) }
+        var callbacks = GstAppSinkCallbacks()
+        callbacks.new_sample = { sink, data in
+            guard let sink, let data else { return GST_FLOW_OK }
+            Unmanaged<FrameMailbox>.fromOpaque(data).takeUnretainedValue().pull(from: sink)
+            return GST_FLOW_OK
+        }
+        gst_app_sink_set_callbacks(appSink(sink), &callbacks, Unmanaged.passRetained(mailbox).toOpaque()) { data in
+            if let data { Unmanaged<FrameMailbox>.fromOpaque(data).release() }
+        }
+        self.mailbox = mailbox
+
+        let bus = gst_element_get_bus(pipeline)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        let box = Unmanaged.passRetained(WeakCamera(self)).toOpaque()
+        busWatch = gst_bus_add_watch_full(bus, G_PRIORITY_DEFAULT, { _, message, data in
+            guard let message, let data else { return 1 }
+            let camera = Unmanaged<WeakCamera>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { camera.camera?.handle(message) }
+            return 1
+        }, box) { data in
+            if let data { Unmanaged<WeakCamera>.fromOpaque(data).release() }
+        }
+        self.pipeline = pipeline
+    }
+
+    private func receive(_ frame: PixelBuffer) {
+        guard state != .released else { return }
+        latestFrame = frame
+        frameCount += 1
+        onFrame?(frame)
+    }
+
+    // MARK: - Problems
+
+    fileprivate func handle(_ message: UnsafeMutablePointer<GstMessage>) {
+        switch postcard_message_type(message) {
+        case GST_MESSAGE_ERROR:
+            fail(problem(from: message))
+        case GST_MESSAGE_EOS:
+            fail(CameraProblem(kind: .stopped, title: "The Camera Stopped",
+                               detail: "\(device.name) stopped sending pictures."))
+        default:
+            break
+        }
+    }
+
+    /// An error message already on the bus (a failed state change posts one), as a problem.
+    private func pendingProblem() -> CameraProblem? {
+        guard let pipeline, let bus = gst_element_get_bus(pipeline) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        guard let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return nil }
+        defer { gst_message_unref(message) }
+        return problem(from: message)
+    }
+
+    private func problem(from message: UnsafeMutablePointer<GstMessage>) -> CameraProblem {
+        var error: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<gchar>?
+        gst_message_parse_error(message, &error, &debug)
+        defer {
+            if let error { g_error_free(error) }
+            g_free(debug)
+        }
+        let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+        let details = (debug.map { String(cString: $0) } ?? "").lowercased()
+        let isResource = error?.pointee.domain == gst_resource_error_quark()
+        let code = error.map { Int($0.pointee.code) } ?? 0
+        let name = device.name
+        if isResource && code == Int(GST_RESOURCE_ERROR_BUSY.rawValue) || details.contains("busy") {
+            return CameraProblem(kind: .busy, title: "The Camera Is Busy",
+                                 detail: "Another app is using \(name). Close it and try again, or choose a photo instead.")
+        }
+        if details.contains("permission") || text.lowercased().contains("permission")
+            || isResource && code == Int(GST_RESOURCE_ERROR_NOT_AUTHORIZED.rawValue) {
+            return CameraProblem(kind: .notPermitted, title: "Postcard May Not Use the Camera",
+                                 detail: "You don't have permission to use \(name). Ask your administrator, or choose a photo instead.")
+        }
+        if isResource && code == Int(GST_RESOURCE_ERROR_NOT_FOUND.rawValue) || details.contains("no such file") {
+            return .noCamera("There is no camera at \(name). Connect one, or choose a photo instead.")
+        }
+        if state == .playing && frameCount > 0 {
+            return CameraProblem(kind: .stopped, title: "The Camera Stopped",
+                                 detail: "\(name) was disconnected or stopped working (\(text)).")
+        }
+        return CameraProblem(kind: .failed, title: "The Camera Didn't Start", detail: "\(name): \(text)")
+    }
+
+    private func fail(_ problem: CameraProblem) {
+        stop()
+        onProblem?(problem)
+    }
+
+    // MARK: - Frozen preview
+
+    private func startWatchdog() {
+        stopWatchdog()
+        framesAtLastCheck = frameCount
+        let box = Unmanaged.passRetained(WeakCamera(self)).toOpaque()
+        watchdog = g_timeout_add_seconds_full(G_PRIORITY_DEFAULT, Self.frameTimeout, { data in
+            guard let data else { return 0 }
+            let camera = Unmanaged<WeakCamera>.fromOpaque(data).takeUnretainedValue()
+            return MainActor.assumeIsolated { camera.camera?.checkFramesArrive() ?? false } ? 1 : 0
+        }, box) { data in
+            if let data { Unmanaged<WeakCamera>.fromOpaque(data).release() }
+        }
+    }
+
+    private func stopWatchdog() {
+        if watchdog != 0 { g_source_remove(watchdog) }
+        watchdog = 0
+    }
+
+    /// Called every ``frameTimeout`` seconds while playing; false ends the timer.
+    private func checkFramesArrive() -> Bool {
+        guard state == .playing else { watchdog = 0; return false }
+        if frameCount == framesAtLastCheck {
+            watchdog = 0
+            fail(CameraProblem(kind: .stopped, title: "The Camera Stopped",
+                               detail: "\(device.name) has sent no picture for \(Self.frameTimeout) seconds."))
+            return false
+        }
+        framesAtLastCheck = frameCount
+        return true
+    }
+
+    private func object(_ element: UnsafeMutablePointer<GstElement>) -> UnsafeMutablePointer<GObject> {
+        UnsafeMutableRawPointer(element).assumingMemoryBound(to: GObject.self)
+    }
+    private func appSink(_ element: UnsafeMutablePointer<GstElement>) -> UnsafeMutablePointer<GstAppSink> {
+        UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstAppSink.self)
+    }
+    private func bin(_ element: UnsafeMutablePointer<GstElement>) -> UnsafeMutablePointer<GstBin> {
+        UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstBin.self)
+    }
+}
+
+/// A weak reference to a camera, for C callbacks that may outlive it.
+private final class WeakCamera {
+    weak var camera: Camera?
+    init(_ camera: Camera) { self.camera = camera }
+}
+
+/// Hands frames from GStreamer's streaming thread to the main thread: it keeps only the newest frame
+/// and schedules at most one delivery at a time, so the streaming thread never waits for the main one.
+final class FrameMailbox: @unchecked Sendable {
+    private struct Slot {
+        var frame: PixelBuffer?
+        var isScheduled = false
+        var isClosed = false
+    }
+
+    private let slot = Mutex(Slot())
+    private let deliver: @MainActor (PixelBuffer) -> Void
+
+    init(deliver: @escaping @MainActor (PixelBuffer) -> Void) { self.deliver = deliver }
+
+    /// Streaming thread: copies the newest sample's pixels and schedules a delivery if none is pending.
+    func pull(from sink: UnsafeMutablePointer<GstAppSink>) {
+        guard let sample = gst_app_sink_pull_sample(sink) else { return }
+        defer { gst_sample_unref(sample) }
+        guard let frame = Self.pixels(of: sample) else { return }
+        let schedule = slot.withLock { slot -> Bool in
+            guard !slot.isClosed else { return false }
+            slot.frame = frame
+            if slot.isScheduled { return false }
+            slot.isScheduled = true
+            return true
+        }
+        guard schedule else { return }
+        DispatchQueue.main.async { [self] in
+            MainActor.assumeIsolated {
+                let frame = slot.withLock { slot -> PixelBuffer? in
+                    slot.isScheduled = false
+                    defer { slot.frame = nil }
+                    return slot.isClosed ? nil : slot.frame
+                }
+                if let frame { deliver(frame) }
+            }
+        }
+    }
+
+    /// No more deliveries (the pipeline is stopping).
+    func close() { slot.withLock { $0.isClosed = true; $0.frame = nil } }
+
+    /// The RGB pixels of `sample`, copied (layout from the buffer's video meta, else from its caps).
+    private static func pixels(of sample: OpaquePointer) -> PixelBuffer? {
+        guard let caps = gst_sample_get_caps(sample), let buffer = gst_sample_get_buffer(sample),
+              let info = gst_video_info_new() else { return nil }
+        defer { gst_video_info_free(info) }
+        guard gst_video_info_from_caps(info, caps) != 0 else { return nil }
+        var width = postcard_video_info_width(info), height = postcard_video_info_height(info)
+        var stride = Int(postcard_video_info_stride(info))
+        var offset = 0
+        if let meta = gst_buffer_get_video_meta(buffer) {
+            width = Int32(meta.pointee.width)
+            height = Int32(meta.pointee.height)
+            stride = Int(meta.pointee.stride.0)
+            offset = Int(meta.pointee.offset.0)
+        }
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return nil }
+        defer { gst_buffer_unmap(buffer, &map) }
+        guard let data = map.data, Int(map.size) >= offset + stride * Int(height) else { return nil }
+        return PixelBuffer(copying: UnsafeRawPointer(data) + offset, width: width, height: height, stride: stride)
+    }
+}

@@ -1,0 +1,145 @@
+import CGStreamer
+import Glibc
+import Gtk
+
+/// Where the Camera page takes pictures from (the app's `--camera` option and `POSTCARD_CAMERA`).
+public enum CameraSource: Equatable, Sendable {
+    /// The cameras GStreamer's device monitor lists (class `Video/Source`), in its order; the first is
+    /// shown first, and a switcher offers the others.
+    case automatic
+    /// One V4L2 device node, e.g. `/dev/video0` (GStreamer's `v4l2src`).
+    case device(path: String)
+    /// GStreamer's test picture (`videotestsrc`, pattern "ball", 1280 × 720 at 30 frames a second): the
+    /// whole path — pipeline, preview, capture, post — on a machine without a camera.
+    case test
+
+    /// What `POSTCARD_CAMERA` says (see ``init(option:)``), else `.automatic`; as a list of sources.
+    public static var fromEnvironment: [CameraSource] {
+        [getenv("POSTCARD_CAMERA").flatMap { CameraSource(option: String(cString: $0)) } ?? .automatic]
+    }
+
+    /// Parses an option value: `test`, `auto` (or empty), or a device path such as `/dev/video0`;
+    /// nil for anything else.
+    public init?(option: String) {
+        switch option {
+        case "test": self = .test
+        case "auto", "": self = .automatic
+        default:
+            guard option.hasPrefix("/") else { return nil }
+            self = .device(path: option)
+        }
+    }
+}
+
+/// What the Camera page needs from its owner: where pictures come from and where taken photos are
+/// written (a folder of the app's data, created when the first photo is taken).
+public struct CameraSettings: Equatable, Sendable {
+    /// The sources offered, first one first (more than one shows a camera switcher).
+    public var sources: [CameraSource]
+    /// The folder taken photos are written to.
+    public var captureDirectory: String
+
+    /// Creates settings for `sources` (default: the cameras GStreamer finds) writing into
+    /// `captureDirectory`.
+    public init(sources: [CameraSource] = [.automatic], captureDirectory: String) {
+        self.sources = sources
+        self.captureDirectory = captureDirectory
+    }
+}
+
+/// One camera the page can show: a name for the switcher and how to make its GStreamer source element.
+public struct CameraDevice: Equatable, Sendable {
+    enum Kind: Equatable, Sendable {
+        case test(pattern: String)
+        case v4l2(path: String)
+        case monitored(DeviceHandle)
+    }
+
+    /// The name shown in the camera switcher, e.g. "Integrated Camera".
+    public let name: String
+    let kind: Kind
+
+    /// The GStreamer source element for this camera (a floating reference), or nil when GStreamer
+    /// cannot make one. Main actor or any thread.
+    func makeSourceElement() -> UnsafeMutablePointer<GstElement>? {
+        switch kind {
+        case .test(let pattern):
+            guard let source = gst_element_factory_make("videotestsrc", "camera-source") else { return nil }
+            gst_util_set_object_arg(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GObject.self), "pattern", pattern)
+            gst_util_set_object_arg(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GObject.self), "is-live", "true")
+            return source
+        case .v4l2(let path):
+            guard let source = gst_element_factory_make("v4l2src", "camera-source") else { return nil }
+            gst_util_set_object_arg(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GObject.self), "device", path)
+            return source
+        case .monitored(let handle):
+            return gst_device_create_element(handle.device, "camera-source")
+        }
+    }
+
+    /// Extra caps the source must produce before conversion (the test picture's size and rate), or nil.
+    var sourceCaps: String? {
+        if case .test = kind { return "video/x-raw,width=1280,height=720,framerate=30/1" }
+        return nil
+    }
+
+    /// Finds the cameras for `sources`, in order: `.automatic` asks GStreamer's device monitor (class
+    /// `Video/Source`); a missing device path is still listed (starting it shows what is wrong).
+    /// Runs GStreamer's set-up (a plugin registry scan the first time on a machine) and the device
+    /// probe off the main thread.
+    public static func available(for sources: [CameraSource]) async -> [CameraDevice] {
+        (try? await Camera.queue.run { () -> [CameraDevice] in
+            Camera.initializeGStreamer()
+            var devices: [CameraDevice] = []
+            var testCount = 0
+            for source in sources {
+                switch source {
+                case .test:
+                    testCount += 1
+                    devices.append(CameraDevice(name: testCount == 1 ? "Test Picture" : "Test Picture \(testCount)",
+                                                kind: .test(pattern: testCount == 1 ? "ball" : "smpte")))
+                case .device(let path):
+                    devices.append(CameraDevice(name: path, kind: .v4l2(path: path)))
+                case .automatic:
+                    devices += monitoredDevices()
+                }
+            }
+            return devices
+        }) ?? []
+    }
+
+    /// The video sources GStreamer's device monitor lists now. Blocking.
+    private static func monitoredDevices() -> [CameraDevice] {
+        guard let monitor = gst_device_monitor_new() else { return [] }
+        defer { gst_object_unref(UnsafeMutableRawPointer(monitor)) }
+        _ = gst_device_monitor_add_filter(monitor, "Video/Source", nil)
+        var devices: [CameraDevice] = []
+        var list = gst_device_monitor_get_devices(monitor)
+        defer { g_list_free_full(list) { gst_object_unref($0) } }
+        while let node = list {
+            if let device = node.pointee.data?.assumingMemoryBound(to: GstDevice.self) {
+                let name = gst_device_get_display_name(device).map { text in
+                    defer { g_free(text) }
+                    return String(cString: text)
+                } ?? "Camera"
+                devices.append(CameraDevice(name: name, kind: .monitored(DeviceHandle(device))))
+            }
+            list = node.pointee.next
+        }
+        return devices
+    }
+}
+
+/// A reference to a `GstDevice` (GObjects are safe to reference from any thread).
+final class DeviceHandle: @unchecked Sendable, Equatable {
+    let device: UnsafeMutablePointer<GstDevice>
+
+    init(_ device: UnsafeMutablePointer<GstDevice>) {
+        self.device = device
+        gst_object_ref(UnsafeMutableRawPointer(device))
+    }
+
+    deinit { gst_object_unref(UnsafeMutableRawPointer(device)) }
+
+    static func == (a: DeviceHandle, b: DeviceHandle) -> Bool { a.device == b.device }
+}
