@@ -151,12 +151,14 @@ private struct Tour {
         try await waitUntil("the message closed") { app.presentedMessage == nil || presented.isDismissed }
 
         // The camera (use `--camera test` where there is none): pushed in the flow, then alone as Quick Snap.
+        stack.popToRoot()
+        try await waitForStack(depth: 1)
         let cameraFlow = try await openPhotoFlow(app.myProfile.postButton)
         (cameraFlow.stack.visiblePage as! PhotoPickerPage).takePhotoButton.activate()
         let pushed = try await waitForCamera(in: cameraFlow.stack)
         try await save(cameraFlow.window, pushed.problem == nil ? "20-camera-pushed.png" : "20-camera-pushed-no-camera.png")
         cameraFlow.cancelButton.activate()
-        try await waitUntil("the flow closed") { cameraFlow.isDismissed }
+        try await waitUntil("the flow closed") { cameraFlow.isDismissed && app.activeFlow == nil }
         app.myProfile.quickSnapButton?.activate()
         try await waitUntil("Quick Snap") { CommentedPhotoFlow.current?.stack.visiblePage is CameraPage }
         let quickSnap = CommentedPhotoFlow.current!
