@@ -40,6 +40,15 @@ public final class DecodedImage: @unchecked Sendable {
 
     /// The pixbuf pointer, borrowed for C calls (valid while this object lives).
     public var pixbufPointer: OpaquePointer { pixbuf }
+
+    /// The image scaled down (bilinear) for `fit`, or itself when it is not larger. Blocking: call it off
+    /// the main thread. Nil when memory for the copy cannot be had.
+    public func scaled(for fit: ImageDecoder.Fit) -> DecodedImage? {
+        let width = gdk_pixbuf_get_width(pixbuf), height = gdk_pixbuf_get_height(pixbuf)
+        let target = ImageDecoder.scaledSize(width: width, height: height, fit: fit)
+        if target == (width, height) { return self }
+        return gdk_pixbuf_scale_simple(pixbuf, target.0, target.1, GDK_INTERP_BILINEAR).map(DecodedImage.init(taking:))
+    }
 }
 
 /// Decodes image files with GdkPixbuf (every format its loaders know: JPEG, PNG, GIF's first frame,

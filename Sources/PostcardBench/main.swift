@@ -206,8 +206,15 @@ makeData()
 let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? cacheRoot + "/xdg-cache"
 let work = cacheRoot + "/work"
 try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-/// MiB of resident memory the 10,000-photo grid adds once scrolled to the end, each screen loaded.
+/// MiB of resident memory the 10,000-photo grid adds once scrolled to the end, each screen loaded, to
+/// the app showing My Profile (its window drawn: GTK's renderer and fonts are set up, as in use).
 @MainActor func gridMemoryGrowth() -> Double {
+    let store = try! PostStore(directory: "\(cacheRoot)/data-0")
+    let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: repository + "/Resources/photos"))
+    app.present()
+    var painted = false
+    app.mainWindow.window.afterNextPaint { painted = true }
+    MainLoopBridge.run(until: { painted }, timeout: 30)
     spin(seconds: 1)
     let before = Double(StartupMeasurement.residentMemoryKiB())
     let (window, page) = pickerWindow(library: "\(cacheRoot)/library-10000", loader: ThumbnailLoader())
@@ -226,6 +233,7 @@ try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectori
     spin(seconds: 1)
     let growth = (Double(StartupMeasurement.residentMemoryKiB()) - before) / 1024
     window.destroy()
+    app.shutdown()
     return growth
 }
 

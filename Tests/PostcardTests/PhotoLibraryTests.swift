@@ -111,10 +111,14 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
                 var texture: Texture?
                 Task { texture = try? await loader.thumbnail(for: photo) }
                 spin(until: { texture != nil }, "thumbnail of \(photo.photo.fileName)")
-                XCTAssertLessThanOrEqual(max(texture!.width, texture!.height), ThumbnailLoader.size, photo.photo.fileName)
                 let stored = gdk_pixbuf_new_from_file(cacheFile("large", photo), nil)
                 XCTAssertNotNil(stored, "\(photo.photo.fileName)'s thumbnail is in the shared cache")
                 if let stored {
+                    let storedEdges = (gdk_pixbuf_get_width(stored), gdk_pixbuf_get_height(stored))
+                    XCTAssertLessThanOrEqual(max(storedEdges.0, storedEdges.1), ThumbnailLoader.size, "the cache's large size")
+                    // In memory, only what a tile shows: covering 144 × 144, never more than the thumbnail.
+                    XCTAssertEqual(min(texture!.width, texture!.height), min(loader.textureEdge, min(storedEdges.0, storedEdges.1)),
+                                   photo.photo.fileName)
                     XCTAssertEqual(gdk_pixbuf_get_option(stored, "tEXt::Thumb::URI").map { String(cString: $0) },
                                    photo.photo.uri, "tagged with the photo's URI, as the specification says")
                     g_object_unref(UnsafeMutableRawPointer(stored))

@@ -12,16 +12,21 @@ import Gtk
 /// 3. a photo that fails is recorded as a failed thumbnail, as GNOME apps do, and reports its reason.
 ///
 /// All of it runs on ``ImageDecoder/queue`` (two at a time, newest request first, dropped when the tile
-/// scrolls away before it starts). Textures are kept in a bounded in-memory cache (most recently used
-/// first), so scrolling through ten thousand photos holds at most ``cacheCapacity`` textures.
+/// scrolls away before it starts). Textures are scaled to what a tile shows (``textureEdge``) and kept in
+/// a bounded in-memory cache (most recently used first), so scrolling through ten thousand photos holds
+/// at most ``cacheCapacity`` textures.
 /// Main actor only.
 @MainActor
 public final class ThumbnailLoader {
     /// The loader the app shares (one cache for every grid).
     public static let shared = ThumbnailLoader()
 
-    /// The most textures kept in memory (about 190 KB each at 256 × 192).
+    /// The most textures kept in memory (about 110 KB each at 192 × 144).
     public let cacheCapacity: Int
+    /// The edge of the square each texture must cover, in pixels (a tile's size × the screen's scale).
+    /// Textures are scaled down to it from the cache's 256-pixel thumbnails, off the main thread, so
+    /// memory and drawing follow what the grid shows; set it before loading (tiles do). Default 144.
+    public var textureEdge: Int32 = 144
     /// Largest thumbnail edge in pixels: the freedesktop "large" size (256), so 144-pixel tiles stay sharp
     /// at up to 1.75× scale.
     nonisolated public static let size: Int32 = 256
@@ -53,9 +58,10 @@ public final class ThumbnailLoader {
     public func thumbnail(for photo: LibraryPhoto) async throws -> Texture {
         if let texture = cachedTexture(for: photo) { return texture }
         if let failure = failures[photo.photo.uri] { throw failure }
-        let factory = self.factory
+        let factory = self.factory, fit = ImageDecoder.Fit.cover(width: textureEdge, height: textureEdge)
         do {
-            let image = try await ImageDecoder.queue.run { try factory.thumbnail(of: photo) }
+            let image = try await ImageDecoder.queue.run { try factory.thumbnail(of: photo).scaled(for: fit) }
+            guard let image else { throw ImageLoadError(.unreadable, "Not enough memory to show it") }
             let texture = Texture(image)
             store(texture, for: photo.photo.uri)
             return texture
@@ -69,8 +75,10 @@ public final class ThumbnailLoader {
     /// to be made (nothing is generated). Cheap: a lookup and a small PNG read, off the main thread.
     public func cachedThumbnail(for photo: LibraryPhoto) async -> Texture? {
         if let texture = cachedTexture(for: photo) { return texture }
-        let factory = self.factory
-        guard let image = try? await ImageDecoder.queue.run({ factory.cachedThumbnail(of: photo) }) else { return nil }
+        let factory = self.factory, fit = ImageDecoder.Fit.cover(width: textureEdge, height: textureEdge)
+        guard let image = try? await ImageDecoder.queue.run({ factory.cachedThumbnail(of: photo)?.scaled(for: fit) }) else {
+            return nil
+        }
         let texture = Texture(image)
         store(texture, for: photo.photo.uri)
         return texture

@@ -397,6 +397,7 @@ public final class PhotoTile: ListCell {
         guard column.isMapped, let photo, let loader, let index, load == nil, picture.texture == nil,
               loader.failure(for: photo) == nil else { return }
         if let texture = loader.cachedTexture(for: photo) { return show(texture) }
+        loader.textureEdge = max(loader.textureEdge, PhotoPickerPage.thumbnailSize * column.scaleFactor)
         let makes = index.makesThumbnails
         isLoading = makes
         load = Task { [weak self] in
