@@ -8,6 +8,7 @@ PACKAGES := pkg-config libgtk-4-dev libsqlite3-dev libxtst-dev adwaita-icon-them
             libgnome-desktop-4-dev libgexiv2-dev libgdk-pixbuf2.0-bin bubblewrap \
             heif-gdk-pixbuf webp-pixbuf-loader libavif-gdk-pixbuf librsvg2-common \
             libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+            libwebkitgtk-6.0-dev \
             xvfb xauth dbus dbus-x11 at-spi2-core python3-pyatspi
 SWIFT ?= swift
 PREFIX ?= /usr/local

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Gtk", targets: ["Gtk"]),
         .library(name: "Navigation", targets: ["Navigation"]),
         .library(name: "NavigationGtk", targets: ["NavigationGtk"]),
+        .library(name: "NavigationWeb", targets: ["NavigationWeb"]),
         .executable(name: "postcard", targets: ["Postcard"]),
     ],
     targets: [
@@ -21,15 +22,20 @@ let package = Package(
         // The camera: GStreamer's core, appsink and video library.
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-video-1.0",
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+        // Web pages: WebKitGTK 6.0 (the GTK 4 API), used only by NavigationWeb.
+        .systemLibrary(name: "CWebKit", pkgConfig: "webkitgtk-6.0", providers: [.apt(["libwebkitgtk-6.0-dev"])]),
         // Test-only: XTEST input events under Xvfb.
         .systemLibrary(name: "CXTest", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
         .target(name: "Gtk", dependencies: ["CGtk"]),
         .target(name: "Navigation"),
         .target(name: "NavigationGtk", dependencies: ["Gtk", "Navigation"]),
+        // A web page as a navigation page (under the translucent bar); its own target so that apps using
+        // the toolkit without web pages never link WebKit.
+        .target(name: "NavigationWeb", dependencies: ["NavigationGtk", "Gtk", "CGtk", "CWebKit"]),
         .target(name: "PhotoPosting", dependencies: ["NavigationGtk", "Gtk", "Navigation", "CGtk", "CGnomeDesktop", "CGExiv2", "CGStreamer"]),
         .target(
             name: "PostcardApp",
-            dependencies: ["PhotoPosting", "NavigationGtk", "Navigation", "Gtk", "CSQLite"]
+            dependencies: ["PhotoPosting", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CSQLite"]
         ),
         .executableTarget(name: "Postcard", dependencies: ["PostcardApp"]),
         // `make bench`: scale benchmarks (a program, not tests), see bench/results.md.
@@ -40,7 +46,7 @@ let package = Package(
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
         .testTarget(
             name: "PostcardTests",
-            dependencies: ["PostcardApp", "PhotoPosting", "NavigationGtk", "Navigation", "Gtk", "CGtk", "CXTest"],
+            dependencies: ["PostcardApp", "PhotoPosting", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CGtk", "CXTest"],
             exclude: ["Fixtures", "Scripts"]  // images in every format people have; the AT-SPI reader
         ),
     ]

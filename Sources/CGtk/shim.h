@@ -63,4 +63,10 @@ static inline gboolean postcard_pixbuf_save_jpeg(GdkPixbuf *pixbuf, const char *
     return gdk_pixbuf_save(pixbuf, path, "jpeg", error, "quality", quality, NULL);
 }
 
+// g_signal_emit_by_name is variadic: emit a signal taking one string and returning a boolean
+// (GtkLabel's activate-link).
+static inline void g_signal_emit_by_name_bool_string(gpointer instance, const char *signal, const char *text, gboolean *result) {
+    g_signal_emit_by_name(instance, signal, text, result);
+}
+
 #endif

@@ -55,7 +55,10 @@ public final class Label: Widget {
     /// The plain text shown.
     public var text: String {
         get { String(cString: gtk_label_get_text(pointer())) }
-        set { gtk_label_set_text(pointer(), newValue) }
+        set {
+            gtk_label_set_text(pointer(), newValue)  // plain text: no markup, no links
+            linkURIs = []
+        }
     }
 
     /// Whether long text wraps onto more lines (at word boundaries, then characters).
@@ -91,6 +94,78 @@ public final class Label: Widget {
 
     /// Shortens text that does not fit with "…" at the end.
     public func ellipsizeAtEnd() { gtk_label_set_ellipsize(pointer(), PANGO_ELLIPSIZE_END) }
+
+    /// Shows `text` with each of `links` (ranges of `text` and the URI each opens) as a link: underlined,
+    /// focusable, activated by click or Return, and exposed to screen readers as a link (GTK's
+    /// `<a href>` label markup; the rest is escaped, so nothing in `text` is read as markup).
+    public func setText(_ text: String, links: [(range: Range<String.Index>, uri: String)]) {
+        linkURIs = links.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }).map(\.uri)
+        guard !links.isEmpty else {
+            gtk_label_set_use_markup(pointer(), 0)
+            self.text = text
+            return
+        }
+        var markup = ""
+        var position = text.startIndex
+        for link in links.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) where link.range.lowerBound >= position {
+            markup += Self.escaped(String(text[position..<link.range.lowerBound]))
+            markup += "<a href=\"\(Self.escaped(link.uri))\">\(Self.escaped(String(text[link.range])))</a>"
+            position = link.range.upperBound
+        }
+        markup += Self.escaped(String(text[position...]))
+        gtk_label_set_markup(pointer(), markup)
+    }
+
+    /// The URIs of the links shown (see ``setText(_:links:)``), in order.
+    public private(set) var linkURIs: [String] = []
+
+    /// Runs `handler` with a link's URI when the user activates it; return true when handled (GTK then
+    /// does not open it itself).
+    public func onActivateLink(_ handler: @escaping @MainActor (String) -> Bool) {
+        connect("activate-link") { args in
+            guard let uri = args.string(at: 1) else { return args.setReturn(false) }
+            args.setReturn(handler(uri))
+        }
+    }
+
+    /// Activates the link to `uri` as a click would (emits `activate-link`); false when there is none.
+    @discardableResult
+    public func activateLink(_ uri: String) -> Bool {
+        guard linkURIs.contains(uri) else { return false }
+        var handled: gboolean = 0
+        g_signal_emit_by_name_bool_string(gobject, "activate-link", uri, &handled)
+        return handled != 0
+    }
+
+    private static func escaped(_ text: String) -> String {
+        let escaped = g_markup_escape_text(text, -1)!
+        defer { g_free(escaped) }
+        return String(cString: escaped)
+    }
+}
+
+/// A `GtkProgressBar`: how far a task has got (e.g. a page loading).
+@MainActor
+public final class ProgressBar: Widget {
+    /// Creates an empty progress bar.
+    public init() { super.init(gtk_progress_bar_new(), transfer: .full) }
+
+    /// The part done, 0…1.
+    public var fraction: Double {
+        get { gtk_progress_bar_get_fraction(opaque) }
+        set { gtk_progress_bar_set_fraction(opaque, min(1, max(0, newValue))) }
+    }
+}
+
+/// Opens URIs with the desktop's default application for them (a web browser for `https`, the mail
+/// program for `mailto`), as GNOME apps do: `g_app_info_launch_default_for_uri`.
+public enum DefaultApplication {
+    /// Opens `uri` in the default application for its scheme. Main thread (it may start a program).
+    /// - Throws: ``GLibError`` with GIO's reason, e.g. when no application handles the scheme.
+    @MainActor
+    public static func open(_ uri: String) throws {
+        _ = try GLibError.check { g_app_info_launch_default_for_uri(uri, nil, $0) }
+    }
 }
 
 /// A `GtkImage` showing a themed icon at icon size.
@@ -235,5 +310,55 @@ public final class DropDown: Widget {
             guard let self else { return }
             handler(self.selectedIndex)
         }
+    }
+}
+
+/// A `GtkMenuButton` showing a menu of actions (a GNOME primary menu: icon `open-menu-symbolic` at the
+/// end of the bar). Each item runs a handler through a `GSimpleAction` in the button's own action group
+/// (`menu.<name>`), and may show its keyboard shortcut, as GNOME menus do.
+@MainActor
+public final class MenuButton: Widget {
+    nonisolated(unsafe) private let menu = g_menu_new()!
+    nonisolated(unsafe) private let actions = g_simple_action_group_new()!
+    /// The items' labels, in order.
+    public private(set) var itemLabels: [String] = []
+
+    /// Creates a menu button showing `iconName`; `accessibleLabel` is its name for screen readers and
+    /// its tooltip (e.g. "Main Menu").
+    public init(iconName: String, accessibleLabel: String) {
+        super.init(gtk_menu_button_new(), transfer: .full)
+        gtk_menu_button_set_icon_name(opaque, iconName)
+        gtk_menu_button_set_menu_model(opaque, UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
+        gtk_widget_insert_action_group(widget, "menu", OpaquePointer(actions))
+        setAccessibleLabel(accessibleLabel)
+        tooltip = accessibleLabel
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        g_object_unref(UnsafeMutableRawPointer(actions))
+    }
+
+    /// Adds an item reading `label` that runs `handler`; `accelerator` (e.g. "F1", "<Control>q") is shown
+    /// beside it — install the shortcut itself on the window.
+    public func addItem(_ label: String, accelerator: String? = nil, handler: @escaping @MainActor () -> Void) {
+        let name = "item\(itemLabels.count)"
+        itemLabels.append(label)
+        let action = g_simple_action_new(name, nil)!
+        let wrapper = Object(UnsafeMutableRawPointer(action), transfer: .full)
+        wrapper.connect("activate") { _ in handler() }
+        g_action_map_add_action(OpaquePointer(actions), action)
+        let item = g_menu_item_new(label, "menu.\(name)")!
+        if let accelerator { g_menu_item_set_attribute_value(item, "accel", g_variant_new_string(accelerator)) }
+        g_menu_append_item(menu, item)
+        g_object_unref(UnsafeMutableRawPointer(item))
+    }
+
+    /// Runs the item reading `label` as choosing it would; false when there is none.
+    @discardableResult
+    public func activateItem(_ label: String) -> Bool {
+        guard let index = itemLabels.firstIndex(of: label) else { return false }
+        g_action_group_activate_action(OpaquePointer(actions), "item\(index)", nil)
+        return true
     }
 }

@@ -127,7 +127,7 @@ public final class DirectoryReader {
 /// Bridges one GIO asynchronous call (`…_async` + `…_finish`) to `async`/`await`. The callback runs on
 /// the main loop; `finish` turns the `GAsyncResult` into a value or a `GError`.
 @MainActor
-enum AsyncCall {
+package enum AsyncCall {
     final class Box: @unchecked Sendable {
         let resume: (OpaquePointer?) -> Void
         init(_ resume: @escaping (OpaquePointer?) -> Void) { self.resume = resume }
@@ -135,7 +135,7 @@ enum AsyncCall {
 
     struct Handle<T>: @unchecked Sendable { let value: T }
 
-    static func run<T>(
+    package static func run<T>(
         start: (GAsyncReadyCallback, UnsafeMutableRawPointer) -> Void,
         finish: @escaping (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T?
     ) async throws -> T {

@@ -77,6 +77,8 @@ public enum KeyValue {
     public static let keypadEnter = UInt32(GDK_KEY_KP_Enter)
     /// Escape.
     public static let escape = UInt32(GDK_KEY_Escape)
+    /// F1 (help, in GNOME apps).
+    public static let f1 = UInt32(GDK_KEY_F1)
     /// Left arrow.
     public static let left = UInt32(GDK_KEY_Left)
     /// Left arrow on the keypad.

@@ -124,6 +124,18 @@ public struct SignalArguments: @unchecked Sendable {
         return g_value_get_int(values + index)
     }
 
+    /// The string argument at `index` (e.g. a link's URI), or nil.
+    public func string(at index: Int) -> String? {
+        guard index < count, let values, let text = g_value_get_string(values + index) else { return nil }
+        return String(cString: text)
+    }
+
+    /// The enum argument at `index` (e.g. a load event), or 0.
+    public func enumValue(at index: Int) -> Int32 {
+        guard index < count, let values else { return 0 }
+        return g_value_get_enum(values + index)
+    }
+
     /// The floating-point argument at `index` (e.g. pointer coordinates in pixels), or 0.
     public func double(at index: Int) -> Double {
         guard index < count, let values else { return 0 }

@@ -27,7 +27,7 @@ public final class PixelBuffer: @unchecked Sendable {
 
     /// Writes the pixels as a JPEG file at `path` (GdkPixbuf's JPEG saver; `quality` 1…100). Blocking:
     /// call it off the main thread.
-    /// - Throws: ``GLibError`` with GdkPixbuf's reason (e.g. no space left, no permission).
+    /// - Throws: ``GLibError`` whose message is GdkPixbuf's reason (e.g. no space left, no permission).
     public func writeJPEG(to path: String, quality: Int = 90) throws {
         guard let pixbuf = gdk_pixbuf_new_from_bytes(bytes, GDK_COLORSPACE_RGB, 0, 8, width, height, Int32(stride)) else {
             throw GLibError(message: "Could not make an image of \(width) × \(height) pixels")
@@ -38,7 +38,7 @@ public final class PixelBuffer: @unchecked Sendable {
         if postcard_pixbuf_save_jpeg(pixbuf, path, value, &error) == 0 {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             if let error { g_error_free(error) }
-            throw GLibError(message: "Could not save the photo: \(reason)")
+            throw GLibError(message: reason)
         }
     }
 }

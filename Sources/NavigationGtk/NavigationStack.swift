@@ -58,6 +58,16 @@ public final class NavigationStack {
     /// flows pushed onto it add none of their own.
     public var providesCancel = false
 
+    /// The height in pixels of the translucent bar floating over this stack's pages (0 when the bar is
+    /// opaque or hidden), as the window hosting the stack measured it at its last layout. Pages whose
+    /// ``Page/extendsUnderTopBar`` is true are told each change (``Page/topInsetDidChange(_:)``).
+    public internal(set) var topInset: Int32 = 0 {
+        didSet {
+            guard topInset != oldValue else { return }
+            for page in pages where page.extendsUnderTopBar { page.setTopInset(topInset) }
+        }
+    }
+
     private var pagesByID: [PageID: Page] = [:]
     private var pagesAwaitingRemoval: [Page] = []
     private var popObservers: [(owner: Weak, handler: @MainActor ([Page]) -> Void)] = []
@@ -243,6 +253,7 @@ public final class NavigationStack {
         page.navigationStack = self
         page.titleObserver = { [weak self] page in self?.pageTitleDidChange(page) }
         page.hideStandaloneBar(removing: nil)
+        if page.extendsUnderTopBar { page.setTopInset(topInset) }
         pagesAwaitingRemoval.removeAll { $0 === page }
         if !view.contains(page.view.widget) {
             view.add(page.view, name: page.id.description)
@@ -266,6 +277,7 @@ public final class NavigationStack {
         }
         for page in removedPages {
             page.navigationStack = nil
+            page.setTopInset(0)
             page.titleObserver = nil
             page.savedFocus = nil
             page.unpackBarItems()
@@ -318,7 +330,8 @@ public final class NavigationStack {
 
     private func updateBar() {
         let page = visiblePage
-        titleView.set(title: state.top?.title ?? "", subtitle: page?.subtitle)
+        titleView.set(title: state.top?.title ?? "", subtitle: page?.subtitle,
+                      minimumCharacters: page?.minimumTitleCharacters ?? TitleView.minimumTitleCharacters)
         backButton.isVisible = state.canGoBack
         backButton.tooltip = state.previous?.title
         for other in pages where other !== page { other.unpackBarItems() }

@@ -62,6 +62,7 @@ public final class NavigationWindow {
         }
         if child == stack.view.widget {
             topInset = barHeight
+            stack.topInset = barHeight  // pages drawing under the bar (web pages) pad their content by it
             return Overlay.Rect(x: 0, y: barHeight, width: width, height: max(0, height - barHeight))
         }
         return nil

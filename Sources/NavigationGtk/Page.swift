@@ -53,9 +53,32 @@ open class Page {
     /// the host focuses its Back or Close button).
     open var initialFocus: Widget? { nil }
 
+    /// The fewest characters of the title kept before "…" when the bar is narrow (default
+    /// ``TitleView/minimumTitleCharacters``). A page whose bar holds many items lowers it so the bar
+    /// still fits a 360-pixel window.
+    open var minimumTitleCharacters: Int { TitleView.minimumTitleCharacters }
+
     /// Whether the page's content may scroll under a translucent top bar (the host then starts it
     /// below the bar with a top inset equal to the bar's height). Default false.
     open var extendsUnderTopBar: Bool { false }
+
+    /// The height in pixels of a translucent bar floating over this page (0 when it has an opaque bar,
+    /// is presented alone, or is on no stack). Set during layout, for pages whose
+    /// ``extendsUnderTopBar`` is true; see ``topInsetDidChange(_:)``.
+    public private(set) var topInset: Int32 = 0
+
+    /// Called (during layout, on the main thread) when ``topInset`` changes: bar shown or hidden, its
+    /// height changed by a resize or text size, the page pushed onto or popped off a window's stack.
+    /// Content that cannot draw outside its own area (a web view) uses it to start below the bar and
+    /// scroll under it, as libadwaita's `AdwToolbarView` lets content extend under a raised top bar.
+    /// Default: nothing.
+    open func topInsetDidChange(_ inset: Int32) {}
+
+    func setTopInset(_ inset: Int32) {
+        guard inset != topInset else { return }
+        topInset = inset
+        topInsetDidChange(inset)
+    }
 
     /// The stack the page is on now, or nil. Set by the stack; flows use it to run "from" this page.
     public internal(set) weak var navigationStack: NavigationStack?
@@ -79,7 +102,7 @@ open class Page {
         content.expandsVertically = true
         standaloneBar.setTitleWidget(standaloneTitle)
         standaloneBar.isVisible = false
-        standaloneTitle.set(title: title, subtitle: subtitle)
+        standaloneTitle.set(title: title, subtitle: subtitle, minimumCharacters: minimumTitleCharacters)
         view.append(standaloneBar)
         view.append(content)
         view.addCSSClass("page")
@@ -151,7 +174,7 @@ open class Page {
     }
 
     private func titleDidChange() {
-        standaloneTitle.set(title: title, subtitle: subtitle)
+        standaloneTitle.set(title: title, subtitle: subtitle, minimumCharacters: minimumTitleCharacters)
         titleObserver?(self)
     }
 }
@@ -181,13 +204,15 @@ public final class TitleView: Widget {
     }
 
     /// The fewest characters of a title kept before "…" (short titles such as "Post" are never cut;
-    /// the bar still fits a 360 px window).
-    public static let minimumTitleCharacters = 6
+    /// the bar still fits a 360 px window). A page with a crowded bar may ask for fewer
+    /// (``Page/minimumTitleCharacters``).
+    public static let minimumTitleCharacters = 10
 
-    /// Shows `title` and, when not nil or empty, `subtitle`.
-    public func set(title: String, subtitle: String?) {
+    /// Shows `title` and, when not nil or empty, `subtitle`; at least `minimumCharacters` of the title are
+    /// kept before "…".
+    public func set(title: String, subtitle: String?, minimumCharacters: Int = TitleView.minimumTitleCharacters) {
         titleLabel.text = title
-        titleLabel.widthInCharacters = Int32(min(title.count, Self.minimumTitleCharacters))
+        titleLabel.widthInCharacters = Int32(min(title.count, minimumCharacters))
         subtitleLabel.text = subtitle ?? ""
         subtitleLabel.isVisible = !(subtitle ?? "").isEmpty
     }

@@ -233,8 +233,25 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testAPhotoThatCannotBeSavedSaysWhyAndTheShutterStaysReady() throws {
+        try onMain {
+            let app = try makeApp()
+            // A file where the capture folder should be: the folder cannot be made.
+            XCTAssertTrue(FileManager.default.createFile(atPath: app.camera.captureDirectory, contents: Data("x".utf8)))
+            let camera = openCamera(in: app)
+            camera.shutterButton.activate()
+            spin(until: { camera.errorLabel.isVisible }, "the failure is shown")
+            XCTAssertTrue(camera.errorLabel.text.hasPrefix("Couldn't save the photo: Could not create folder"), camera.errorLabel.text)
+            XCTAssertEqual(camera.errorLabel.text.components(separatedBy: "save the photo").count, 2, "said once")
+            XCTAssertTrue(dialog?.stack.visiblePage === camera, "still on the camera")
+            spin(until: { camera.shutterButton.isSensitive && camera.shutterButton.hasFocus }, "ready again, with focus")
+            dialog?.cancelButton.activate()
+        }
+    }
+
     func testTheCameraOptionParses() throws {
         XCTAssertEqual(try AppOptions(arguments: ["--camera", "test"]).camera, .test)
+        XCTAssertTrue(try AppOptions(arguments: ["--camera", "test"]).needsOwnInstance, "not ignored by a running instance")
         XCTAssertEqual(try AppOptions(arguments: ["--camera", "/dev/video2"]).camera, .device(path: "/dev/video2"))
         XCTAssertThrowsError(try AppOptions(arguments: ["--camera", "webcam"]))
         XCTAssertThrowsError(try AppOptions(arguments: ["--camera"]))

@@ -48,8 +48,10 @@ public struct CameraProblem: Error, Equatable, Sendable, CustomStringConvertible
 /// Main actor only (GStreamer's own threads never call into the page).
 @MainActor
 public final class Camera {
-    /// One background thread for GStreamer's set-up, the device probe and writing photos.
+    /// One background thread for GStreamer's set-up and the device probe.
     nonisolated static let queue = BackgroundWorkQueue(label: "postcard.camera", width: 1, niceness: 0)
+    /// One background thread for writing photos (a slow disk never holds up a camera starting).
+    nonisolated static let saveQueue = BackgroundWorkQueue(label: "postcard.camera-save", width: 1, niceness: 0)
 
     /// The camera this pipeline shows.
     public let device: CameraDevice

@@ -207,7 +207,7 @@ public final class CameraPage: Page {
         Task { [weak self] in
             let result: Result<String, Error>
             do {
-                result = .success(try await Camera.queue.run { try Self.write(frame, takenAt: now, into: directory) })
+                result = .success(try await Camera.saveQueue.run { try Self.write(frame, takenAt: now, into: directory) })
             } catch {
                 result = .failure(error)
             }
@@ -220,6 +220,7 @@ public final class CameraPage: Page {
             case .failure(let error):
                 self.errorLabel.text = "Couldn't save the photo: \(error)"
                 self.errorLabel.isVisible = true
+                if self.view.isMapped { _ = self.shutterButton.grabFocus() }  // it lost focus while disabled
             }
         }
     }
@@ -241,7 +242,7 @@ public final class CameraPage: Page {
             try frame.writeJPEG(to: partial, quality: 90)
             try ImageMetadata.write(dateTaken: seconds, toFileAt: partial)
             guard rename(partial, path) == 0 else {
-                throw GLibError(message: "Could not save the photo: \(String(cString: strerror(errno)))")
+                throw GLibError(message: String(cString: strerror(errno)))
             }
         } catch {
             unlink(partial)

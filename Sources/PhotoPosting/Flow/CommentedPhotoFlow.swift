@@ -53,6 +53,14 @@ public final class CommentedPhotoFlow {
     /// The caller's posting action; throwing keeps the flow open with the error shown.
     public typealias Submit = @MainActor (Photo, String) async throws -> Void
 
+    /// Help about posting, shown over the flow's visible page without ending the flow (a value, not a
+    /// bare closure, so a trailing closure after `run(…)` stays the flow's ``Submit``).
+    public struct Help {
+        let show: @MainActor (_ over: Page) -> Void
+        /// Help that runs `show` with the page the flow is showing.
+        public init(_ show: @escaping @MainActor (_ over: Page) -> Void) { self.show = show }
+    }
+
     /// The page the flow opens on.
     public enum Start: Equatable, Sendable {
         /// Choose a Photo (with Take Photo in its bar when the flow has camera settings).
@@ -65,6 +73,7 @@ public final class CommentedPhotoFlow {
     private let library: PhotoLibrary
     private let camera: CameraSettings?
     private let startPage: Start
+    private let help: Help?
     private let presentation: Presentation
     private let submit: Submit?
     private let completion = FlowCompletion<Result>()
@@ -96,12 +105,14 @@ public final class CommentedPhotoFlow {
     ///   - presentation: `.modal` (own dialog) or `.pushed` (onto the starting page's stack).
     ///   - camera: where photos are taken from and written to; nil offers no Take Photo.
     ///   - start: the first page (default Choose a Photo).
+    ///   - help: shows help; modally, the dialog's bar gets **Help** (at its end) and F1 runs it.
     ///   - submit: what posting does; runs before the flow closes (see ``Submit``).
     public init(library: PhotoLibrary, presentation: Presentation = .modal, camera: CameraSettings? = nil,
-                start: Start = .choosePhoto, submit: Submit? = nil) {
+                start: Start = .choosePhoto, help: Help? = nil, submit: Submit? = nil) {
         self.library = library
         self.presentation = presentation
         self.camera = camera
+        self.help = help
         self.startPage = camera == nil ? .choosePhoto : start
         self.submit = submit
         Self.lifetimeObserver?(true)
@@ -113,10 +124,10 @@ public final class CommentedPhotoFlow {
     /// - Returns: `.posted` or `.canceled`, exactly once.
     public static func run(
         from page: Page, presentation: Presentation = .modal, library: PhotoLibrary, camera: CameraSettings? = nil,
-        start: Start = .choosePhoto, submit: Submit? = nil
+        start: Start = .choosePhoto, help: Help? = nil, submit: Submit? = nil
     ) async -> Result {
         let flow = CommentedPhotoFlow(library: library, presentation: presentation, camera: camera, start: start,
-                                      submit: submit)
+                                      help: help, submit: submit)
         return await flow.run(from: page)
     }
 
@@ -148,7 +159,34 @@ public final class CommentedPhotoFlow {
         host.onCancelRequest = { [weak self] reason in self?.requestCancel(reason) }
         host.onPagesPopped = { [weak self] pages in self?.pagesPopped(pages) }
         self.host = host
-        if let dialog = host.dialog { Self.current = dialog }
+        if let dialog = host.dialog {
+            Self.current = dialog
+            if help != nil { addHelp(to: dialog) }
+        }
+    }
+
+    /// **Help** at the end of the dialog's bar (on every page above the first; Quick Snap's camera shows
+    /// its own bar) and F1 anywhere in the dialog.
+    private func addHelp(to dialog: ModalDialog) {
+        let button = Button(iconName: "help-browser-symbolic", accessibleLabel: "Help")
+        button.onClicked { [weak self] in self?.showHelp() }
+        dialog.stack.headerBar.packEnd(button)
+        helpButton = button
+        let keys = KeyController()
+        keys.onKeyPressed { [weak self, weak dialog] keyval, _ in
+            guard keyval == KeyValue.f1, let self, let dialog, !dialog.window.hasModalChild else { return false }
+            self.showHelp()
+            return true
+        }
+        dialog.window.addController(keys)
+    }
+
+    /// The Help button in the dialog's bar, when the flow has help and runs modally.
+    public private(set) var helpButton: Button?
+
+    private func showHelp() {
+        guard let page = host?.stack.visiblePage, !completion.isResolved else { return }
+        help?.show(page)
     }
 
     private func makePicker() -> PhotoPickerPage {

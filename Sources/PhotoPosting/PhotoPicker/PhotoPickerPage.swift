@@ -29,8 +29,10 @@ public final class PhotoPickerPage: Page {
     public let grid: GridView
     /// The Open File… button (end of the bar).
     public let openFileButton = Button(label: "Open File…")
-    /// **Take Photo** (at the very end of the bar), shown only while someone listens to ``onTakePhoto``.
-    public let takePhotoButton = Button(label: "Take Photo")
+    /// **Take Photo** (a camera icon at the very end of the bar, named "Take Photo" for screen readers
+    /// and in its tooltip), shown only while someone listens to ``onTakePhoto``. An icon, so the bar still
+    /// fits a narrow window.
+    public let takePhotoButton = Button(iconName: "camera-photo-symbolic", accessibleLabel: "Take Photo")
     /// Called when the user asks to take a photo instead of choosing one; setting it shows
     /// ``takePhotoButton``.
     public var onTakePhoto: (@MainActor () -> Void)? {

@@ -2,6 +2,7 @@ import Glibc
 import Gtk
 import Navigation
 import NavigationGtk
+import NavigationWeb
 import PhotoPosting
 
 /// The app: the main window on My Profile, pages pushed onto it (friends, posts, comment threads,
@@ -40,8 +41,14 @@ public final class AppController {
     public let mainWindow: NavigationWindow
     /// The root page.
     public let myProfile: ProfilePage
-    /// "Messages" at the end of My Profile's bar.
-    public let messagesButton = Button(label: "Messages")
+    /// **Messages** at the start of My Profile's bar (after Quick Snap): an icon (`mail-unread-symbolic`, an envelope)
+    /// named "Messages" for screen readers and in its tooltip, so the bar fits a 360-pixel window.
+    public let messagesButton = Button(iconName: "mail-unread-symbolic", accessibleLabel: "Messages")
+    /// The primary menu (end of My Profile's bar): Help.
+    public let primaryMenu = MenuButton(iconName: "open-menu-symbolic", accessibleLabel: "Main Menu")
+    /// The web page presented last (a guide section over a dialog, or a link opened from a message),
+    /// while open.
+    public private(set) var presentedWebPage: PageDialog?
     /// The running flow, if any. One at a time: the buttons that start flows do nothing meanwhile.
     public private(set) var activeFlow: Task<Void, Never>?
     /// Called after each flow's result has been handled (feed reloaded, page updated).
@@ -62,8 +69,80 @@ public final class AppController {
         mainWindow.window.title = "Postcard"
         wire(myProfile)
         myProfile.onFriendSelected = { [weak self] friend in self?.showProfile(of: friend) }
-        myProfile.addEndBarItem(messagesButton)
+        // Start: Quick Snap, Messages; end: the primary menu. Balanced, so the title stays centred and
+        // the bar fits a 360-pixel window.
+        myProfile.addStartBarItem(messagesButton)
         messagesButton.onClicked { [weak self] in self?.showMessages() }
+        primaryMenu.addItem("Help", accelerator: "F1") { [weak self] in self?.showGuide() }
+        myProfile.addEndBarItem(primaryMenu)
+        let keys = KeyController()
+        keys.onKeyPressed { [weak self] keyval, _ in
+            guard keyval == KeyValue.f1, let self, !self.mainWindow.window.hasModalChild else { return false }
+            self.showGuide()
+            return true
+        }
+        mainWindow.window.addController(keys)
+    }
+
+    // MARK: - The guide and links
+
+    /// Help inside a photo flow: the guide's "Posting a photo" presented over the flow's page.
+    private var help: CommentedPhotoFlow.Help {
+        CommentedPhotoFlow.Help { [weak self] page in self?.presentGuide(section: "posting", over: page) }
+    }
+
+    /// The guide's folder (`guide/` in the resources), or nil when the resources cannot be found.
+    public var guideFolder: String? {
+        (try? ResourceLocator.resourcesDirectory()).map { Files.join($0, "guide") }
+    }
+
+    /// The guide's URI, at `section` (an anchor such as "posting") when given.
+    private func guideURI(section: String?) -> String? {
+        guard let guideFolder else { return nil }
+        return Files.uri(forPath: Files.join(guideFolder, "index.html")) + (section.map { "#" + $0 } ?? "")
+    }
+
+    /// Pushes the Postcard Guide onto the main stack (F1, Help in the primary menu): the bar shows
+    /// "Guide" and Back. Opened already, it is shown again rather than pushed twice.
+    @discardableResult
+    public func showGuide(section: String? = nil) -> WebPage? {
+        if let guide = stack.visiblePage as? WebPage, guide.fixedTitle == "Guide" { return guide }
+        guard let uri = guideURI(section: section), let guideFolder else { return nil }
+        let page = WebPage(uri: uri, title: "Guide", localFolder: guideFolder)
+        stack.push(page)
+        return page
+    }
+
+    /// Presents the guide at `section` alone over `page` (its own bar with Close), without leaving
+    /// what `page` is part of: Help in the photo flow.
+    @discardableResult
+    public func presentGuide(section: String?, over page: Page) -> PageDialog? {
+        guard let uri = guideURI(section: section), let guideFolder else { return nil }
+        return present(WebPage(uri: uri, title: "Guide", localFolder: guideFolder), over: page)
+    }
+
+    /// Opens a link activated in a post, reply or message: web pages are pushed onto the main stack as a
+    /// Web Page (or presented over a dialog the link was in); anything else opens in the desktop's default
+    /// application.
+    public func openLink(_ uri: String, from page: Page) {
+        let web = WebPage(uri: uri, localFolder: nil)
+        if page.navigationStack === stack {
+            stack.push(web)
+        } else {
+            present(web, over: page)
+        }
+    }
+
+    @discardableResult
+    private func present(_ web: WebPage, over page: Page) -> PageDialog {
+        let dialog = PageDialog(over: page, presenting: web, width: 720, height: 640)
+        presentedWebPage = dialog
+        dialog.present()
+        Task { [weak self, weak dialog] in
+            await dialog?.dismissed()
+            if self?.presentedWebPage === dialog { self?.presentedWebPage = nil }
+        }
+        return dialog
     }
 
     /// Shows the main window.
@@ -94,6 +173,10 @@ public final class AppController {
             self.startFlow { await self.post(to: page) }
         }
         page.onOpenPost = { [weak self] post in self?.showPost(post) }
+        page.onOpenLink = { [weak self, weak page] uri in
+            guard let self, let page else { return }
+            self.openLink(uri, from: page)
+        }
         page.onQuickSnap = { [weak self, weak page] in
             guard let self, let page else { return }
             self.startFlow { await self.post(to: page, start: .camera(title: "Quick Snap")) }
@@ -113,8 +196,8 @@ public final class AppController {
     private func post(to page: ProfilePage, start: CommentedPhotoFlow.Start = .choosePhoto) async {
         let profile = page.person.id
         var stored: Post?
-        let result = await CommentedPhotoFlow.run(from: page, library: library, camera: camera,
-                                                  start: start) { [store] photo, comment in
+        let result = await CommentedPhotoFlow.run(from: page, library: library, camera: camera, start: start,
+                                                  help: help) { [store] photo, comment in
             stored = try store.add(photo: photo, comment: comment, author: Person.me.id, profile: profile)
         }
         if case .posted = result, let stored { page.insertNewPost(stored) }  // in place: no reload
@@ -135,6 +218,10 @@ public final class AppController {
             self.showThread(of: post, from: page)
         }
         page.actions.append(comments)
+        page.onOpenLink = { [weak self, weak page] uri in
+            guard let self, let page else { return }
+            self.openLink(uri, from: page)
+        }
         if post.author == Person.me.id {
             let edit = Button(label: "Edit Caption")
             edit.onClicked { [weak self, weak page] in
@@ -154,6 +241,10 @@ public final class AppController {
             guard let self, let thread else { return }
             self.startFlow { await self.reply(in: thread) }
         }
+        thread.onOpenLink = { [weak self, weak thread] uri in
+            guard let self, let thread else { return }
+            self.openLink(uri, from: thread)
+        }
         stack.push(thread)
     }
 
@@ -162,7 +253,7 @@ public final class AppController {
         let post = thread.post
         var stored: Reply?
         let result = await CommentedPhotoFlow.run(from: thread, presentation: .pushed, library: library,
-                                                  camera: camera) { [store] photo, comment in
+                                                  camera: camera, help: help) { [store] photo, comment in
             stored = try store.addReply(to: post, photo: photo, comment: comment, author: Person.me.id)
         }
         if case .posted = result, let stored { thread.appendReply(stored) }
@@ -223,7 +314,7 @@ public final class AppController {
     /// The message caller runs the composed flow: Choose Recipient, then the photo flow as a step.
     private func sendMessage(from page: MessagesPage) async {
         var stored: Message?
-        let result = await SendPhotoMessageFlow.run(from: page, library: library) { [store] person, photo, comment in
+        let result = await SendPhotoMessageFlow.run(from: page, library: library, camera: camera) { [store] person, photo, comment in
             stored = try store.addMessage(to: person.id, photo: photo, comment: comment, author: Person.me.id)
         }
         if case .sent = result, let stored { page.insertNewMessage(stored) }
@@ -236,6 +327,10 @@ public final class AppController {
         let detail = PhotoDetailPage(title: "Message", subtitle: "to \(name)", photoPath: message.photoPath,
                                      comment: message.comment, detail: "Sent " + Self.timeText(message.createdAt))
         let dialog = PageDialog(over: page, presenting: detail)
+        detail.onOpenLink = { [weak self, weak detail] uri in
+            guard let self, let detail else { return }
+            self.openLink(uri, from: detail)
+        }
         presentedMessage = dialog
         dialog.present()
         Task { [weak self, weak dialog] in

@@ -20,10 +20,12 @@ public struct AppOptions: Equatable, Sendable {
     /// Where Take Photo and Quick Snap take pictures from (`--camera test|DEVICE`, else
     /// `POSTCARD_CAMERA`, else the cameras GStreamer finds).
     public var camera: CameraSource = CameraSource.fromEnvironment[0]
+    /// Whether `--camera` was given (the app then runs as its own instance, see ``needsOwnInstance``).
+    public var cameraWasGiven = false
     /// Whether the app should run as its own instance instead of handing over to a running one (any
     /// option that changes what it shows or stores would otherwise be silently ignored).
     public var needsOwnInstance: Bool {
-        library != .bundled || dataDirectory != nil || reviewTourDirectory != nil || measuresStartup
+        library != .bundled || dataDirectory != nil || reviewTourDirectory != nil || measuresStartup || cameraWasGiven
     }
 
     /// Whether `--help` was given.
@@ -49,7 +51,7 @@ public struct AppOptions: Equatable, Sendable {
                              shows its photos, then quit (used by make bench)
           --help             show this help
 
-        With --library, --pictures or --data-dir the app runs as a separate instance; otherwise a
+        With --library, --pictures, --data-dir or --camera the app runs as a separate instance; otherwise a
         second launch brings the running window to the front.
 
         Environment: POSTCARD_RESOURCES=DIR overrides where the app's resources are found;
@@ -70,6 +72,7 @@ public struct AppOptions: Equatable, Sendable {
                     throw AppOptionsError(message: "--camera needs \"test\" or a device such as /dev/video0")
                 }
                 camera = source
+                cameraWasGiven = true
             case "--pictures":
                 library = .pictures
             case "--data-dir":

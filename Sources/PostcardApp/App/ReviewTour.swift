@@ -1,5 +1,6 @@
 import Gtk
 import NavigationGtk
+import NavigationWeb
 import PhotoPosting
 
 /// A walk through every screen for a UX review (`postcard --review-tour DIR`): drives the real app
@@ -8,8 +9,9 @@ import PhotoPosting
 /// (Choose a Photo, Add a Comment, the discard question), the feed scrolled under the bar, a friend's
 /// profile, the Post detail pushed (at 360 and 1280 px wide), Comments with a reply flow pushed in
 /// place, Edit Caption, Messages with the composed message flow, a message's detail presented
-/// modally (at 360 and 1280 px), the Camera pushed in the flow and alone as Quick Snap, and the
-/// no-camera state.
+/// modally (at 360 and 1280 px), the Camera pushed in the flow and alone as Quick Snap, the
+/// no-camera state, the guide pushed (at the top and scrolled under the bar) and presented over the
+/// photo flow, and a web page that failed to load.
 @MainActor
 enum ReviewTour {
     /// Runs the tour on `app`, then calls `finish(succeeded)` (which quits the app). A failure is
@@ -169,7 +171,8 @@ private struct Tour {
             try await waitUntil("Add a Comment after the shot") { quickSnap.stack.visiblePage is CommentPage && quickSnap.stack.transition == .idle }
             try await save(quickSnap.window, "22-quick-snap-add-a-comment.png")
         }
-        quickSnap.cancelButton.activate()  // as Close does (nothing typed: it closes at once)
+        // Close on the camera's own bar, Cancel above it (nothing typed: either closes at once).
+        (quickSnap.stack.pages.count > 1 ? quickSnap.cancelButton : quickSnap.closeButton).activate()
         try await waitUntil("Quick Snap closed") { quickSnap.isDismissed }
         // The problem state, as a camera that is not there shows it.
         let missing = CameraPage(settings: CameraSettings(sources: [.device(path: "/dev/video99")],
@@ -179,6 +182,36 @@ private struct Tour {
         _ = try await waitForCamera(in: nil, page: missing)
         try await save(missingDialog.window, "23-no-camera.png")
         missingDialog.dismiss()
+
+        // The guide under the translucent bar: at the top, scrolled, and presented alone over the flow.
+        guard let guide = app.showGuide() else { throw AppOptionsError(message: "the guide is missing") }
+        try await waitForWebPage(guide)
+        try await save(main, "24-guide-pushed.png")
+        _ = try await guide.evaluateJavaScript("window.scrollTo(0, 240); 0")
+        try await save(main, "25-guide-scrolled-under-the-bar.png")
+        stack.popToRoot()
+        try await waitForStack(depth: 1)
+        let flow = try await openPhotoFlow(app.myProfile.postButton)
+        guard let presentedGuide = app.presentGuide(section: "posting", over: flow.stack.visiblePage!) else {
+            throw AppOptionsError(message: "the guide is missing")
+        }
+        try await waitForWebPage(presentedGuide.page as! WebPage)
+        try await save(presentedGuide.window, "26-guide-presented-from-the-photo-flow.png")
+        presentedGuide.dismiss()
+        flow.cancelButton.activate()
+        try await waitUntil("the flow closed") { flow.isDismissed && app.activeFlow == nil }
+        // A page that cannot load.
+        let failing = WebPage(uri: "http://127.0.0.1:9/")  // a port WebKit refuses
+        stack.push(failing)
+        try await waitUntil("the error page") { failing.loadError != nil && stack.transition == .idle }
+        try await save(main, "27-web-page-failed-to-load.png")
+        stack.popToRoot()
+        try await waitForStack(depth: 1)
+    }
+
+    func waitForWebPage(_ page: WebPage) async throws {
+        try await waitUntil("the web page") { !page.isLoading && page.loadError == nil && stack.transition == .idle }
+        try await Task.sleep(for: .milliseconds(600))  // painted
     }
 
     // MARK: - Steps

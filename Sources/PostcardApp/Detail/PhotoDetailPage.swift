@@ -19,6 +19,8 @@ public final class PhotoDetailPage: Page {
     public let actions = Box(.horizontal, spacing: 8)
     /// Whether the photo is decoded and shown.
     public private(set) var isPhotoLoaded = false
+    /// Called with the URI of a link the user activated in the comment.
+    public var onOpenLink: (@MainActor (String) -> Void)?
 
     /// Creates the page for the photo at `photoPath` with `comment`; `title` and `subtitle` go in the bar
     /// (e.g. "Post", "by Sam Rivera"); `detail` is the line under the comment.
@@ -29,7 +31,7 @@ public final class PhotoDetailPage: Page {
         picture.horizontalAlignment = .start  // lines up with the comment below
         picture.alternativeText = comment
         picture.setSizeRequest(height: 200)
-        commentLabel.text = comment
+        commentLabel.showText(withLinks: comment)
         commentLabel.wraps = true
         commentLabel.xAlign = 0
         detailLabel.text = detail
@@ -45,6 +47,10 @@ public final class PhotoDetailPage: Page {
         let scroller = ScrolledWindow(column)
         scroller.expandsVertically = true
         content.append(scroller)
+        commentLabel.onActivateLink { [weak self] uri in
+            self?.onOpenLink?(uri)
+            return true
+        }
         Task { [weak self] in
             do {
                 let texture = try await Texture.load(path: photoPath, maxSize: 1280)
@@ -58,7 +64,7 @@ public final class PhotoDetailPage: Page {
 
     /// Shows a new comment (after Edit Caption).
     public func setComment(_ comment: String) {
-        commentLabel.text = comment
+        commentLabel.showText(withLinks: comment)
         picture.alternativeText = comment
     }
 }

@@ -26,6 +26,7 @@ public final class SendPhotoMessageFlow {
     public typealias Send = @MainActor (Person, Photo, String) async throws -> Void
 
     private let library: PhotoLibrary
+    private let camera: CameraSettings?
     private let send: Send
     private let completion = FlowCompletion<Result>()
     private var host: FlowHost?
@@ -39,17 +40,20 @@ public final class SendPhotoMessageFlow {
     /// The running flow's dialog (for tests and the review tour), while open.
     public private(set) static weak var current: ModalDialog?
 
-    private init(library: PhotoLibrary, send: @escaping Send) {
+    private init(library: PhotoLibrary, camera: CameraSettings?, send: @escaping Send) {
         self.library = library
+        self.camera = camera
         self.send = send
         Self.lifetimeObserver?(true)
     }
 
     deinit { Self.lifetimeObserver?(false) }
 
-    /// Runs the flow modally from `page` and waits for its result.
-    public static func run(from page: Page, library: PhotoLibrary, send: @escaping Send) async -> Result {
-        let flow = SendPhotoMessageFlow(library: library, send: send)
+    /// Runs the flow modally from `page` and waits for its result; with `camera`, Choose a Photo offers
+    /// Take Photo.
+    public static func run(from page: Page, library: PhotoLibrary, camera: CameraSettings? = nil,
+                           send: @escaping Send) async -> Result {
+        let flow = SendPhotoMessageFlow(library: library, camera: camera, send: send)
         flow.start(from: page)
         return await flow.completion.value(onCancel: { [weak flow] in flow?.finish(.canceled) })
     }
@@ -69,7 +73,7 @@ public final class SendPhotoMessageFlow {
     private func runStep(for person: Person, from page: Page) {
         guard step == nil, !completion.isResolved else { return }
         let send = self.send
-        let step = CommentedPhotoFlow(library: library, presentation: .pushed) { photo, comment in
+        let step = CommentedPhotoFlow(library: library, presentation: .pushed, camera: camera) { photo, comment in
             try await send(person, photo, comment)
         }
         self.step = step

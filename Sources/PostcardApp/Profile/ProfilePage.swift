@@ -41,8 +41,11 @@ public final class ProfilePage: Page {
     public var onFriendSelected: (@MainActor (Person) -> Void)?
     /// Called with the post whose row the user activated.
     public var onOpenPost: (@MainActor (Post) -> Void)?
+    /// Called with the URI of a link the user activated in a post's comment.
+    public var onOpenLink: (@MainActor (String) -> Void)?
 
     private let headerView = Box(.vertical, spacing: 18)
+    private let linkRelay = LinkRelay()
     private let feed: PagedListView<Post, FeedCell>
     private let viewer: Person
     private static let headerKey = "header"
@@ -57,13 +60,18 @@ public final class ProfilePage: Page {
         let headerRow = headerView
         feed = PagedListView(
             leadingKeys: [Self.headerKey],
-            makeCell: { FeedCell() },
+            makeCell: { [linkRelay] in
+                let cell = FeedCell()
+                linkRelay.relay(cell.item.commentLabel)
+                return cell
+            },
             bindRow: { cell, post, binding in cell.showPost(post, viewer: viewer, binding: binding) },
             bindLeading: { cell, _, _ in cell.showHeader(headerRow) },
             unbind: { cell in cell.unbind() })
         scroller = ScrolledWindow(feed.view)
         super.init(title: isOwn ? "My Profile" : person.name)
         feed.readMoreWhenScrolled()
+        linkRelay.onOpenLink = { [weak self] uri in self?.onOpenLink?(uri) }
 
         headerView.setMargins(top: 18, bottom: 6, start: 12, end: 12)
         headerView.append(header(isOwn: isOwn))
@@ -96,6 +104,10 @@ public final class ProfilePage: Page {
     }
 
     public override var initialFocus: Widget? { postButton }
+
+    /// My Profile's bar holds Quick Snap, Messages, the primary menu and the window's buttons: at 360
+    /// pixels its title may lose its last letters ("My Prof…").
+    public override var minimumTitleCharacters: Int { 7 }
 
     /// The feed scrolls under the window's translucent bar.
     public override var extendsUnderTopBar: Bool { true }
@@ -279,7 +291,7 @@ public final class FeedItem {
     func bind(_ post: Post, viewer: Person, binding: ListItemBinding) {
         self.post = post
         self.binding = binding
-        commentLabel.text = post.comment
+        commentLabel.showText(withLinks: post.comment)
         let byMe = post.author == viewer.id && post.profile != viewer.id ? " by me" : ""
         detailLabel.text = "Posted\(byMe) \(AppController.timeText(post.createdAt))"
         binding.setAccessibleLabel(post.comment)

@@ -14,20 +14,32 @@ public final class CommentThreadPage: ListPage {
     public var replies: [Reply] { list.rows }
     /// Called when the user asks to reply.
     public var onReply: (@MainActor () -> Void)?
+    /// Called with the URI of a link the user activated in a reply.
+    public var onOpenLink: (@MainActor (String) -> Void)?
 
     /// "Reply with Photo" (end of the bar).
     public var replyButton: Button { actionButton }
 
-    private let list = PagedListView<Reply, ReplyRow>(
-        makeCell: { ReplyRow() }, bindRow: { row, reply, binding in row.bind(reply, binding: binding) },
-        unbind: { $0.unbind() })
+    private let linkRelay: LinkRelay
+    private let list: PagedListView<Reply, ReplyRow>
     private var total = 0
 
     /// Creates the thread of `post`.
     public init(post: Post) {
         self.post = post
+        let linkRelay = LinkRelay()
+        self.linkRelay = linkRelay
+        list = PagedListView<Reply, ReplyRow>(
+            makeCell: {
+                let row = ReplyRow()
+                linkRelay.relay(row.commentLabel)
+                return row
+            },
+            bindRow: { row, reply, binding in row.bind(reply, binding: binding) },
+            unbind: { $0.unbind() })
         super.init(title: "Comments", subtitle: "No replies", actionLabel: "Reply with Photo", list: list.view)
         list.readMoreWhenScrolled()
+        linkRelay.onOpenLink = { [weak self] uri in self?.onOpenLink?(uri) }
         replyButton.onClicked { [weak self] in self?.onReply?() }
         list.onLoadError = { [weak self] error in self?.showError("Can't load more replies: \(error)") }
         update(total: 0)
@@ -90,7 +102,7 @@ public final class ReplyRow: ListCell {
 
     func bind(_ reply: Reply, binding: ListItemBinding) {
         self.reply = reply
-        commentLabel.text = reply.comment
+        commentLabel.showText(withLinks: reply.comment)
         when.text = "Replied " + AppController.timeText(reply.createdAt)
         frame.picture.alternativeText = reply.comment
         binding.setAccessibleLabel(reply.comment)

@@ -1,0 +1,367 @@
+import CGtk
+import CWebKit
+import Gtk
+import NavigationGtk
+
+/// A ``Page`` showing a web page in a WebKitGTK web view: pushed onto a window's stack it runs under
+/// the window's translucent bar yet starts below it; presented alone (``PageDialog``) or in a dialog, it
+/// sits below its own opaque bar with no inset.
+///
+/// **The inset.** A web page lays itself out from the top of its view, so the view cannot simply start
+/// below the bar: content that scrolls under the bar must be drawn there. The view is placed from the
+/// top of the bar down, and the bar's height (``Page/topInset``, measured by the window at layout time)
+/// is pushed into the document as a user style sheet — `padding-top` on the root, `scroll-padding-top`
+/// so in-page anchor jumps land below the bar, and the scroll bar track's top margin — each time the
+/// bar's height changes (shown or hidden, text size, a narrow window).
+///
+/// **What loads.** Only `http`, `https` and files inside ``localFolder`` (the app's own pages) load in
+/// the view; `mailto:` and other schemes open in the desktop's default application; `javascript:`,
+/// `data:` and other files are refused with a message. Links that would open a new window load here.
+///
+/// **Bar.** The title is the document's `<title>` (or ``fixedTitle``), a progress bar shows while
+/// loading, and **Open in Browser** (end of the bar) opens the page in the default browser. A page that
+/// fails to load (no network, unknown host, TLS error, the web process gone) shows why and **Try Again**,
+/// never a blank view.
+///
+/// **Web processes.** The page's web process is ended when the page leaves its stack or dialog, or its
+/// window is destroyed.
+///
+/// Main actor only.
+@MainActor
+public final class WebPage: Page {
+    /// The web view (a `WebKitWebView`).
+    public let webView: Widget
+    /// **Open in Browser** (end of the bar).
+    public let openInBrowserButton = Button(label: "Open in Browser")
+    /// Shows the loading progress, just below the bar.
+    public let progressBar = ProgressBar()
+    /// The error state's headline.
+    public let errorTitle = Label()
+    /// The error state's explanation (the reason WebKit gave).
+    public let errorDetail = Label()
+    /// **Try Again** in the error state.
+    public let tryAgainButton = Button(label: "Try Again")
+    /// A short message at the top of the page when a link was refused or could not be opened.
+    public let messageLabel = Label()
+
+    /// The folder whose files may load inside (the app's own pages), or nil for none.
+    public let localFolder: String?
+    /// The title shown instead of the document's, or nil to follow the document.
+    public let fixedTitle: String?
+    /// The URI shown or being loaded.
+    public private(set) var currentURI: String
+    /// Why the last load failed, while the error state shows; nil otherwise.
+    public private(set) var loadError: String?
+    /// Whether a load is in progress.
+    public private(set) var isLoading = false
+    /// The inset pushed into the document now, in pixels (0 when presented with an opaque bar).
+    public private(set) var appliedInset: Int32 = 0
+
+    private let webKitView: UnsafeMutablePointer<WebKitWebView>  // what webView wraps
+    private let errorState = Box(.vertical, spacing: 12)
+    private let frame = Overlay()
+
+    /// Creates a page that loads `uri`. `localFolder` (an absolute path) is the folder whose `file://`
+    /// pages may load here; `title` fixes the bar's title (nil: the document's `<title>`).
+    public init(uri: String, title: String? = nil, localFolder: String? = nil) {
+        currentURI = uri
+        fixedTitle = title
+        self.localFolder = localFolder.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        let pointer = webkit_web_view_new()!
+        webKitView = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: WebKitWebView.self)
+        webView = Widget(UnsafeMutableRawPointer(pointer), transfer: .full)
+        super.init(title: title ?? "Web Page")
+        webView.setAccessibleLabel(title ?? "Web page")
+        build()
+        connectSignals()
+        load(uri)
+    }
+
+    isolated deinit { webkit_web_view_terminate_web_process(webKitView) }
+
+    /// The page scrolls under a window's translucent bar (see the type's docs).
+    public override var extendsUnderTopBar: Bool { true }
+
+    public override var initialFocus: Widget? { loadError == nil ? webView : tryAgainButton }
+
+    /// Pushes the new inset into the document (see the type's docs) and places the view from the bar's
+    /// top edge down.
+    public override func topInsetDidChange(_ inset: Int32) {
+        applyInset(inset)
+        frame.queueResize()
+    }
+
+    // MARK: - Loading
+
+    /// Loads `uri` if it may load inside (see the type's docs); otherwise opens it outside or says why
+    /// not.
+    public func load(_ uri: String) {
+        switch decision(for: uri) {
+        case .load:
+            currentURI = uri
+            showError(nil)
+            isLoading = true
+            webkit_web_view_load_uri(webKitView, uri)
+        case .openOutside:
+            openOutside(uri)
+        case .refuse(let reason):
+            show(message: reason)
+        }
+    }
+
+    /// Loads the current page again (Try Again).
+    public func reload() { load(currentURI) }
+
+    /// Runs `script` in the page and returns its result as JSON text (`webkit_web_view_evaluate_javascript`).
+    /// - Throws: ``GLibError`` when the script throws or the page has gone.
+    public func evaluateJavaScript(_ script: String) async throws -> String {
+        let webKitView = self.webKitView
+        let value = try await AsyncCall.run(start: { callback, data in
+            webkit_web_view_evaluate_javascript(webKitView, script, -1, nil, nil, nil, callback, data)
+        }, finish: { result, error in
+            webkit_web_view_evaluate_javascript_finish(webKitView, result, error).map { Handle(value: $0) }
+        })
+        defer { g_object_unref(UnsafeMutableRawPointer(value.value)) }
+        guard let json = jsc_value_to_json(value.value, 0) else { return "null" }
+        defer { g_free(json) }
+        return String(cString: json)
+    }
+
+    /// Ends the page's web process now (it restarts if the page loads again). Called when the page
+    /// leaves its stack or dialog.
+    public func endWebProcess() { webkit_web_view_terminate_web_process(webKitView) }
+
+    private struct Handle<T>: @unchecked Sendable { let value: T }
+
+    // MARK: - Policy
+
+    enum Decision: Equatable { case load, openOutside, refuse(String) }
+
+    func decision(for uri: String) -> Decision {
+        let scheme = g_uri_peek_scheme(uri).map { String(cString: $0) } ?? ""  // interned, lower case
+        switch scheme {
+        case "http", "https", "about":
+            return .load
+        case "file":
+            // The file's path, without the #fragment or ?query (which GLib's file URIs cannot carry).
+            let file = String(uri.prefix { $0 != "#" && $0 != "?" })
+            guard let localFolder, let path = g_filename_from_uri(file, nil, nil) else {
+                return .refuse("Postcard doesn't open files from web pages or posts.")
+            }
+            defer { g_free(path) }
+            let canonical = g_canonicalize_filename(path, nil).map { pointer in
+                defer { g_free(pointer) }
+                return String(cString: pointer)
+            } ?? ""
+            return canonical.hasPrefix(localFolder) ? .load : .refuse("Postcard doesn't open files from web pages or posts.")
+        case "javascript", "data", "blob", "":
+            return .refuse("Postcard doesn't open \(scheme.isEmpty ? "this" : scheme + ":") links.")
+        default:
+            return .openOutside
+        }
+    }
+
+    private func openOutside(_ uri: String) {
+        do {
+            try DefaultApplication.open(uri)
+        } catch {
+            show(message: "Couldn't open \(uri): \(error)")
+        }
+    }
+
+    // MARK: - Building
+
+    private func build() {
+        progressBar.addCSSClass("web-progress")
+        progressBar.verticalAlignment = .start
+        progressBar.isVisible = false
+        messageLabel.addCSSClass("web-message")
+        messageLabel.wraps = true
+        messageLabel.verticalAlignment = .start
+        messageLabel.isVisible = false
+
+        let icon = Image(iconName: "network-error-symbolic", pixelSize: 64)
+        icon.addCSSClass("dim-label")
+        errorTitle.addCSSClass("title-2")
+        errorTitle.wraps = true
+        errorDetail.wraps = true
+        errorDetail.widthInCharacters = 30
+        errorDetail.addCSSClass("dim-label")
+        tryAgainButton.horizontalAlignment = .center
+        tryAgainButton.addCSSClass("pill")
+        tryAgainButton.addCSSClass("suggested-action")
+        tryAgainButton.onClicked { [weak self] in self?.reload() }
+        for widget in [icon, errorTitle, errorDetail, tryAgainButton] as [Widget] { errorState.append(widget) }
+        errorState.verticalAlignment = .center
+        errorState.expandsVertically = true
+        errorState.setMargins(24)
+        let errorBackground = Box(.vertical)
+        errorBackground.addCSSClass("web-error")
+        errorBackground.append(errorState)
+        errorBackground.isVisible = false
+        self.errorBackground = errorBackground
+
+        // The view may be taller than the page: it starts under the bar (see topInsetDidChange).
+        let sizer = Box(.vertical)
+        sizer.expandsVertically = true
+        sizer.expandsHorizontally = true
+        frame.setChild(sizer)
+        frame.addOverlay(webView)
+        frame.addOverlay(errorBackground)
+        frame.addOverlay(progressBar)
+        frame.addOverlay(messageLabel)
+        frame.onPlaceChild { [weak self] child, width, height in
+            guard let self, child == self.webView.widget else { return nil }
+            return Overlay.Rect(x: 0, y: -self.appliedInset, width: width, height: height + self.appliedInset)
+        }
+        frame.drawsOutsideBounds = true
+        frame.expandsVertically = true
+        content.append(frame)
+        addEndBarItem(openInBrowserButton)
+        openInBrowserButton.onClicked { [weak self] in
+            guard let self else { return }
+            self.openOutside(self.currentURI)
+        }
+        // Off screen and on no stack or dialog any more (popped, dismissed): end the web process.
+        view.onMapChanged { [weak self] mapped in
+            guard let self, !mapped, self.navigationStack == nil, !self.isShowingStandaloneBar else { return }
+            self.endWebProcess()
+        }
+        applyInset(0)
+    }
+
+    private var errorBackground: Box?
+
+    private func applyInset(_ inset: Int32) {
+        appliedInset = inset
+        let manager = webkit_web_view_get_user_content_manager(webKitView)
+        webkit_user_content_manager_remove_all_style_sheets(manager)
+        let css = """
+            html { padding-top: \(inset)px !important; scroll-padding-top: \(inset)px !important; }
+            ::-webkit-scrollbar-track { margin-top: \(inset)px; }
+            """
+        let sheet = webkit_user_style_sheet_new(css, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES, WEBKIT_USER_STYLE_LEVEL_USER, nil, nil)
+        webkit_user_content_manager_add_style_sheet(manager, sheet)
+        webkit_user_style_sheet_unref(sheet)
+    }
+
+    // MARK: - Signals
+
+    private func connectSignals() {
+        webView.connect("notify::title") { [weak self] _ in self?.documentTitleChanged() }
+        webView.connect("notify::estimated-load-progress") { [weak self] _ in
+            guard let self else { return }
+            self.progressBar.fraction = webkit_web_view_get_estimated_load_progress(self.webKitView)
+        }
+        webView.connect("load-changed") { [weak self] args in
+            guard let self else { return }
+            let event = WebKitLoadEvent(rawValue: UInt32(args.enumValue(at: 1)))
+            self.isLoading = event != WEBKIT_LOAD_FINISHED
+            self.progressBar.isVisible = self.isLoading
+            if event == WEBKIT_LOAD_COMMITTED, let pointer = webkit_web_view_get_uri(self.webKitView) {
+                let committed = String(cString: pointer)
+                if committed == "about:blank", !self.currentURI.hasPrefix("about:") {
+                    // WebKit shows a blank page in place of an address it refuses (a port such as 9).
+                    self.showError(("Can't Show This Page",
+                                    "\(Self.host(of: self.currentURI)) could not be loaded: the address was refused."))
+                } else {
+                    self.currentURI = committed
+                }
+            }
+        }
+        webView.connect("load-failed") { [weak self] args in
+            guard let self, let error = args.boxed(at: 3)?.assumingMemoryBound(to: GError.self) else { return }
+            let failingURI = args.string(at: 2) ?? self.currentURI
+            args.setReturn(self.loadFailed(uri: failingURI, error: error))
+        }
+        webView.connect("load-failed-with-tls-errors") { [weak self] args in
+            guard let self else { return }
+            let uri = args.string(at: 1) ?? self.currentURI
+            self.currentURI = uri
+            self.showError(("This Connection Isn't Safe",
+                            "\(Self.host(of: uri)) did not prove who it is (its certificate is not valid), so Postcard did not show the page."))
+            args.setReturn(true)
+        }
+        webView.connect("web-process-terminated") { [weak self] args in
+            guard let self, self.view.isMapped else { return }
+            _ = args
+            self.showError(("The Page Stopped Working", "Its web content process ended. Try loading it again."))
+        }
+        webView.connect("decide-policy") { [weak self] args in
+            guard let self, let decision = args.object(at: 1) else { return }
+            args.setReturn(self.decide(decision.assumingMemoryBound(to: WebKitPolicyDecision.self), type: args.enumValue(at: 2)))
+        }
+    }
+
+    private func documentTitleChanged() {
+        guard fixedTitle == nil else { return }
+        let documentTitle = webkit_web_view_get_title(webKitView).map { String(cString: $0) } ?? ""
+        title = documentTitle.isEmpty ? Self.host(of: currentURI) : documentTitle
+        webView.setAccessibleLabel(title)
+    }
+
+    /// Handles a navigation or new-window decision; true when decided here.
+    private func decide(_ policy: UnsafeMutablePointer<WebKitPolicyDecision>, type: Int32) -> Bool {
+        let kind = WebKitPolicyDecisionType(rawValue: UInt32(type))
+        let decision = OpaquePointer(policy)  // a WebKitNavigationPolicyDecision for these two types
+        guard kind == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || kind == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION,
+              let action = webkit_navigation_policy_decision_get_navigation_action(decision),
+              let request = webkit_navigation_action_get_request(action),
+              let uriPointer = webkit_uri_request_get_uri(request) else { return false }
+        let uri = String(cString: uriPointer)
+        switch self.decision(for: uri) {
+        case .load:
+            if kind == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION {
+                webkit_policy_decision_ignore(policy)
+                load(uri)  // a link to a new window opens here
+            } else {
+                webkit_policy_decision_use(policy)
+            }
+        case .openOutside:
+            webkit_policy_decision_ignore(policy)
+            openOutside(uri)
+        case .refuse(let reason):
+            webkit_policy_decision_ignore(policy)
+            show(message: reason)
+        }
+        return true
+    }
+
+    /// True when handled (the error state shows); cancelled loads (a new one started) are not errors.
+    private func loadFailed(uri: String, error: UnsafeMutablePointer<GError>) -> Bool {
+        let code = error.pointee.code
+        if error.pointee.domain == webkit_network_error_quark(), code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue) {
+            return true
+        }
+        if error.pointee.domain == webkit_policy_error_quark(),
+           code == Int32(WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue) {
+            return true  // we decided not to load it here (refused or opened outside)
+        }
+        currentURI = uri
+        let reason = String(cString: error.pointee.message)
+        showError(("Can't Show This Page", "\(Self.host(of: uri)) could not be loaded: \(reason)."))
+        return true
+    }
+
+    private func showError(_ error: (title: String, detail: String)?) {
+        loadError = error.map { "\($0.title): \($0.detail)" }
+        errorBackground?.isVisible = error != nil
+        progressBar.isVisible = false
+        if let error {
+            errorTitle.text = error.title
+            errorDetail.text = error.detail
+            if view.isMapped { _ = tryAgainButton.grabFocus() }
+        }
+    }
+
+    private func show(message: String) {
+        messageLabel.text = message
+        messageLabel.isVisible = true
+    }
+
+    static func host(of uri: String) -> String {
+        guard let parsed = g_uri_parse(uri, G_URI_FLAGS_NONE, nil) else { return uri }
+        defer { g_uri_unref(parsed) }
+        return g_uri_get_host(parsed).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? uri
+    }
+}

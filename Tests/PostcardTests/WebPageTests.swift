@@ -1,0 +1,312 @@
+import CGtk
+import CXTest
+import Foundation
+import Gtk
+import Navigation
+import NavigationGtk
+import NavigationWeb
+import PhotoPosting
+@testable import PostcardApp
+import XCTest
+
+/// The guide and links in posts in real WebKitGTK web views (web processes started for real), served
+/// from the repository's `Resources/guide` and from an HTTP server the test starts on 127.0.0.1.
+final class WebPageTests: GtkTestCase, @unchecked Sendable {
+    private var servers: [Process] = []
+
+    override func tearDown() {
+        for server in servers where server.isRunning { server.terminate() }
+        servers = []
+        super.tearDown()
+    }
+
+    @MainActor
+    private func makeApp(posts: [String] = []) throws -> AppController {
+        StyleSheet.load(path: bundledPhotos + "/../style.css")
+        let store = try PostStore(directory: makeTemporaryDirectory())
+        for comment in posts {
+            try store.add(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: comment, author: "me", profile: "me")
+        }
+        let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos))
+        show(app.mainWindow.window)
+        return app
+    }
+
+    /// A port on 127.0.0.1 nothing listens on (bound and released).
+    private func freePort() -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try? process.run()
+        process.waitUntilExit()
+        return Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// Serves `files` (name → HTML) over HTTP on 127.0.0.1:`port`; returns once it accepts connections.
+    @MainActor
+    private func serve(_ files: [String: String], port: Int) throws {
+        let folder = makeTemporaryDirectory()
+        for (name, html) in files { try html.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", folder]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        servers.append(process)
+        spin(until: {
+            let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(probe) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+        }, "the test server on port \(port)")
+    }
+
+    /// Runs `script` in `page` and returns its JSON result.
+    @MainActor
+    private func evaluate(_ script: String, in page: WebPage) -> String {
+        var result: String?
+        Task { result = (try? await page.evaluateJavaScript(script)) ?? "error" }
+        spin(until: { result != nil }, "script \(script)")
+        return result ?? ""
+    }
+
+    @MainActor
+    private func number(_ script: String, in page: WebPage) -> Double { Double(evaluate(script, in: page)) ?? .nan }
+
+    @MainActor
+    private func waitUntilLoaded(_ page: WebPage, _ what: String = "page") {
+        spin(until: { !page.isLoading && self.evaluate("document.readyState", in: page) == "\"complete\"" }, timeout: 20, what)
+    }
+
+    /// Scales all text as the desktop's text-scaling setting does (GtkSettings `gtk-xft-dpi`).
+    @MainActor
+    private func setTextScale(_ scale: Double) {
+        var value = GValue()
+        g_value_init(&value, GType(6 << 2))  // G_TYPE_INT
+        g_value_set_int(&value, Int32(96.0 * 1024 * scale))
+        g_object_set_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self),
+                              "gtk-xft-dpi", &value)
+        g_value_unset(&value)
+    }
+
+    /// WebKit's web processes started by this process (its descendants named WebKitWebProcess).
+    private var webProcesses: Int {
+        let me = getpid()
+        func parent(of pid: Int32) -> Int32? {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            return stat[stat.index(close, offsetBy: 2)...].split(separator: " ").dropFirst().first.flatMap { Int32($0) }
+        }
+        let all = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return all.compactMap(Int32.init).filter { pid in
+            guard let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8),
+                  name.hasPrefix("WebKitWebProces") else { return false }
+            var current = pid
+            for _ in 0..<8 {
+                guard let up = parent(of: current), up > 1 else { return false }
+                if up == me { return true }
+                current = up
+            }
+            return false
+        }.count
+    }
+
+    func testTheGuideStartsBelowTheBarScrollsUnderItAndFollowsTheBarsHeight() throws {
+        try onMain {
+            let app = try makeApp()
+            let window = app.mainWindow
+            let before = webProcesses
+            pressKey(XK_F1)
+            spin(until: { window.stack.visiblePage is WebPage && window.stack.transition == .idle }, "F1 pushes the guide")
+            let guide = window.stack.visiblePage as! WebPage
+            XCTAssertEqual(window.stack.titleLabel.text, "Guide")
+            XCTAssertTrue(window.stack.backButton.isVisible)
+            XCTAssertFalse(guide.isShowingStandaloneBar)
+            waitUntilLoaded(guide, "the guide")
+            let bar = Double(window.topInset)
+            XCTAssertGreaterThan(bar, 30)
+            XCTAssertEqual(Double(guide.appliedInset), bar, "the inset is the bar's height")
+            XCTAssertEqual(guide.webView.bounds(in: window.window)?.y ?? -1, 0, "the view runs under the bar")
+            let headingTop = number("document.querySelector('h1').getBoundingClientRect().top", in: guide)
+            XCTAssertGreaterThanOrEqual(headingTop, bar, "the first heading starts below the bar")
+            let headingBottom = number("document.querySelector('h1').getBoundingClientRect().bottom", in: guide)
+            XCTAssertLessThan(headingBottom, Double(window.window.height), "and is on screen")
+            XCTAssertGreaterThan(webProcesses, before, "a web process of its own runs")
+
+            _ = evaluate("window.scrollTo(0, 400); window.scrollY", in: guide)
+            XCTAssertLessThan(number("document.querySelector('h1').getBoundingClientRect().bottom", in: guide), bar,
+                              "scrolled, the content is behind the bar")
+
+            _ = evaluate("location.hash = '#replying'; 0", in: guide)
+            spin(for: 0.3)
+            let anchorTop = number("document.getElementById('replying').getBoundingClientRect().top", in: guide)
+            XCTAssertGreaterThanOrEqual(anchorTop, bar - 1, "an anchor jump lands below the bar")
+            XCTAssertLessThan(anchorTop, bar + 40, "right below it")
+
+            window.isTopBarRevealed = false
+            spin(until: { guide.appliedInset == 0 }, "hiding the bar removes the inset")
+            _ = evaluate("window.scrollTo(0, 0); 0", in: guide)
+            spin(for: 0.2)
+            XCTAssertLessThan(number("document.querySelector('h1').getBoundingClientRect().top", in: guide), bar,
+                              "without the bar the page starts at the top")
+            window.isTopBarRevealed = true
+            spin(until: { guide.appliedInset == window.topInset && window.topInset > 0 }, "shown again")
+
+            setTextScale(2.5)  // larger text: a taller bar
+            defer { setTextScale(1) }
+            spin(until: { Double(window.topInset) > bar && guide.appliedInset == window.topInset }, "a taller bar")
+            spin(for: 0.2)
+            XCTAssertGreaterThanOrEqual(number("document.querySelector('h1').getBoundingClientRect().top", in: guide),
+                                        Double(window.topInset), "the heading follows the taller bar")
+
+            window.stack.goBack()
+            spin(until: { window.stack.pages.count == 1 && window.stack.transition == .idle }, "popped")
+            spin(until: { self.webProcesses <= before }, "the web process ends when the page is popped")
+        }
+    }
+
+    func testHelpInThePrimaryMenuPushesTheGuideAndClosingTheWindowEndsItsWebProcess() throws {
+        try onMain {
+            let app = try makeApp()
+            let before = webProcesses
+            XCTAssertTrue(app.myProfile.endBarItems.contains { $0 === app.primaryMenu }, "the primary menu ends My Profile's bar")
+            XCTAssertTrue(app.primaryMenu.hasAccessibleLabel("Main Menu"))
+            XCTAssertEqual(app.primaryMenu.itemLabels, ["Help"])
+            app.primaryMenu.activateItem("Help")
+            spin(until: { (app.mainWindow.stack.visiblePage as? WebPage)?.isLoading == false }, timeout: 20, "the guide")
+            XCTAssertEqual(app.mainWindow.stack.titleLabel.text, "Guide")
+            spin(until: { self.webProcesses > before }, "its web process")
+            app.shutdown()  // the window closes (what quitting does)
+            spin(until: { self.webProcesses <= before }, "the web process ends with the window")
+        }
+    }
+
+    func testTheGuidePresentedAloneHasNoInsetAndHelpInThePhotoFlowKeepsTheFlow() throws {
+        try onMain {
+            let app = try makeApp()
+            app.myProfile.postButton.activate()
+            spin(until: { CommentedPhotoFlow.current?.stack.visiblePage is PhotoPickerPage }, "the photo flow")
+            let dialog = CommentedPhotoFlow.current!
+            let help = try XCTUnwrap(dialog.stack.headerBar.widgetNamed("Help"), "Help in the dialog's bar")
+            help.activate()
+            spin(until: { app.presentedWebPage?.window.isMapped == true }, "the guide over the dialog")
+            let presented = app.presentedWebPage!
+            let guide = presented.page as! WebPage
+            XCTAssertTrue(guide.isShowingStandaloneBar, "its own bar")
+            XCTAssertTrue(guide.standaloneBar.contains(presented.closeButton.widget), "with Close")
+            XCTAssertEqual(guide.standaloneTitle.titleLabel.text, "Guide")
+            waitUntilLoaded(guide, "the guide section")
+            XCTAssertEqual(guide.appliedInset, 0, "an opaque bar: no inset")
+            XCTAssertEqual(evaluate("getComputedStyle(document.documentElement).paddingTop", in: guide), "\"0px\"")
+            let sectionTop = number("document.getElementById('posting').getBoundingClientRect().top", in: guide)
+            XCTAssertGreaterThanOrEqual(sectionTop, -1)
+            XCTAssertLessThan(sectionTop, 40, "opened at “Posting a photo”")
+            presented.closeButton.activate()
+            spin(until: { app.presentedWebPage == nil }, "closed")
+            XCTAssertFalse(dialog.isDismissed, "the flow is still open")
+            XCTAssertTrue(dialog.stack.visiblePage is PhotoPickerPage)
+            dialog.cancelButton.activate()
+            spin(until: { CommentedPhotoFlow.current == nil }, "flow ended")
+        }
+    }
+
+    func testALinkInAPostPushesAWebPageWithThePagesTitle() throws {
+        try onMain {
+            let port = freePort()
+            try serve(["hello.html": "<html><head><title>Hello from the test</title></head><body><h1>Hi</h1>"
+                       + "<a id='js' href='javascript:alert(1)'>js</a> <a id='file' href='file:///etc/passwd'>file</a></body></html>"],
+                      port: port)
+            let uri = "http://127.0.0.1:\(port)/hello.html"
+            let app = try makeApp(posts: ["Look at \(uri)."])
+            spin(until: { app.myProfile.feedItems.first != nil }, "the post")
+            let label = app.myProfile.feedItems[0].commentLabel
+            XCTAssertEqual(label.linkURIs, [uri], "the address is a link (without the full stop)")
+            label.activateLink(uri)
+            spin(until: { app.mainWindow.stack.visiblePage is WebPage }, "a Web Page pushed")
+            let web = app.mainWindow.stack.visiblePage as! WebPage
+            spin(until: { app.mainWindow.stack.titleLabel.text == "Hello from the test" }, timeout: 20, "the page's title in the bar")
+            XCTAssertTrue(web.endBarItems.contains { $0 === web.openInBrowserButton }, "Open in Browser in the bar")
+            XCTAssertNil(web.loadError)
+
+            // A file: link in a web page does not load (WebKit blocks it, and so would the page); a
+            // javascript: or file: address given to the page is refused with a message.
+            _ = evaluate("document.getElementById('file').click(); 0", in: web)
+            spin(for: 0.5)
+            XCTAssertEqual(web.currentURI, uri)
+            XCTAssertEqual(evaluate("document.title", in: web), "\"Hello from the test\"")
+            web.load("file:///etc/passwd")
+            XCTAssertTrue(web.messageLabel.isVisible)
+            XCTAssertTrue(web.messageLabel.text.contains("doesn't open files"), web.messageLabel.text)
+            XCTAssertEqual(web.currentURI, uri)
+            web.load("javascript:alert(1)")
+            XCTAssertTrue(web.messageLabel.text.contains("javascript:"), web.messageLabel.text)
+            XCTAssertEqual(web.currentURI, uri)
+        }
+    }
+
+    func testJavascriptAndFileAddressesInPostsAreNotLinks() throws {
+        try onMain {
+            let app = try makeApp(posts: ["javascript:alert(1) and file:///etc/passwd and data:text/html,hi"])
+            spin(until: { app.myProfile.feedItems.first != nil }, "the post")
+            let label = app.myProfile.feedItems[0].commentLabel
+            XCTAssertEqual(label.linkURIs, [], "nothing to activate")
+            XCTAssertFalse(label.activateLink("javascript:alert(1)"))
+            XCTAssertFalse(label.activateLink("file:///etc/passwd"))
+            spin(for: 0.2)
+            XCTAssertEqual(app.mainWindow.stack.pages.count, 1, "no page was opened")
+            XCTAssertEqual(Links.find(in: "see www.gnome.org, or mail mailto:me@example.com!").map(\.uri),
+                           ["https://www.gnome.org", "mailto:me@example.com"])
+        }
+    }
+
+    func testAFailedLoadShowsWhyAndTryAgainLoadsIt() throws {
+        try onMain {
+            let port = freePort()
+            let uri = "http://127.0.0.1:\(port)/late.html"
+            let app = try makeApp(posts: ["Soon at \(uri)"])
+            spin(until: { app.myProfile.feedItems.first != nil }, "the post")
+            app.myProfile.feedItems[0].commentLabel.activateLink(uri)
+            spin(until: { (app.mainWindow.stack.visiblePage as? WebPage)?.loadError != nil }, timeout: 20, "the load fails")
+            let web = app.mainWindow.stack.visiblePage as! WebPage
+            XCTAssertEqual(web.errorTitle.text, "Can't Show This Page")
+            XCTAssertTrue(web.errorDetail.text.contains("127.0.0.1"), web.errorDetail.text)
+            XCTAssertTrue(web.tryAgainButton.isMapped, "Try Again shows")
+            XCTAssertTrue(web.errorTitle.isMapped, "an error page, not a blank view")
+            try serve(["late.html": "<title>Here now</title><p>Loaded.</p>"], port: port)
+            web.tryAgainButton.activate()
+            spin(until: { web.loadError == nil && app.mainWindow.stack.titleLabel.text == "Here now" }, timeout: 20, "Try Again loads it")
+            XCTAssertFalse(web.errorTitle.isMapped)
+
+            // A port WebKit refuses to use (discard, 9) is a failure too, never a blank view.
+            web.load("http://127.0.0.1:9/")
+            spin(until: { web.loadError != nil }, timeout: 20, "a restricted port fails visibly")
+        }
+    }
+}
+
+extension HeaderBar {
+    /// The button in the bar whose accessible name is `name`, if any (for tests).
+    @MainActor
+    func widgetNamed(_ name: String) -> Widget? {
+        func search(_ node: UnsafeMutablePointer<GtkWidget>?) -> Widget? {
+            var current = node
+            while let widget = current {
+                let wrapped = Widget(UnsafeMutableRawPointer(widget), transfer: .none)
+                if String(cString: postcard_type_name_of(widget)) == "GtkButton", wrapped.hasAccessibleLabel(name) { return wrapped }
+                if let found = search(gtk_widget_get_first_child(widget)) { return found }
+                current = gtk_widget_get_next_sibling(widget)
+            }
+            return nil
+        }
+        return search(gtk_widget_get_first_child(widget))
+    }
+}
