@@ -222,11 +222,9 @@ public final class WebPage: Page {
             guard let self else { return }
             self.openOutside(self.currentURI)
         }
-        // Off screen and on no stack or dialog any more (popped, dismissed): end the web process.
-        view.onMapChanged { [weak self] mapped in
-            guard let self, !mapped, self.navigationStack == nil, !self.isShowingStandaloneBar else { return }
-            self.endWebProcess()
-        }
+        // Taken out of its window (popped, dismissed) or its window destroyed: the view is unrealized, and
+        // its web process ends. (Covered by a pushed page, it stays realized and keeps its process.)
+        webView.connect("unrealize") { [weak self] _ in self?.endWebProcess() }
         applyInset(0)
     }
 
