@@ -22,8 +22,9 @@ let package = Package(
         // The camera: GStreamer's core, appsink and video library.
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-video-1.0",
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
-        // Web pages: WebKitGTK 6.0 (the GTK 4 API), used only by NavigationWeb.
-        .systemLibrary(name: "CWebKit", pkgConfig: "webkitgtk-6.0", providers: [.apt(["libwebkitgtk-6.0-dev"])]),
+        // Web pages: WebKitGTK 6.0 (the GTK 4 API), used only by NavigationWeb and opened on first use
+        // (its header declares what is used; only GTK's flags are needed to build).
+        .systemLibrary(name: "CWebKit", pkgConfig: "gtk4", providers: [.apt(["libwebkitgtk-6.0-dev"])]),
         // Test-only: XTEST input events under Xvfb.
         .systemLibrary(name: "CXTest", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
         .target(name: "Gtk", dependencies: ["CGtk"]),

@@ -1,5 +1,94 @@
-// WebKitGTK 6.0 (the GTK 4 API) for web pages: Debian libwebkitgtk-6.0-dev.
+// WebKitGTK 6.0 (the GTK 4 API; Debian libwebkitgtk-6.0-dev) for NavigationWeb, opened on first use.
+//
+// WebKitGTK and JavaScriptCore take longer to load than GTK itself (about 80 ms on the machines Postcard
+// is measured on), so linking them would slow every start of an app that may never show a web page.
+// This header declares the few types, values and functions NavigationWeb uses (as WebKitGTK 6.0's
+// headers define them) and postcard_webkit_open() loads the library with dlopen and fills a table of
+// its functions. Nothing here links WebKitGTK.
 #ifndef POSTCARD_CWEBKIT_SHIM_H
 #define POSTCARD_CWEBKIT_SHIM_H
-#include <webkit/webkit.h>
+#include <dlfcn.h>
+#include <gio/gio.h>
+#include <gtk/gtk.h>
+
+typedef struct _WebKitWebView WebKitWebView;
+typedef struct _WebKitPolicyDecision WebKitPolicyDecision;
+typedef struct _WebKitNavigationPolicyDecision WebKitNavigationPolicyDecision;
+typedef struct _WebKitNavigationAction WebKitNavigationAction;
+typedef struct _WebKitURIRequest WebKitURIRequest;
+typedef struct _WebKitUserContentManager WebKitUserContentManager;
+typedef struct _WebKitUserStyleSheet WebKitUserStyleSheet;
+typedef struct _JSCValue JSCValue;
+
+// Values of WebKitGTK 6.0's enums (WebKitWebView.h, WebKitError.h, WebKitUserContent.h).
+enum {
+    POSTCARD_WEBKIT_LOAD_STARTED = 0,
+    POSTCARD_WEBKIT_LOAD_REDIRECTED = 1,
+    POSTCARD_WEBKIT_LOAD_COMMITTED = 2,
+    POSTCARD_WEBKIT_LOAD_FINISHED = 3,
+    POSTCARD_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION = 0,
+    POSTCARD_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION = 1,
+    POSTCARD_WEBKIT_NETWORK_ERROR_CANCELLED = 302,
+    POSTCARD_WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE = 102,
+    POSTCARD_WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES = 0,
+    POSTCARD_WEBKIT_USER_STYLE_LEVEL_USER = 0,
+};
+
+// The functions NavigationWeb calls, with WebKitGTK 6.0's signatures.
+typedef struct {
+    GtkWidget *(*web_view_new)(void);
+    void (*web_view_load_uri)(WebKitWebView *, const char *);
+    const char *(*web_view_get_uri)(WebKitWebView *);
+    const char *(*web_view_get_title)(WebKitWebView *);
+    double (*web_view_get_estimated_load_progress)(WebKitWebView *);
+    WebKitUserContentManager *(*web_view_get_user_content_manager)(WebKitWebView *);
+    void (*web_view_terminate_web_process)(WebKitWebView *);
+    void (*web_view_evaluate_javascript)(WebKitWebView *, const char *, gssize, const char *, const char *,
+                                         GCancellable *, GAsyncReadyCallback, gpointer);
+    JSCValue *(*web_view_evaluate_javascript_finish)(WebKitWebView *, GAsyncResult *, GError **);
+    WebKitNavigationAction *(*navigation_policy_decision_get_navigation_action)(WebKitNavigationPolicyDecision *);
+    WebKitURIRequest *(*navigation_action_get_request)(WebKitNavigationAction *);
+    const char *(*uri_request_get_uri)(WebKitURIRequest *);
+    void (*policy_decision_use)(WebKitPolicyDecision *);
+    void (*policy_decision_ignore)(WebKitPolicyDecision *);
+    GQuark (*network_error_quark)(void);
+    GQuark (*policy_error_quark)(void);
+    WebKitUserStyleSheet *(*user_style_sheet_new)(const char *, int, int, const char *const *, const char *const *);
+    void (*user_style_sheet_unref)(WebKitUserStyleSheet *);
+    void (*user_content_manager_add_style_sheet)(WebKitUserContentManager *, WebKitUserStyleSheet *);
+    void (*user_content_manager_remove_all_style_sheets)(WebKitUserContentManager *);
+    char *(*jsc_value_to_json)(JSCValue *, unsigned);
+} PostcardWebKit;
+
+// Opens WebKitGTK 6.0 and fills `table`. Returns NULL, or what went wrong (the library or a function
+// missing). Call once, from the main thread.
+static inline const char *postcard_webkit_open(PostcardWebKit *table) {
+    void *library = dlopen("libwebkitgtk-6.0.so.4", RTLD_NOW | RTLD_GLOBAL);
+    if (library == NULL) return dlerror();
+#define POSTCARD_LOAD(field, symbol) \
+    if ((*(void **)&table->field = dlsym(library, symbol)) == NULL) return "WebKitGTK lacks " symbol;
+    POSTCARD_LOAD(web_view_new, "webkit_web_view_new")
+    POSTCARD_LOAD(web_view_load_uri, "webkit_web_view_load_uri")
+    POSTCARD_LOAD(web_view_get_uri, "webkit_web_view_get_uri")
+    POSTCARD_LOAD(web_view_get_title, "webkit_web_view_get_title")
+    POSTCARD_LOAD(web_view_get_estimated_load_progress, "webkit_web_view_get_estimated_load_progress")
+    POSTCARD_LOAD(web_view_get_user_content_manager, "webkit_web_view_get_user_content_manager")
+    POSTCARD_LOAD(web_view_terminate_web_process, "webkit_web_view_terminate_web_process")
+    POSTCARD_LOAD(web_view_evaluate_javascript, "webkit_web_view_evaluate_javascript")
+    POSTCARD_LOAD(web_view_evaluate_javascript_finish, "webkit_web_view_evaluate_javascript_finish")
+    POSTCARD_LOAD(navigation_policy_decision_get_navigation_action, "webkit_navigation_policy_decision_get_navigation_action")
+    POSTCARD_LOAD(navigation_action_get_request, "webkit_navigation_action_get_request")
+    POSTCARD_LOAD(uri_request_get_uri, "webkit_uri_request_get_uri")
+    POSTCARD_LOAD(policy_decision_use, "webkit_policy_decision_use")
+    POSTCARD_LOAD(policy_decision_ignore, "webkit_policy_decision_ignore")
+    POSTCARD_LOAD(network_error_quark, "webkit_network_error_quark")
+    POSTCARD_LOAD(policy_error_quark, "webkit_policy_error_quark")
+    POSTCARD_LOAD(user_style_sheet_new, "webkit_user_style_sheet_new")
+    POSTCARD_LOAD(user_style_sheet_unref, "webkit_user_style_sheet_unref")
+    POSTCARD_LOAD(user_content_manager_add_style_sheet, "webkit_user_content_manager_add_style_sheet")
+    POSTCARD_LOAD(user_content_manager_remove_all_style_sheets, "webkit_user_content_manager_remove_all_style_sheets")
+    POSTCARD_LOAD(jsc_value_to_json, "jsc_value_to_json")
+#undef POSTCARD_LOAD
+    return NULL;
+}
 #endif

@@ -57,7 +57,8 @@ public final class WebPage: Page {
     /// The inset pushed into the document now, in pixels (0 when presented with an opaque bar).
     public private(set) var appliedInset: Int32 = 0
 
-    private let webKitView: UnsafeMutablePointer<WebKitWebView>  // what webView wraps
+    private let webKitView: OpaquePointer  // the WebKitWebView that webView wraps
+    private let webKit: PostcardWebKit
     private let errorState = Box(.vertical, spacing: 12)
     private let frame = Overlay()
 
@@ -67,8 +68,12 @@ public final class WebPage: Page {
         currentURI = uri
         fixedTitle = title
         self.localFolder = localFolder.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
-        let pointer = webkit_web_view_new()!
-        webKitView = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: WebKitWebView.self)
+        guard let functions = WebKitLibrary.functions else {
+            preconditionFailure("WebPage needs WebKitGTK 6.0; check WebPage.unavailableReason first")
+        }
+        webKit = functions
+        let pointer = webKit.web_view_new()!
+        webKitView = OpaquePointer(pointer)
         webView = Widget(UnsafeMutableRawPointer(pointer), transfer: .full)
         super.init(title: title ?? "Web Page")
         webView.setAccessibleLabel(title ?? "Web page")
@@ -77,7 +82,14 @@ public final class WebPage: Page {
         load(uri)
     }
 
-    isolated deinit { webkit_web_view_terminate_web_process(webKitView) }
+    isolated deinit { webKit.web_view_terminate_web_process(webKitView) }
+
+    /// Why web pages cannot be shown on this computer (WebKitGTK 6.0, Debian `libwebkitgtk-6.0-4`, is
+    /// not installed), or nil when they can. Check it before creating a page: without WebKitGTK, creating
+    /// one stops the app. Opens WebKitGTK the first time (main thread).
+    public static var unavailableReason: String? {
+        WebKitLibrary.functions == nil ? "Web pages need WebKitGTK 6.0: \(WebKitLibrary.failure ?? "not found")" : nil
+    }
 
     /// The page scrolls under a window's translucent bar (see the type's docs).
     public override var extendsUnderTopBar: Bool { true }
@@ -101,7 +113,7 @@ public final class WebPage: Page {
             currentURI = uri
             showError(nil)
             isLoading = true
-            webkit_web_view_load_uri(webKitView, uri)
+            webKit.web_view_load_uri(webKitView, uri)
         case .openOutside:
             openOutside(uri)
         case .refuse(let reason):
@@ -115,21 +127,21 @@ public final class WebPage: Page {
     /// Runs `script` in the page and returns its result as JSON text (`webkit_web_view_evaluate_javascript`).
     /// - Throws: ``GLibError`` when the script throws or the page has gone.
     public func evaluateJavaScript(_ script: String) async throws -> String {
-        let webKitView = self.webKitView
+        let webKitView = self.webKitView, webKit = self.webKit
         let value = try await AsyncCall.run(start: { callback, data in
-            webkit_web_view_evaluate_javascript(webKitView, script, -1, nil, nil, nil, callback, data)
+            webKit.web_view_evaluate_javascript(webKitView, script, -1, nil, nil, nil, callback, data)
         }, finish: { result, error in
-            webkit_web_view_evaluate_javascript_finish(webKitView, result, error).map { Handle(value: $0) }
+            webKit.web_view_evaluate_javascript_finish(webKitView, result, error).map { Handle(value: $0) }
         })
         defer { g_object_unref(UnsafeMutableRawPointer(value.value)) }
-        guard let json = jsc_value_to_json(value.value, 0) else { return "null" }
+        guard let json = webKit.jsc_value_to_json(value.value, 0) else { return "null" }
         defer { g_free(json) }
         return String(cString: json)
     }
 
     /// Ends the page's web process now (it restarts if the page loads again). Called when the page
     /// leaves its stack or dialog.
-    public func endWebProcess() { webkit_web_view_terminate_web_process(webKitView) }
+    public func endWebProcess() { webKit.web_view_terminate_web_process(webKitView) }
 
     private struct Handle<T>: @unchecked Sendable { let value: T }
 
@@ -232,15 +244,16 @@ public final class WebPage: Page {
 
     private func applyInset(_ inset: Int32) {
         appliedInset = inset
-        let manager = webkit_web_view_get_user_content_manager(webKitView)
-        webkit_user_content_manager_remove_all_style_sheets(manager)
+        let manager = webKit.web_view_get_user_content_manager(webKitView)
+        webKit.user_content_manager_remove_all_style_sheets(manager)
         let css = """
             html { padding-top: \(inset)px !important; scroll-padding-top: \(inset)px !important; }
             ::-webkit-scrollbar-track { margin-top: \(inset)px; }
             """
-        let sheet = webkit_user_style_sheet_new(css, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES, WEBKIT_USER_STYLE_LEVEL_USER, nil, nil)
-        webkit_user_content_manager_add_style_sheet(manager, sheet)
-        webkit_user_style_sheet_unref(sheet)
+        let sheet = webKit.user_style_sheet_new(css, Int32(POSTCARD_WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES),
+                                                Int32(POSTCARD_WEBKIT_USER_STYLE_LEVEL_USER), nil, nil)
+        webKit.user_content_manager_add_style_sheet(manager, sheet)
+        webKit.user_style_sheet_unref(sheet)
     }
 
     // MARK: - Signals
@@ -249,14 +262,14 @@ public final class WebPage: Page {
         webView.connect("notify::title") { [weak self] _ in self?.documentTitleChanged() }
         webView.connect("notify::estimated-load-progress") { [weak self] _ in
             guard let self else { return }
-            self.progressBar.fraction = webkit_web_view_get_estimated_load_progress(self.webKitView)
+            self.progressBar.fraction = self.webKit.web_view_get_estimated_load_progress(self.webKitView)
         }
         webView.connect("load-changed") { [weak self] args in
             guard let self else { return }
-            let event = WebKitLoadEvent(rawValue: UInt32(args.enumValue(at: 1)))
-            self.isLoading = event != WEBKIT_LOAD_FINISHED
+            let event = Int(args.enumValue(at: 1))
+            self.isLoading = event != Int(POSTCARD_WEBKIT_LOAD_FINISHED)
             self.progressBar.isVisible = self.isLoading
-            if event == WEBKIT_LOAD_COMMITTED, let pointer = webkit_web_view_get_uri(self.webKitView) {
+            if event == Int(POSTCARD_WEBKIT_LOAD_COMMITTED), let pointer = self.webKit.web_view_get_uri(self.webKitView) {
                 let committed = String(cString: pointer)
                 if committed == "about:blank", !self.currentURI.hasPrefix("about:") {
                     // WebKit shows a blank page in place of an address it refuses (a port such as 9).
@@ -287,39 +300,39 @@ public final class WebPage: Page {
         }
         webView.connect("decide-policy") { [weak self] args in
             guard let self, let decision = args.object(at: 1) else { return }
-            args.setReturn(self.decide(decision.assumingMemoryBound(to: WebKitPolicyDecision.self), type: args.enumValue(at: 2)))
+            args.setReturn(self.decide(OpaquePointer(decision), type: Int(args.enumValue(at: 2))))
         }
     }
 
     private func documentTitleChanged() {
         guard fixedTitle == nil else { return }
-        let documentTitle = webkit_web_view_get_title(webKitView).map { String(cString: $0) } ?? ""
+        let documentTitle = webKit.web_view_get_title(webKitView).map { String(cString: $0) } ?? ""
         title = documentTitle.isEmpty ? Self.host(of: currentURI) : documentTitle
         webView.setAccessibleLabel(title)
     }
 
     /// Handles a navigation or new-window decision; true when decided here.
-    private func decide(_ policy: UnsafeMutablePointer<WebKitPolicyDecision>, type: Int32) -> Bool {
-        let kind = WebKitPolicyDecisionType(rawValue: UInt32(type))
-        let decision = OpaquePointer(policy)  // a WebKitNavigationPolicyDecision for these two types
-        guard kind == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || kind == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION,
-              let action = webkit_navigation_policy_decision_get_navigation_action(decision),
-              let request = webkit_navigation_action_get_request(action),
-              let uriPointer = webkit_uri_request_get_uri(request) else { return false }
+    private func decide(_ policy: OpaquePointer, type kind: Int) -> Bool {
+        let newWindow = kind == Int(POSTCARD_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION)
+        guard kind == Int(POSTCARD_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION) || newWindow,
+              // for these two types the decision is a WebKitNavigationPolicyDecision
+              let action = webKit.navigation_policy_decision_get_navigation_action(policy),
+              let request = webKit.navigation_action_get_request(action),
+              let uriPointer = webKit.uri_request_get_uri(request) else { return false }
         let uri = String(cString: uriPointer)
         switch self.decision(for: uri) {
         case .load:
-            if kind == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION {
-                webkit_policy_decision_ignore(policy)
+            if newWindow {
+                webKit.policy_decision_ignore(policy)
                 load(uri)  // a link to a new window opens here
             } else {
-                webkit_policy_decision_use(policy)
+                webKit.policy_decision_use(policy)
             }
         case .openOutside:
-            webkit_policy_decision_ignore(policy)
+            webKit.policy_decision_ignore(policy)
             openOutside(uri)
         case .refuse(let reason):
-            webkit_policy_decision_ignore(policy)
+            webKit.policy_decision_ignore(policy)
             show(message: reason)
         }
         return true
@@ -328,11 +341,11 @@ public final class WebPage: Page {
     /// True when handled (the error state shows); cancelled loads (a new one started) are not errors.
     private func loadFailed(uri: String, error: UnsafeMutablePointer<GError>) -> Bool {
         let code = error.pointee.code
-        if error.pointee.domain == webkit_network_error_quark(), code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue) {
+        if error.pointee.domain == webKit.network_error_quark(), code == Int32(POSTCARD_WEBKIT_NETWORK_ERROR_CANCELLED) {
             return true
         }
-        if error.pointee.domain == webkit_policy_error_quark(),
-           code == Int32(WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue) {
+        if error.pointee.domain == webKit.policy_error_quark(),
+           code == Int32(POSTCARD_WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE) {
             return true  // we decided not to load it here (refused or opened outside)
         }
         currentURI = uri
@@ -362,4 +375,22 @@ public final class WebPage: Page {
         defer { g_uri_unref(parsed) }
         return g_uri_get_host(parsed).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? uri
     }
+}
+
+/// WebKitGTK 6.0, opened on first use (see `CWebKit/shim.h`: linking it would add its loading time to
+/// every start of the app).
+@MainActor
+enum WebKitLibrary {
+    /// The library's functions, or nil with ``failure`` set when WebKitGTK 6.0 cannot be opened.
+    static let functions: PostcardWebKit? = {
+        var table = PostcardWebKit()
+        if let reason = postcard_webkit_open(&table) {
+            failure = String(cString: reason)
+            return nil
+        }
+        return table
+    }()
+
+    /// Why WebKitGTK could not be opened, once ``functions`` was asked for.
+    static var failure: String?
 }

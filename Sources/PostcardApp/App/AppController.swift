@@ -108,6 +108,7 @@ public final class AppController {
     public func showGuide(section: String? = nil) -> WebPage? {
         if let guide = stack.visiblePage as? WebPage, guide.fixedTitle == "Guide" { return guide }
         guard let uri = guideURI(section: section), let guideFolder else { return nil }
+        guard WebPage.unavailableReason == nil else { openOutside(uri); return nil }
         let page = WebPage(uri: uri, title: "Guide", localFolder: guideFolder)
         stack.push(page)
         return page
@@ -118,6 +119,7 @@ public final class AppController {
     @discardableResult
     public func presentGuide(section: String?, over page: Page) -> PageDialog? {
         guard let uri = guideURI(section: section), let guideFolder else { return nil }
+        guard WebPage.unavailableReason == nil else { openOutside(uri); return nil }
         return present(WebPage(uri: uri, title: "Guide", localFolder: guideFolder), over: page)
     }
 
@@ -125,12 +127,20 @@ public final class AppController {
     /// Web Page (or presented over a dialog the link was in); anything else opens in the desktop's default
     /// application.
     public func openLink(_ uri: String, from page: Page) {
+        guard uri.hasPrefix("http://") || uri.hasPrefix("https://"), WebPage.unavailableReason == nil else {
+            return openOutside(uri)  // mail addresses; or no WebKitGTK here: the desktop's browser
+        }
         let web = WebPage(uri: uri, localFolder: nil)
         if page.navigationStack === stack {
             stack.push(web)
         } else {
             present(web, over: page)
         }
+    }
+
+    /// Opens `uri` in the desktop's default application; a failure is logged (nothing else to show it in).
+    private func openOutside(_ uri: String) {
+        do { try DefaultApplication.open(uri) } catch { PostcardMain.printError("postcard: couldn't open \(uri): \(error)") }
     }
 
     @discardableResult
