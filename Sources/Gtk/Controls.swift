@@ -92,6 +92,12 @@ public final class Label: Widget {
     /// Whether the text is shortened with "…" at the current size.
     public var isEllipsized: Bool { pango_layout_is_ellipsized(gtk_label_get_layout(pointer())) != 0 }
 
+    /// Whether wrapped lines are centred (`GTK_JUSTIFY_CENTER`) rather than aligned to the start.
+    public var centersLines: Bool {
+        get { gtk_label_get_justify(pointer()) == GTK_JUSTIFY_CENTER }
+        set { gtk_label_set_justify(pointer(), newValue ? GTK_JUSTIFY_CENTER : GTK_JUSTIFY_LEFT) }
+    }
+
     /// Shortens text that does not fit with "…" at the end.
     public func ellipsizeAtEnd() { gtk_label_set_ellipsize(pointer(), PANGO_ELLIPSIZE_END) }
 

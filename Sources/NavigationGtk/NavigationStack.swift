@@ -338,6 +338,9 @@ public final class NavigationStack {
         page?.packBarItems(into: headerBar)
     }
 
+    /// Packs the visible page's bar items again, after the bar's own items (so they sit inside them).
+    func repackVisiblePageBarItems() { visiblePage?.packBarItems(into: headerBar) }
+
     private func pageTitleDidChange(_ page: Page) {
         state.setTitle(page.title, of: page.id)
         updateBar()

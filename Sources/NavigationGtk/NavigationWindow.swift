@@ -161,6 +161,13 @@ public final class ModalDialog {
         }
     }
 
+    /// Puts `item` at the very end of the dialog's bar, on every page (outside the pages' own bar items),
+    /// e.g. a flow's Help.
+    public func addEndBarItem(_ item: Widget) {
+        stack.headerBar.packEnd(item)
+        stack.repackVisiblePageBarItems()  // the page's items go inside it
+    }
+
     /// Shows the dialog and focuses its first page.
     public func present() {
         window.present()

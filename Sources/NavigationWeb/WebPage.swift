@@ -35,10 +35,12 @@ public final class WebPage: Page {
     public let openInBrowserButton = Button(label: "Open in Browser")
     /// Shows the loading progress, just below the bar.
     public let progressBar = ProgressBar()
+    /// The error state: why the page can't be shown, and Try Again.
+    public let errorState = StatusPage(iconName: "network-error-symbolic")
     /// The error state's headline.
-    public let errorTitle = Label()
+    public var errorTitle: Label { errorState.titleLabel }
     /// The error state's explanation (the reason WebKit gave).
-    public let errorDetail = Label()
+    public var errorDetail: Label { errorState.descriptionLabel }
     /// **Try Again** in the error state.
     public let tryAgainButton = Button(label: "Try Again")
     /// A short message at the top of the page when a link was refused or could not be opened.
@@ -59,7 +61,6 @@ public final class WebPage: Page {
 
     private let webKitView: OpaquePointer  // the WebKitWebView that webView wraps
     private let webKit: PostcardWebKit
-    private let errorState = Box(.vertical, spacing: 12)
     private let frame = Overlay()
 
     /// Creates a page that loads `uri`. `localFolder` (an absolute path) is the folder whose `file://`
@@ -192,21 +193,9 @@ public final class WebPage: Page {
         messageLabel.verticalAlignment = .start
         messageLabel.isVisible = false
 
-        let icon = Image(iconName: "network-error-symbolic", pixelSize: 64)
-        icon.addCSSClass("dim-label")
-        errorTitle.addCSSClass("title-2")
-        errorTitle.wraps = true
-        errorDetail.wraps = true
-        errorDetail.widthInCharacters = 30
-        errorDetail.addCSSClass("dim-label")
-        tryAgainButton.horizontalAlignment = .center
-        tryAgainButton.addCSSClass("pill")
         tryAgainButton.addCSSClass("suggested-action")
         tryAgainButton.onClicked { [weak self] in self?.reload() }
-        for widget in [icon, errorTitle, errorDetail, tryAgainButton] as [Widget] { errorState.append(widget) }
-        errorState.verticalAlignment = .center
-        errorState.expandsVertically = true
-        errorState.setMargins(24)
+        errorState.addAction(tryAgainButton)
         let errorBackground = Box(.vertical)
         errorBackground.addCSSClass("web-error")
         errorBackground.append(errorState)
@@ -359,8 +348,7 @@ public final class WebPage: Page {
         errorBackground?.isVisible = error != nil
         progressBar.isVisible = false
         if let error {
-            errorTitle.text = error.title
-            errorDetail.text = error.detail
+            errorState.set(title: error.title, description: error.detail)
             if view.isMapped { _ = tryAgainButton.grabFocus() }
         }
     }

@@ -265,6 +265,9 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(app.mainWindow.stack.pages.count, 1, "no page was opened")
             XCTAssertEqual(Links.find(in: "see www.gnome.org, or mail mailto:me@example.com!").map(\.uri),
                            ["https://www.gnome.org", "mailto:me@example.com"])
+            XCTAssertEqual(Links.find(in: "write to sam.rivera@example.org.").map(\.uri), ["mailto:sam.rivera@example.org"])
+            XCTAssertEqual(Links.find(in: "(see http://en.wikipedia.org/wiki/Foo_(bar)).").map(\.uri),
+                           ["http://en.wikipedia.org/wiki/Foo_(bar)"], "a parenthesis the address opened is kept")
         }
     }
 

@@ -34,10 +34,12 @@ public final class CameraPage: Page {
     public let preview = Picture()
     /// The shutter button.
     public let shutterButton = Button(iconName: "camera-photo-symbolic", accessibleLabel: "Take Photo")
+    /// The problem state: what is wrong, and Choose a Photo Instead.
+    public let problemState = StatusPage(iconName: "camera-disabled-symbolic")
     /// The problem state's headline, e.g. "No Camera Found".
-    public let problemTitle = Label()
+    public var problemTitle: Label { problemState.titleLabel }
     /// The problem state's explanation.
-    public let problemDetail = Label()
+    public var problemDetail: Label { problemState.descriptionLabel }
     /// **Choose a Photo Instead**, in the problem state.
     public let chooseInsteadButton = Button(label: "Choose a Photo Instead")
     /// Shows why the last photo could not be saved; hidden until then.
@@ -88,25 +90,13 @@ public final class CameraPage: Page {
         live.append(previewArea)
         live.append(controls)
 
-        let icon = Image(iconName: "camera-disabled-symbolic", pixelSize: 64)
-        icon.addCSSClass("dim-label")
-        problemTitle.addCSSClass("title-2")
-        problemTitle.wraps = true
-        problemDetail.wraps = true
-        problemDetail.widthInCharacters = 30
-        problemDetail.addCSSClass("dim-label")
-        chooseInsteadButton.horizontalAlignment = .center
-        chooseInsteadButton.addCSSClass("pill")
         chooseInsteadButton.onClicked { [weak self] in self?.onChoosePhotoInstead?() }
-        let problemView = Box(.vertical, spacing: 12)
-        problemView.setMargins(24)
-        problemView.verticalAlignment = .center
-        for widget in [icon, problemTitle, problemDetail, chooseInsteadButton] as [Widget] { problemView.append(widget) }
+        problemState.addAction(chooseInsteadButton)
 
         startingLabel.addCSSClass("dim-label")
         views.add(startingLabel, name: "starting")
         views.add(live, name: "live")
-        views.add(problemView, name: "problem")
+        views.add(problemState, name: "problem")
         views.expandsVertically = true
         content.append(views)
         view.onMapChanged { [weak self] mapped in self?.mapChanged(mapped) }
@@ -188,8 +178,7 @@ public final class CameraPage: Page {
         camera = nil
         preview.texture = nil
         shutterButton.isSensitive = false
-        problemTitle.text = problem.title
-        problemDetail.text = problem.detail
+        problemState.set(title: problem.title, description: problem.detail)
         views.showChild(named: "problem", transition: GTK_STACK_TRANSITION_TYPE_NONE)
         if view.isMapped { _ = chooseInsteadButton.grabFocus() }
     }

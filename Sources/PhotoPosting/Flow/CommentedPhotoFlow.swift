@@ -170,7 +170,7 @@ public final class CommentedPhotoFlow {
     private func addHelp(to dialog: ModalDialog) {
         let button = Button(iconName: "help-browser-symbolic", accessibleLabel: "Help")
         button.onClicked { [weak self] in self?.showHelp() }
-        dialog.stack.headerBar.packEnd(button)
+        dialog.addEndBarItem(button)
         helpButton = button
         let keys = KeyController()
         keys.onKeyPressed { [weak self, weak dialog] keyval, _ in

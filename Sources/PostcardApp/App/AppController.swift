@@ -86,9 +86,12 @@ public final class AppController {
 
     // MARK: - The guide and links
 
-    /// Help inside a photo flow: the guide's "Posting a photo" presented over the flow's page.
+    /// Help inside a photo flow: the guide's "Posting a photo" (or "Taking a photo" on the camera)
+    /// presented over the flow's page.
     private var help: CommentedPhotoFlow.Help {
-        CommentedPhotoFlow.Help { [weak self] page in self?.presentGuide(section: "posting", over: page) }
+        CommentedPhotoFlow.Help { [weak self] page in
+            self?.presentGuide(section: page is CameraPage ? "camera" : "posting", over: page)
+        }
     }
 
     /// The guide's folder (`guide/` in the resources), or nil when the resources cannot be found.
@@ -120,7 +123,7 @@ public final class AppController {
     public func presentGuide(section: String?, over page: Page) -> PageDialog? {
         guard let uri = guideURI(section: section), let guideFolder else { return nil }
         guard WebPage.unavailableReason == nil else { openOutside(uri); return nil }
-        return present(WebPage(uri: uri, title: "Guide", localFolder: guideFolder), over: page)
+        return present(WebPage(uri: uri, title: "Guide", localFolder: guideFolder), over: page, width: 560)
     }
 
     /// Opens a link activated in a post, reply or message: web pages are pushed onto the main stack as a
@@ -144,8 +147,8 @@ public final class AppController {
     }
 
     @discardableResult
-    private func present(_ web: WebPage, over page: Page) -> PageDialog {
-        let dialog = PageDialog(over: page, presenting: web, width: 720, height: 640)
+    private func present(_ web: WebPage, over page: Page, width: Int32 = 720) -> PageDialog {
+        let dialog = PageDialog(over: page, presenting: web, width: width, height: 640)
         presentedWebPage = dialog
         dialog.present()
         Task { [weak self, weak dialog] in

@@ -1,0 +1,49 @@
+import CGtk
+import Gtk
+
+/// A centred state that explains itself — a large dimmed icon, a title, a description and actions —
+/// for empty, error and "not available" states, as libadwaita's `AdwStatusPage` shows them (GNOME HIG:
+/// say what happened and what the user can do). The description is centred line by line.
+///
+/// Main actor only.
+@MainActor
+public final class StatusPage: Widget {
+    /// The headline, e.g. "No Camera Found" (CSS class `title-2`).
+    public let titleLabel = Label()
+    /// What happened and what to do, in a sentence or two.
+    public let descriptionLabel = Label()
+    private let box = Box(.vertical, spacing: 12)
+
+    /// Creates a status page showing the icon `iconName` (64 pixels).
+    public init(iconName: String) {
+        super.init(UnsafeMutableRawPointer(box.gobject), transfer: .none)
+        let icon = Image(iconName: iconName, pixelSize: 64)
+        icon.addCSSClass("dim-label")
+        titleLabel.addCSSClass("title-2")
+        titleLabel.wraps = true
+        titleLabel.centersLines = true
+        descriptionLabel.wraps = true
+        descriptionLabel.centersLines = true
+        descriptionLabel.widthInCharacters = 30
+        descriptionLabel.addCSSClass("dim-label")
+        box.append(icon)
+        box.append(titleLabel)
+        box.append(descriptionLabel)
+        box.setMargins(24)
+        box.verticalAlignment = .center
+        box.expandsVertically = true
+    }
+
+    /// Shows `title` and `description`.
+    public func set(title: String, description: String) {
+        titleLabel.text = title
+        descriptionLabel.text = description
+    }
+
+    /// Adds an action below the description, centred (a `pill` button, as status pages have).
+    public func addAction(_ button: Button) {
+        button.horizontalAlignment = .center
+        button.addCSSClass("pill")
+        box.append(button)
+    }
+}
