@@ -18,6 +18,17 @@ static inline void postcard_accessible_set_label(GtkWidget *widget, const char *
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
+// Drops the labelled-by relation (GTK 4.8 would read a mnemonic button's label child as well as its
+// accessible label).
+static inline void postcard_accessible_reset_labelled_by(GtkWidget *widget) {
+    gtk_accessible_reset_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+}
+
+// Whether an accessible label is set on `widget`.
+static inline gboolean postcard_accessible_has_label(GtkWidget *widget) {
+    return gtk_test_accessible_has_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL);
+}
+
 // Checks the accessible label against `expected` (GTK 4.8 has no getter). Returns NULL when it
 // matches, else a message the caller frees with g_free. gtk_test_accessible_check_property is variadic.
 static inline char *postcard_accessible_check_label(GtkWidget *widget, const char *expected) {

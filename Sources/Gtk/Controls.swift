@@ -4,10 +4,24 @@ import Glibc
 /// A `GtkButton` with a text label or an icon.
 @MainActor
 public final class Button: Widget {
-    /// Creates a button showing `label`; its accessible name is the same text. A `_` before a letter
+    /// Creates a button showing `label`; a screen reader reads the same text, once. A `_` before a letter
     /// marks the mnemonic (Alt+letter), as in GTK.
+    ///
+    /// GTK 4.8 names a text button by its label (a labelled-by relation) *and* by an explicit accessible
+    /// label when one is set, joined ("Post Post"), and a mnemonic label as written ("_Save Save"). So a
+    /// plain label sets no accessible label, and a mnemonic one drops the relation and sets the label
+    /// without its `_`.
     public init(label: String) {
-        super.init(gtk_button_new_with_mnemonic(label), transfer: .full)
+        if label.contains("_") {
+            super.init(gtk_button_new_with_mnemonic(label), transfer: .full)
+            setMnemonicAccessibleLabel(label)
+        } else {
+            super.init(gtk_button_new_with_label(label), transfer: .full)
+        }
+    }
+
+    private func setMnemonicAccessibleLabel(_ label: String) {
+        postcard_accessible_reset_labelled_by(widget)
         setAccessibleLabel(String(label.filter { $0 != "_" }))
     }
 
@@ -24,7 +38,7 @@ public final class Button: Widget {
         get { gtk_button_get_label(pointer()).map { String(cString: $0) } }
         set {
             gtk_button_set_label(pointer(), newValue)
-            if let newValue { setAccessibleLabel(newValue) }
+            if let newValue, gtk_button_get_use_underline(pointer()) != 0 { setMnemonicAccessibleLabel(newValue) }
         }
     }
 

@@ -33,11 +33,19 @@ open class Widget: Object {
         postcard_accessible_set_label(widget, label)
     }
 
-    /// Whether the accessible name equals `label` (GTK 4.8 has no getter; uses GTK's test API).
+    /// Whether the accessible name equals `label`: the accessible label when one is set (GTK 4.8 has no
+    /// getter; uses GTK's test API), else a text button's own label, which GTK names it by.
     public func hasAccessibleLabel(_ label: String) -> Bool {
-        guard let message = postcard_accessible_check_label(widget, label) else { return true }
-        g_free(message)
-        return false
+        if postcard_accessible_has_label(widget) != 0 {
+            guard let message = postcard_accessible_check_label(widget, label) else { return true }
+            g_free(message)
+            return false
+        }
+        guard String(cString: postcard_type_name_of(widget)) == "GtkButton",
+              let text = gtk_button_get_label(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)) else {
+            return false
+        }
+        return String(cString: text) == label
     }
 
     /// Adds a CSS style class (e.g. `"suggested-action"`, `"flat"`, or one from Resources/style.css).

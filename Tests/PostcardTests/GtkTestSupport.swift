@@ -95,6 +95,27 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
         postcard_test_click(display, UnsafeMutableRawPointer(window.gobject), window.width / 2, window.height / 2, button)
     }
 
+    /// What a screen reader hears: "role|name" lines for this process's cells, images, list items,
+    /// windows, dialogs and buttons, read over AT-SPI by a separate process (`Scripts/atspi_names.py`,
+    /// python3-pyatspi) while the main loop answers it.
+    @MainActor
+    func readAccessibilityTree(file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        let script = ((#filePath as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent("Scripts/atspi_names.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, String(getpid())]
+        let outputPath = makeTemporaryDirectory() + "/atspi.txt"
+        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        try process.run()
+        // Keep the main loop running: the script's questions are answered from it.
+        spin(until: { !process.isRunning }, timeout: 30, "AT-SPI reader", file: file, line: line)
+        XCTAssertEqual(process.terminationStatus, 0, "the AT-SPI reader", file: file, line: line)
+        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
     /// A fresh, empty folder under the system temp dir.
     func makeTemporaryDirectory() -> String {
         let template = strdup("/tmp/postcard-test-XXXXXX")!

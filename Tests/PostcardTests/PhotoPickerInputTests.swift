@@ -35,20 +35,7 @@ final class PhotoPickerInputTests: GtkTestCase, @unchecked Sendable {
     func testTilesAndTheirPicturesReadTheirFileNamesOverAtSpi() throws {
         try onMain {
             _ = openPicker()
-            let script = ((#filePath as NSString).deletingLastPathComponent as NSString)
-                .appendingPathComponent("Scripts/atspi_names.py")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = [script, String(getpid())]
-            let outputPath = makeTemporaryDirectory() + "/atspi.txt"
-            FileManager.default.createFile(atPath: outputPath, contents: nil)
-            process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-            try process.run()
-            // Keep the main loop running: the script's questions are answered from it.
-            spin(until: { !process.isRunning }, timeout: 30, "AT-SPI reader")
-            let data = FileManager.default.contents(atPath: outputPath) ?? Data()
-            let lines = Set(String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
-            XCTAssertEqual(process.terminationStatus, 0)
+            let lines = Set(try readAccessibilityTree())
             for name in ["coffee.png", "rocket.jpg", "astronaut.png"] {
                 XCTAssertTrue(lines.contains("table cell|\(name)"), "tile \(name) over AT-SPI: \(lines.sorted())")
                 XCTAssertTrue(lines.contains("image|\(name)"), "picture \(name) over AT-SPI: \(lines.sorted())")

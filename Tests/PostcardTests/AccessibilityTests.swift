@@ -1,0 +1,37 @@
+import CGtk
+import Foundation
+import Gtk
+import NavigationGtk
+import PhotoPosting
+@testable import PostcardApp
+import XCTest
+
+/// What a screen reader (Orca) hears, read over AT-SPI from a separate process, not from GTK properties.
+final class AccessibilityTests: GtkTestCase, @unchecked Sendable {
+    func testEveryButtonReadsItsNameOnce() throws {
+        try onMain {
+            StyleSheet.load(path: bundledPhotos + "/../style.css")
+            let store = try PostStore(directory: makeTemporaryDirectory())
+            let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos),
+                                    cameraSources: [.test])
+            app.myProfile.content.append(Button(label: "_Save Draft"))  // a mnemonic: reads without its mark
+            show(app.mainWindow.window)
+            app.myProfile.postButton.activate()
+            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "the photo flow")
+            let lines = try readAccessibilityTree()
+            let buttons = lines.filter { $0.hasPrefix("push button|") || $0.hasPrefix("toggle button|") }
+                .map { String($0.split(separator: "|", maxSplits: 1)[1]) }
+            for name in ["New Post", "Quick Snap", "Messages", "Ada Lovelace", "Grace Hopper", "Alan Turing",
+                         "Cancel", "Open File…", "Take Photo", "Help", "Save Draft"] {
+                XCTAssertTrue(buttons.contains(name), "a button reads “\(name)”: \(buttons)")
+            }
+            for name in buttons where !name.isEmpty {
+                let words = name.split(separator: " ")
+                let half = words.count / 2
+                XCTAssertFalse(words.count >= 2 && words.count % 2 == 0 && Array(words[..<half]) == Array(words[half...]),
+                               "“\(name)” is read twice")
+                XCTAssertFalse(name.contains("_"), "“\(name)” reads its mnemonic mark")
+            }
+        }
+    }
+}
