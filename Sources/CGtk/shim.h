@@ -18,6 +18,11 @@ static inline void postcard_accessible_set_label(GtkWidget *widget, const char *
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
+// A new GtkWindow with an accessible role (construct-only; g_object_new is variadic).
+static inline GtkWidget *postcard_window_new_with_role(GtkAccessibleRole role) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_WINDOW, "accessible-role", role, NULL));
+}
+
 // Drops the labelled-by relation (GTK 4.8 would read a mnemonic button's label child as well as its
 // accessible label).
 static inline void postcard_accessible_reset_labelled_by(GtkWidget *widget) {

@@ -16,6 +16,21 @@ public class Window: Widget {
         }
     }
 
+    /// What a window is to a screen reader.
+    public enum AccessibleRole: Sendable {
+        /// A dialog (AT-SPI role `dialog`): a window a task runs in, over another.
+        case dialog
+        /// An alert (AT-SPI role `alert`): a question or warning that needs an answer.
+        case alert
+    }
+
+    /// Creates a window that screen readers announce as `role` (GTK's `accessible-role`, which only
+    /// a new window can be given; a plain window reads as a `frame`).
+    public init(role: AccessibleRole) {
+        let gtkRole = role == .dialog ? GTK_ACCESSIBLE_ROLE_DIALOG : GTK_ACCESSIBLE_ROLE_ALERT_DIALOG
+        super.init(postcard_window_new_with_role(gtkRole), transfer: .none)
+    }
+
     /// Keeps the transient parent alive as long as this window points at it: GTK holds no reference to
     /// a transient parent, and a window finalized after its parent would touch the freed parent.
     nonisolated(unsafe) private var transientParentReference: Object?

@@ -9,7 +9,7 @@ import Navigation
 @MainActor
 public final class ConfirmationDialog {
     /// The question's window (transient for and modal to its parent).
-    public let window = Window()
+    public let window = Window(role: .alert)
     /// The safe answer ("Keep Editing"); the default.
     public let keepButton: Button
     /// The destructive answer ("Discard").

@@ -85,8 +85,8 @@ public final class NavigationWindow {
 /// Main actor only.
 @MainActor
 public final class ModalDialog {
-    /// The dialog window.
-    public let window = Window()
+    /// The dialog window (a screen reader announces it as a dialog).
+    public let window = Window(role: .dialog)
     /// The dialog's navigation stack.
     public let stack: NavigationStack
     /// The one Cancel button (start of the bar, on every page).
@@ -212,8 +212,8 @@ public final class ModalDialog {
 /// Main actor only.
 @MainActor
 public final class PageDialog {
-    /// The dialog window.
-    public let window = Window()
+    /// The dialog window (a screen reader announces it as a dialog).
+    public let window = Window(role: .dialog)
     /// The page shown.
     public let page: Page
     /// The Close button at the start of the page's standalone bar.

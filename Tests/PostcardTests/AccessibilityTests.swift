@@ -32,6 +32,23 @@ final class AccessibilityTests: GtkTestCase, @unchecked Sendable {
                                "“\(name)” is read twice")
                 XCTAssertFalse(name.contains("_"), "“\(name)” reads its mnemonic mark")
             }
+            XCTAssertTrue(lines.contains("frame|Postcard"), "the main window: \(lines.filter { $0.hasPrefix("frame") })")
+            XCTAssertTrue(lines.contains("dialog|Choose a Photo"), "the flow is announced as a dialog: \(lines.filter { $0.hasPrefix("dialog") || $0.hasPrefix("frame") })")
+            XCTAssertTrue(lines.contains("label|Sam Rivera"), "the avatar reads the name")
+            XCTAssertFalse(lines.contains("label|SR"), "not the initials")
+
+            // The discard question is an alert dialog (GTK 4.8 exposes GTK_ACCESSIBLE_ROLE_ALERT_DIALOG as a
+            // `dialog`), not a frame.
+            let picker = CommentedPhotoFlow.current!.stack.visiblePage as! PhotoPickerPage
+            picker.grid.activateItem(at: 0)
+            spin(until: { CommentedPhotoFlow.current?.stack.visiblePage is CommentPage }, "Add a Comment")
+            (CommentedPhotoFlow.current!.stack.visiblePage as! CommentPage).commentView.text = "Draft"
+            CommentedPhotoFlow.current!.cancelButton.activate()
+            spin(until: { !ConfirmationDialog.open.isEmpty }, "the discard question")
+            let question = try readAccessibilityTree()
+            XCTAssertTrue(question.contains("dialog|Discard this post?") || question.contains("alert|Discard this post?"),
+                          "announced as a dialog: \(question.filter { $0.hasPrefix("alert") || $0.hasPrefix("frame") || $0.hasPrefix("dialog") })")
+            ConfirmationDialog.open[0].keepButton.activate()
         }
     }
 }

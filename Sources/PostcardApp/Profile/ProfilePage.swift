@@ -149,6 +149,7 @@ public final class ProfilePage: Page {
     private func header(isOwn: Bool) -> Widget {
         let avatar = Label(person.initials)
         avatar.addCSSClass("avatar")
+        avatar.setAccessibleLabel(person.name)  // a screen reader says the name, not the initials
         avatar.setSizeRequest(width: 72, height: 72)
         avatar.verticalAlignment = .center
         let name = Label(person.name)

@@ -1,10 +1,10 @@
-# Prints "role|name" for every table cell, image, list item, dialog, frame, alert and push button that the
+# Prints "role|name" for every table cell, image, list item, dialog, frame, alert, button and label that the
 # application with process id argv[1] exposes on the accessibility bus, as a screen reader (Orca) sees it
 # over AT-SPI. Used by the GTK tests.
 import sys
 import pyatspi
 
-ROLES = {"table cell", "image", "list item", "dialog", "frame", "alert", "push button", "toggle button"}
+ROLES = {"table cell", "image", "list item", "dialog", "frame", "alert", "push button", "toggle button", "label"}
 
 
 def walk(node, depth=0):
