@@ -367,7 +367,7 @@ public final class MenuButton: Widget {
         let action = g_simple_action_new(name, nil)!
         let wrapper = Object(UnsafeMutableRawPointer(action), transfer: .full)
         wrapper.connect("activate") { _ in handler() }
-        g_action_map_add_action(OpaquePointer(actions), action)
+        withExtendedLifetime(wrapper) { g_action_map_add_action(OpaquePointer(actions), action) }
         let item = g_menu_item_new(label, "menu.\(name)")!
         if let accelerator { g_menu_item_set_attribute_value(item, "accel", g_variant_new_string(accelerator)) }
         g_menu_append_item(menu, item)

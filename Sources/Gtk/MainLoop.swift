@@ -97,6 +97,44 @@ public final class Application: Object {
     public func quit() {
         g_application_quit(pointer(as: GApplication.self))
     }
+
+    /// Adds the application action `app.<name>` (a `GSimpleAction`, exported on D-Bus as GApplication
+    /// does, so `gapplication action <id> <name>` runs it) that runs `handler`, with keyboard
+    /// `accelerators` in GTK's syntax (e.g. `"<Control>q"`) active in the application's windows.
+    public func addAction(_ name: String, accelerators: [String] = [], handler: @escaping @MainActor () -> Void) {
+        let action = g_simple_action_new(name, nil)!
+        let owner = Object(UnsafeMutableRawPointer(action), transfer: .full)  // the map takes its own reference
+        owner.connect("activate") { _ in handler() }
+        withExtendedLifetime(owner) { g_action_map_add_action(OpaquePointer(gobject), action) }
+        var strings = accelerators.map { strdup($0) } + [nil]
+        strings.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                gtk_application_set_accels_for_action(pointer(as: GtkApplication.self), "app." + name, $0)
+            }
+        }
+        for string in strings { free(string) }
+    }
+
+    /// Runs the application action `app.<name>`, as its accelerator or `gapplication action` would.
+    public func activateAction(_ name: String) {
+        g_action_group_activate_action(OpaquePointer(gobject), name, nil)
+    }
+
+    /// The accelerators set for `app.<name>`.
+    public func accelerators(for name: String) -> [String] {
+        guard let list = gtk_application_get_accels_for_action(pointer(as: GtkApplication.self), "app." + name) else { return [] }
+        defer { g_strfreev(list) }
+        var result: [String] = [], index = 0
+        while let item = list[index] { result.append(String(cString: item)); index += 1 }
+        return result
+    }
+
+    /// Registers the application on the session bus (what `run()` does first); tests call it to use
+    /// actions and accelerators without running the application's own loop.
+    /// - Throws: ``GLibError`` when registration fails (e.g. no session bus).
+    public func register() throws {
+        _ = try GLibError.check { g_application_register(pointer(as: GApplication.self), nil, $0) }
+    }
 }
 
 /// Initializes GTK for code that builds widgets without `Application.run()` (tests, tools).

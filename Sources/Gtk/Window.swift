@@ -16,6 +16,12 @@ public class Window: Widget {
         }
     }
 
+    /// Wraps a window GTK made (e.g. from a `GtkBuilder` description, or a `GtkAboutDialog`); the
+    /// wrapper holds its own reference.
+    public init(wrapping window: UnsafeMutableRawPointer) {
+        super.init(window, transfer: .none)
+    }
+
     /// What a window is to a screen reader.
     public enum AccessibleRole: Sendable {
         /// A dialog (AT-SPI role `dialog`): a window a task runs in, over another.
@@ -148,6 +154,10 @@ public class Window: Widget {
         isModal = true
         setTransient(for: parent)
         destroysWithParent = true
+        // Part of the parent's application, so the application's shortcuts (Ctrl+W, Ctrl+Q) work here too.
+        if let parent, let application = gtk_window_get_application(parent) {
+            gtk_window_set_application(window, application)
+        }
     }
 
     /// Client-side decorations with no separate title bar: the content draws its own bar (a header bar

@@ -180,7 +180,7 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             let before = webProcesses
             XCTAssertTrue(app.myProfile.endBarItems.contains { $0 === app.primaryMenu }, "the primary menu ends My Profile's bar")
             XCTAssertTrue(app.primaryMenu.hasAccessibleLabel("Main Menu"))
-            XCTAssertEqual(app.primaryMenu.itemLabels, ["Help"])
+            XCTAssertTrue(app.primaryMenu.itemLabels.contains("Help"))
             app.primaryMenu.activateItem("Help")
             spin(until: { (app.mainWindow.stack.visiblePage as? WebPage)?.isLoading == false }, timeout: 20, "the guide")
             XCTAssertEqual(app.mainWindow.stack.titleLabel.text, "Guide")

@@ -44,11 +44,15 @@ public final class AppController {
     /// **Messages** at the start of My Profile's bar (after Quick Snap): an icon (`mail-unread-symbolic`, an envelope)
     /// named "Messages" for screen readers and in its tooltip, so the bar fits a 360-pixel window.
     public let messagesButton = Button(iconName: "mail-unread-symbolic", accessibleLabel: "Messages")
-    /// The primary menu (end of My Profile's bar): Help.
+    /// The primary menu (end of My Profile's bar): Keyboard Shortcuts, Help, About Postcard.
     public let primaryMenu = MenuButton(iconName: "open-menu-symbolic", accessibleLabel: "Main Menu")
     /// The web page presented last (a guide section over a dialog, or a link opened from a message),
     /// while open.
     public private(set) var presentedWebPage: PageDialog?
+    /// The Keyboard Shortcuts window shown last.
+    public internal(set) var shortcutsWindow: Gtk.Window?
+    /// The About window shown last.
+    public internal(set) var aboutWindow: Gtk.Window?
     /// The running flow, if any. One at a time: the buttons that start flows do nothing meanwhile.
     public private(set) var activeFlow: Task<Void, Never>?
     /// Called after each flow's result has been handled (feed reloaded, page updated).
@@ -73,8 +77,11 @@ public final class AppController {
         // the bar fits a 360-pixel window.
         myProfile.addStartBarItem(messagesButton)
         messagesButton.onClicked { [weak self] in self?.showMessages() }
+        primaryMenu.addItem("Keyboard Shortcuts", accelerator: "<Control>question") { [weak self] in self?.showShortcuts() }
         primaryMenu.addItem("Help", accelerator: "F1") { [weak self] in self?.showGuide() }
+        primaryMenu.addItem("About Postcard") { [weak self] in self?.showAbout() }
         myProfile.addEndBarItem(primaryMenu)
+        if let application { installActions(on: application) }
         let keys = KeyController()
         keys.onKeyPressed { [weak self] keyval, _ in
             guard keyval == KeyValue.f1, let self, !self.mainWindow.window.hasModalChild else { return false }

@@ -1,0 +1,116 @@
+import CGtk
+import Glibc
+import Gtk
+import NavigationGtk
+import PhotoPosting
+
+/// The app's actions and their keyboard shortcuts, as GNOME apps have them: application actions
+/// (`GAction`, exported on D-Bus by GApplication, so `gapplication action io.github.postcard.Postcard
+/// new-post` works), the **Keyboard Shortcuts** window and **About Postcard**.
+extension AppController {
+    /// Every shortcut, grouped as the Keyboard Shortcuts window lists them: (group, [(keys, what)]).
+    /// Keys use GTK's accelerator syntax.
+    static let shortcuts: [(group: String, items: [(keys: String, title: String)])] = [
+        ("General", [("<Control>n", "New post"), ("F1", "Open the guide"), ("<Control>question", "Keyboard shortcuts"),
+                     ("<Control>w", "Close the window or dialog"), ("<Control>q", "Quit")]),
+        ("Moving Around", [("<Alt>Left", "Go back"), ("Escape", "Go back, or leave a dialog")]),
+        ("Posting", [("<Control>Return", "Post the comment"), ("<Control>v", "Choose the copied image"),
+                     ("space", "Take a photo (on the camera)")]),
+    ]
+
+    /// The application actions: `app.new-post` (Ctrl+N), `app.help` (F1), `app.shortcuts` (Ctrl+?),
+    /// `app.about`, `app.close-window` (Ctrl+W: the focused window or dialog, as its close button) and
+    /// `app.quit` (Ctrl+Q: every window closes, so every running flow ends as canceled; what was posted
+    /// is stored already).
+    func installActions(on application: Application) {
+        application.addAction("new-post", accelerators: ["<Control>n"]) { [weak self] in self?.startNewPost() }
+        application.addAction("help", accelerators: ["F1"]) { [weak self] in self?.showGuide() }
+        application.addAction("shortcuts", accelerators: ["<Control>question"]) { [weak self] in self?.showShortcuts() }
+        application.addAction("about") { [weak self] in self?.showAbout() }
+        application.addAction("close-window", accelerators: ["<Control>w"]) {
+            if let window = gtk_application_get_active_window(application.pointer(as: GtkApplication.self)) {
+                gtk_window_close(window)
+            }
+        }
+        application.addAction("quit", accelerators: ["<Control>q"]) { application.quit() }
+    }
+
+    /// New Post on My Profile (Ctrl+N), as the button does: back to My Profile first when another page
+    /// shows; nothing while a flow runs.
+    public func startNewPost() {
+        guard activeFlow == nil, !mainWindow.window.hasModalChild else { return }
+        if mainWindow.stack.visiblePage !== myProfile { mainWindow.stack.popToRoot() }
+        myProfile.postButton.activate()
+    }
+
+    /// The Keyboard Shortcuts window (`GtkShortcutsWindow`), transient for the main window.
+    @discardableResult
+    public func showShortcuts() -> Gtk.Window? {
+        let groups = Self.shortcuts.map { group in
+            let items = group.items.map { item in
+                """
+                <child><object class="GtkShortcutsShortcut">\
+                <property name="accelerator">\(Self.escaped(item.keys))</property>\
+                <property name="title">\(Self.escaped(item.title))</property></object></child>
+                """
+            }.joined()
+            return """
+                <child><object class="GtkShortcutsGroup"><property name="title">\(Self.escaped(group.group))</property>\
+                \(items)</object></child>
+                """
+        }.joined()
+        let xml = """
+            <interface><object class="GtkShortcutsWindow" id="shortcuts"><property name="modal">1</property>\
+            <child><object class="GtkShortcutsSection"><property name="section-name">shortcuts</property>\
+            <property name="max-height">12</property>\(groups)</object></child></object></interface>
+            """
+        let builder = gtk_builder_new_from_string(xml, -1)!
+        defer { g_object_unref(UnsafeMutableRawPointer(builder)) }
+        guard let object = gtk_builder_get_object(builder, "shortcuts") else { return nil }
+        let window = Gtk.Window(wrapping: UnsafeMutableRawPointer(object))
+        gtk_window_set_transient_for(window.pointer(), mainWindow.window.pointer())
+        window.present()
+        shortcutsWindow = window
+        return window
+    }
+
+    /// **About Postcard** (`GtkAboutDialog`): version, licence, and credits for the sample photos.
+    @discardableResult
+    public func showAbout() -> Gtk.Window {
+        let dialog = gtk_about_dialog_new()!
+        let about = OpaquePointer(dialog)
+        gtk_about_dialog_set_program_name(about, "Postcard")
+        gtk_about_dialog_set_version(about, Self.version)
+        gtk_about_dialog_set_comments(about, "Post your photos with a comment, to your profile, to a friend's, as a reply or as a message.")
+        gtk_about_dialog_set_logo_icon_name(about, "camera-photo-symbolic")
+        gtk_about_dialog_set_license_type(about, GTK_LICENSE_MIT_X11)
+        let credits: [String] = [
+            "Eileen Collins (astronaut.png): NASA, public domain", "Chelsea the cat (chelsea.png): Stefan van der Walt, CC0",
+            "Coffee (coffee.png): Rachel Michetti, CC0", "Falcon 9 (rocket.jpg): SpaceX, public domain",
+            "Hubble deep field (hubble_deep_field.jpg): NASA, public domain", "Retina (retina.jpg): Mikael Häggström, CC0",
+            "Grass and brick (grass.png, brick.png): CC0Textures, CC0",
+        ]
+        var photographers: [UnsafeMutablePointer<CChar>?] = credits.map { strdup($0) } + [nil]
+        photographers.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                gtk_about_dialog_add_credit_section(about, "Sample photos", $0)
+            }
+        }
+        for string in photographers { free(string) }
+        let window = Gtk.Window(wrapping: UnsafeMutableRawPointer(dialog))
+        gtk_window_set_transient_for(window.pointer(), mainWindow.window.pointer())
+        gtk_window_set_modal(window.pointer(), 1)
+        window.present()
+        aboutWindow = window
+        return window
+    }
+
+    /// The version About shows.
+    public static let version = "0.5"
+
+    private static func escaped(_ text: String) -> String {
+        let escaped = g_markup_escape_text(text, -1)!
+        defer { g_free(escaped) }
+        return String(cString: escaped)
+    }
+}

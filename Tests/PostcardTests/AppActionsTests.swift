@@ -1,0 +1,47 @@
+import CGtk
+import CXTest
+import Foundation
+import Gtk
+import NavigationGtk
+import PhotoPosting
+@testable import PostcardApp
+import XCTest
+
+/// Application actions and their shortcuts, through a registered GtkApplication and real key presses.
+final class AppActionsTests: GtkTestCase, @unchecked Sendable {
+    func testShortcutsMenuAndAbout() throws {
+        try onMain {
+            StyleSheet.load(path: bundledPhotos + "/../style.css")
+            let application = Application(id: "io.github.postcard.Tests", unique: false)
+            try application.register()
+            let store = try PostStore(directory: makeTemporaryDirectory())
+            let app = AppController(application: application, store: store, library: PhotoLibrary(directory: bundledPhotos))
+            show(app.mainWindow.window)
+            for (action, keys) in [("new-post", "<Control>n"), ("help", "F1"), ("shortcuts", "<Control>question"),
+                                   ("close-window", "<Control>w"), ("quit", "<Control>q")] {
+                XCTAssertEqual(application.accelerators(for: action), [keys], action)
+            }
+
+            pressKey(XK_n, modifiers: [XK_Control_L])
+            spin(until: { CommentedPhotoFlow.current?.window.isMapped == true }, "Ctrl+N starts New Post")
+            let dialog = CommentedPhotoFlow.current!
+            spin(until: { gtk_window_is_active(dialog.window.pointer()) != 0 }, "the dialog has focus")
+            pressKey(XK_w, modifiers: [XK_Control_L])
+            spin(until: { dialog.isDismissed }, "Ctrl+W closes the dialog (nothing typed: it leaves at once)")
+
+            XCTAssertEqual(app.primaryMenu.itemLabels, ["Keyboard Shortcuts", "Help", "About Postcard"])
+            show(app.mainWindow.window)  // focus back on the main window
+            pressKey(XK_question, modifiers: [XK_Control_L, XK_Shift_L])
+            spin(until: { app.shortcutsWindow?.isMapped == true }, "Ctrl+? shows Keyboard Shortcuts")
+            XCTAssertEqual(app.shortcutsWindow?.typeName, "GtkShortcutsWindow")
+            app.shortcutsWindow?.destroy()
+
+            app.primaryMenu.activateItem("About Postcard")
+            spin(until: { app.aboutWindow?.isMapped == true }, "About")
+            let about = OpaquePointer(app.aboutWindow!.gobject)
+            XCTAssertEqual(String(cString: gtk_about_dialog_get_program_name(about)), "Postcard")
+            XCTAssertEqual(String(cString: gtk_about_dialog_get_version(about)), AppController.version)
+            app.aboutWindow?.destroy()
+        }
+    }
+}
