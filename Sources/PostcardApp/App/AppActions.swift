@@ -74,7 +74,7 @@ extension AppController {
         return window
     }
 
-    /// **About Postcard** (`GtkAboutDialog`): version, licence, and credits for the sample photos.
+    /// **About Postcard** (`GtkAboutDialog`): version, licence note, and credits for the sample photos.
     @discardableResult
     public func showAbout() -> Gtk.Window {
         let dialog = gtk_about_dialog_new()!
@@ -83,7 +83,8 @@ extension AppController {
         gtk_about_dialog_set_version(about, Self.version)
         gtk_about_dialog_set_comments(about, "Post your photos with a comment, to your profile, to a friend's, as a reply or as a message.")
         gtk_about_dialog_set_logo_icon_name(about, "camera-photo-symbolic")
-        gtk_about_dialog_set_license_type(about, GTK_LICENSE_MIT_X11)
+        // No licence has been chosen for Postcard itself yet: say so rather than claim one.
+        gtk_about_dialog_set_license(about, "Postcard's own licence has not been chosen yet. The sample photos are public domain or CC0 (see Resources/photos/SOURCES.md).")
         let credits: [String] = [
             "Eileen Collins (astronaut.png): NASA, public domain", "Chelsea the cat (chelsea.png): Stefan van der Walt, CC0",
             "Coffee (coffee.png): Rachel Michetti, CC0", "Falcon 9 (rocket.jpg): SpaceX, public domain",

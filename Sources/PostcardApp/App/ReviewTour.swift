@@ -207,6 +207,16 @@ private struct Tour {
         try await save(main, "27-web-page-failed-to-load.png")
         stack.popToRoot()
         try await waitForStack(depth: 1)
+
+        // Keyboard Shortcuts and About, from the primary menu.
+        app.primaryMenu.activateItem("Keyboard Shortcuts")
+        try await waitUntil("Keyboard Shortcuts") { app.shortcutsWindow?.isMapped == true }
+        try await save(app.shortcutsWindow!, "28-keyboard-shortcuts.png")
+        app.shortcutsWindow?.destroy()
+        app.primaryMenu.activateItem("About Postcard")
+        try await waitUntil("About") { app.aboutWindow?.isMapped == true }
+        try await save(app.aboutWindow!, "29-about.png")
+        app.aboutWindow?.destroy()
     }
 
     func waitForWebPage(_ page: WebPage) async throws {
