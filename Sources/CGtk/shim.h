@@ -6,6 +6,8 @@
 
 #include <gtk/gtk.h>
 #include <glib-unix.h>
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
 #include <unistd.h>
 
 // libdispatch's main-queue hooks (exported by libdispatch on Linux, used by CoreFoundation's run loop).
@@ -16,6 +18,14 @@ extern void _dispatch_main_queue_callback_4CF(void *msg);
 // gtk_accessible_update_property is variadic: set the accessible label (what a screen reader reads).
 static inline void postcard_accessible_set_label(GtkWidget *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+// A GSettings of `schema` kept in memory only (nothing is written to the user's settings): tests.
+static inline GSettings *postcard_settings_in_memory(const char *schema) {
+    GSettingsBackend *backend = g_memory_settings_backend_new();
+    GSettings *settings = g_settings_new_with_backend(schema, backend);
+    g_object_unref(backend);
+    return settings;
 }
 
 // A new GtkWindow with an accessible role (construct-only; g_object_new is variadic).

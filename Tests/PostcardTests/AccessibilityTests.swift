@@ -52,3 +52,29 @@ final class AccessibilityTests: GtkTestCase, @unchecked Sendable {
         }
     }
 }
+
+/// The dark style follows the desktop's preference (org.gnome.desktop.interface color-scheme), watched.
+final class DesktopStyleTests: GtkTestCase, @unchecked Sendable {
+    func testTheDarkStyleFollowsTheDesktopsPreference() {
+        onMain {
+            let settings = postcard_settings_in_memory(DesktopStyle.schemaID)!
+            let style = DesktopStyle(settings: UnsafeMutableRawPointer(settings))
+            let page = Page(title: "Style")
+            let label = Label("Text")
+            page.content.append(label)
+            let window = NavigationWindow(root: page)
+            show(window.window)
+            @MainActor func textBrightness() -> Float {
+                var color = GdkRGBA()
+                gtk_style_context_get_color(gtk_widget_get_style_context(label.widget), &color)
+                return (color.red + color.green + color.blue) / 3
+            }
+            XCTAssertFalse(style.prefersDark)
+            XCTAssertLessThan(textBrightness(), 0.5, "light style: dark text")
+            g_settings_set_string(settings, "color-scheme", "prefer-dark")
+            spin(until: { style.prefersDark && textBrightness() > 0.5 }, "the desktop prefers dark: light text on dark")
+            g_settings_set_string(settings, "color-scheme", "default")
+            spin(until: { !style.prefersDark && textBrightness() < 0.5 }, "back to light")
+        }
+    }
+}

@@ -428,6 +428,7 @@ public enum PostcardMain {
             printError("postcard: can't open a display. Run it in a desktop session (DISPLAY or WAYLAND_DISPLAY set).")
             return 1
         }
+        let desktopStyle = DesktopStyle()  // dark when the desktop prefers it, watched while the app runs
         let app = Application(id: applicationID, unique: !options.needsOwnInstance)
         var tourFailed = false
         var controller: AppController?
@@ -450,7 +451,7 @@ public enum PostcardMain {
             }
         }
         app.onShutdown { controller?.shutdown() }
-        let status = app.run()
+        let status = withExtendedLifetime(desktopStyle) { app.run() }
         MainLoopBridge.drain()  // let flows resumed during shutdown finish
         return tourFailed ? 1 : status
     }

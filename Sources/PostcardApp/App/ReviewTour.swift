@@ -1,3 +1,4 @@
+import CGtk
 import Gtk
 import NavigationGtk
 import NavigationWeb
@@ -217,6 +218,17 @@ private struct Tour {
         try await waitUntil("About") { app.aboutWindow?.isMapped == true }
         try await save(app.aboutWindow!, "29-about.png")
         app.aboutWindow?.destroy()
+
+        // The dark style (as when the desktop prefers dark; see DesktopStyle), then light again.
+        for (dark, name) in [(true, "30-my-profile-dark.png"), (false, "")] {
+            var value = GValue()
+            g_value_init(&value, GType(5 << 2))  // G_TYPE_BOOLEAN
+            g_value_set_boolean(&value, dark ? 1 : 0)
+            g_object_set_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self),
+                                  "gtk-application-prefer-dark-theme", &value)
+            g_value_unset(&value)
+            if !name.isEmpty { try await save(main, name) }
+        }
     }
 
     func waitForWebPage(_ page: WebPage) async throws {

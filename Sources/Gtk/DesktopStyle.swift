@@ -1,0 +1,47 @@
+import CGtk
+
+/// Follows the desktop's light or dark preference, as libadwaita's `AdwStyleManager` does: the GNOME
+/// setting `org.gnome.desktop.interface color-scheme` (`prefer-dark`, `prefer-light` or `default`) is
+/// read at start and watched, and GTK's `gtk-application-prefer-dark-theme` follows it, so the theme
+/// (Adwaita) and every colour named from it (`@theme_bg_color`, …) turn dark or light at once.
+///
+/// Main actor only. Keep the object alive while the app runs (it stops following when released).
+@MainActor
+public final class DesktopStyle {
+    private let settings: Object
+    /// Whether the dark style is in use now.
+    public private(set) var prefersDark = false
+
+    /// Follows `org.gnome.desktop.interface` through GSettings; nil when that schema is not installed
+    /// (Debian `gsettings-desktop-schemas`), in which case GTK's own default (light) stays.
+    public convenience init?() {
+        guard let source = g_settings_schema_source_get_default(),
+              let schema = g_settings_schema_source_lookup(source, Self.schemaID, 1) else { return nil }
+        defer { g_settings_schema_unref(schema) }
+        guard g_settings_schema_has_key(schema, "color-scheme") != 0 else { return nil }
+        self.init(settings: UnsafeMutableRawPointer(g_settings_new(Self.schemaID)!))
+    }
+
+    /// Follows the `color-scheme` key of `settings` (a `GSettings` of `org.gnome.desktop.interface`, e.g.
+    /// on a memory backend in tests); takes ownership of the reference.
+    public init(settings: UnsafeMutableRawPointer) {
+        self.settings = Object(settings, transfer: .full)
+        self.settings.connect("changed::color-scheme") { [weak self] _ in self?.apply() }
+        apply()
+    }
+
+    /// The schema followed.
+    public static let schemaID = "org.gnome.desktop.interface"
+
+    private func apply() {
+        let value = g_settings_get_string(settings.pointer(as: GSettings.self), "color-scheme")
+        defer { g_free(value) }
+        prefersDark = value.map { String(cString: $0) } == "prefer-dark"
+        var gvalue = GValue()
+        g_value_init(&gvalue, GType(5 << 2))  // G_TYPE_BOOLEAN
+        g_value_set_boolean(&gvalue, prefersDark ? 1 : 0)
+        g_object_set_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self),
+                              "gtk-application-prefer-dark-theme", &gvalue)
+        g_value_unset(&gvalue)
+    }
+}
