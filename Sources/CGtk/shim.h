@@ -33,6 +33,12 @@ static inline GtkWidget *postcard_window_new_with_role(GtkAccessibleRole role) {
     return GTK_WIDGET(g_object_new(GTK_TYPE_WINDOW, "accessible-role", role, NULL));
 }
 
+// Hides a decorative widget (an illustration icon) from screen readers (gtk_accessible_update_state is
+// variadic).
+static inline void postcard_accessible_set_hidden(GtkWidget *widget, gboolean hidden) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
+}
+
 // Drops the labelled-by relation (GTK 4.8 would read a mnemonic button's label child as well as its
 // accessible label).
 static inline void postcard_accessible_reset_labelled_by(GtkWidget *widget) {

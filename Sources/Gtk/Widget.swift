@@ -33,6 +33,9 @@ open class Widget: Object {
         postcard_accessible_set_label(widget, label)
     }
 
+    /// Hides the widget from screen readers (decoration that says nothing the text beside it does not).
+    public func hideFromScreenReaders() { postcard_accessible_set_hidden(widget, 1) }
+
     /// Whether the accessible name equals `label`: the accessible label when one is set (GTK 4.8 has no
     /// getter; uses GTK's test API), else a text button's own label, which GTK names it by.
     public func hasAccessibleLabel(_ label: String) -> Bool {

@@ -19,6 +19,7 @@ public final class StatusPage: Widget {
         super.init(UnsafeMutableRawPointer(box.gobject), transfer: .none)
         let icon = Image(iconName: iconName, pixelSize: 64)
         icon.addCSSClass("dim-label")
+        icon.hideFromScreenReaders()  // an illustration: the title says it (not "GtkImage")
         titleLabel.addCSSClass("title-2")
         titleLabel.wraps = true
         titleLabel.centersLines = true

@@ -177,6 +177,8 @@ public final class WebPage: Page {
     private func openOutside(_ uri: String) {
         do {
             try DefaultApplication.open(uri)
+        } catch let error as GLibError where error.domain == "g-io-error-quark" && error.code == 15 {  // NOT_SUPPORTED
+            show(message: "No application on this computer opens \(Self.host(of: uri)) (\(g_uri_peek_scheme(uri).map { String(cString: $0) } ?? "this kind of") links).")
         } catch {
             show(message: "Couldn't open \(uri): \(error)")
         }
