@@ -71,8 +71,25 @@ public final class Application: Object {
     /// Creates the application. `id` is a reverse-DNS name (e.g. `"org.example.Postcard"`); with
     /// `unique: false` every launch is its own instance (`G_APPLICATION_NON_UNIQUE`).
     public init(id: String, unique: Bool = true) {
-        let flags = unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE
+        let flags = GApplicationFlags(rawValue: (unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE).rawValue
+                                      | G_APPLICATION_HANDLES_OPEN.rawValue)
         super.init(gtk_application_new(id, flags), transfer: .full)
+    }
+
+    /// Runs `handler` with the `file://` URIs of files the application is asked to open
+    /// (`G_APPLICATION_HANDLES_OPEN`): given on the command line (see ``run(opening:)``), or by a file
+    /// manager's "Open With"; a second launch forwards them to the running instance.
+    public func onOpen(_ handler: @escaping @MainActor ([String]) -> Void) {
+        connect("open") { args in
+            guard let files = args.rawPointer(at: 1)?.assumingMemoryBound(to: OpaquePointer?.self) else { return }
+            let count = Int(args.int(at: 2))
+            handler((0..<count).compactMap { index in
+                files[index].flatMap { g_file_get_uri($0) }.map { uri in
+                    defer { g_free(uri) }
+                    return String(cString: uri)
+                }
+            })
+        }
     }
 
     /// Runs `handler` when the application is activated (launched, or launched again while running).
@@ -86,11 +103,15 @@ public final class Application: Object {
     }
 
     /// Runs the main loop until the application quits; installs ``MainLoopBridge`` first so Swift
-    /// concurrency works. Command-line arguments are not passed to GLib (the app parses its own).
+    /// concurrency works. The app parses its own options; only `files` (paths or URIs) are passed to
+    /// GLib, which emits `open` for them (``onOpen(_:)``) instead of `activate`.
     /// - Returns: the process exit status.
-    public func run() -> Int32 {
+    public func run(opening files: [String] = []) -> Int32 {
         MainLoopBridge.install()
-        return g_application_run(pointer(as: GApplication.self), 0, nil)
+        // Only the files reach GLib, which opens them here or forwards them to the running instance.
+        var argv = (["postcard"] + files).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        return g_application_run(pointer(as: GApplication.self), Int32(files.count + 1), &argv)
     }
 
     /// Quits the main loop; open windows are destroyed.

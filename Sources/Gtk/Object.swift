@@ -124,6 +124,12 @@ public struct SignalArguments: @unchecked Sendable {
         return g_value_get_int(values + index)
     }
 
+    /// The plain pointer argument at `index` (a `G_TYPE_POINTER`, e.g. an array), or nil.
+    public func rawPointer(at index: Int) -> UnsafeMutableRawPointer? {
+        guard index < count, let values else { return nil }
+        return g_value_get_pointer(values + index)
+    }
+
     /// The string argument at `index` (e.g. a link's URI), or nil.
     public func string(at index: Int) -> String? {
         guard index < count, let values, let text = g_value_get_string(values + index) else { return nil }

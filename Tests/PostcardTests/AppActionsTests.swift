@@ -44,4 +44,36 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
             app.aboutWindow?.destroy()
         }
     }
+
+    func testAPhotoGivenToTheAppOpensNewPostOnAddAComment() throws {
+        try onMain {
+            let options = try AppOptions(arguments: ["--data-dir", "/tmp/d", "photo one.jpg"])
+            XCTAssertEqual(options.files, [Files.absolute("photo one.jpg")])
+            XCTAssertFalse(try AppOptions(arguments: ["photo.jpg"]).needsOwnInstance, "a running Postcard opens it")
+
+            // GApplication's open signal (the command line, or a file manager's Open With) gives the URIs.
+            let application = Application(id: "io.github.postcard.OpenTests", unique: false)
+            try application.register()
+            var opened: [String] = []
+            application.onOpen { opened = $0 }
+            let coffee = bundledPhotos + "/coffee.png"
+            let file = g_file_new_for_path(coffee)
+            var files: [OpaquePointer?] = [file]
+            g_application_open(application.pointer(as: GApplication.self), &files, 1, "")
+            g_object_unref(UnsafeMutableRawPointer(file))
+            XCTAssertEqual(opened, [Files.uri(forPath: coffee)])
+
+            let store = try PostStore(directory: makeTemporaryDirectory())
+            let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos))
+            show(app.mainWindow.window)
+            app.startNewPost(with: opened[0])
+            spin(until: { CommentedPhotoFlow.current?.stack.visiblePage is CommentPage }, "Add a Comment with the photo")
+            let dialog = CommentedPhotoFlow.current!
+            XCTAssertEqual((dialog.stack.visiblePage as? CommentPage)?.photo.fileName, "coffee.png")
+            dialog.stack.goBack()
+            spin(until: { dialog.stack.visiblePage is PhotoPickerPage }, "Back chooses another photo")
+            dialog.cancelButton.activate()
+            spin(until: { dialog.isDismissed }, "closed")
+        }
+    }
 }

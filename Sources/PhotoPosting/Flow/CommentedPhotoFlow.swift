@@ -68,6 +68,9 @@ public final class CommentedPhotoFlow {
         /// The Camera page titled `title`; presented modally, it shows its own bar with Close (Quick
         /// Snap). Needs camera settings (without them the flow opens on Choose a Photo).
         case camera(title: String)
+        /// Add a Comment on `photo` (opened from a file manager or the command line), above Choose a
+        /// Photo, so Back chooses another.
+        case addComment(Photo)
     }
 
     private let library: PhotoLibrary
@@ -113,7 +116,7 @@ public final class CommentedPhotoFlow {
         self.presentation = presentation
         self.camera = camera
         self.help = help
-        self.startPage = camera == nil ? .choosePhoto : start
+        if case .camera = start, camera == nil { self.startPage = .choosePhoto } else { self.startPage = start }
         self.submit = submit
         Self.lifetimeObserver?(true)
     }
@@ -149,13 +152,12 @@ public final class CommentedPhotoFlow {
     private func start(from anchor: Page) {
         let first: Page
         switch startPage {
-        case .choosePhoto: first = makePicker()
+        case .choosePhoto, .addComment: first = makePicker()
         case .camera(let title): first = makeCameraPage(title: title)
         }
         // The first page asks before Back leaves the flow with a typed comment.
         first.shouldLeave = { [weak self] in self?.mayLeave() ?? true }
-        let host = FlowHost(from: anchor, presentation: presentation, first: first,
-                            presentsFirstAlone: startPage != .choosePhoto)
+        let host = FlowHost(from: anchor, presentation: presentation, first: first, presentsFirstAlone: startsOnCamera)
         host.onCancelRequest = { [weak self] reason in self?.requestCancel(reason) }
         host.onPagesPopped = { [weak self] pages in self?.pagesPopped(pages) }
         self.host = host
@@ -163,6 +165,7 @@ public final class CommentedPhotoFlow {
             Self.current = dialog
             if help != nil { addHelp(to: dialog) }
         }
+        if case .addComment(let photo) = startPage { showCommentPage(for: photo) }
     }
 
     /// **Help** at the end of the dialog's bar (on every page above the first; Quick Snap's camera shows
@@ -189,10 +192,15 @@ public final class CommentedPhotoFlow {
         help?.show(page)
     }
 
+    private var startsOnCamera: Bool {
+        if case .camera = startPage { return true }
+        return false
+    }
+
     private func makePicker() -> PhotoPickerPage {
         let picker = PhotoPickerPage(library: library)
         picker.onPhotoChosen = { [weak self] photo in self?.showCommentPage(for: photo) }
-        if camera != nil, startPage == .choosePhoto {
+        if camera != nil, !startsOnCamera {
             picker.onTakePhoto = { [weak self] in self?.showCameraPage() }
         }
         self.picker = picker

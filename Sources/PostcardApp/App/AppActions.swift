@@ -43,6 +43,15 @@ extension AppController {
         myProfile.postButton.activate()
     }
 
+    /// New Post on My Profile with the photo at `uri` already chosen, on Add a Comment: a photo opened
+    /// from the command line (`postcard photo.jpg`) or a file manager. Nothing while a flow runs.
+    public func startNewPost(with uri: String) {
+        guard activeFlow == nil, !mainWindow.window.hasModalChild else { return }
+        if mainWindow.stack.visiblePage !== myProfile { mainWindow.stack.popToRoot() }
+        let photo = Photo(uri: uri)
+        startPostFlow(on: myProfile, start: .addComment(photo))
+    }
+
     /// The Keyboard Shortcuts window (`GtkShortcutsWindow`), transient for the main window.
     @discardableResult
     public func showShortcuts() -> Gtk.Window? {

@@ -199,8 +199,13 @@ public final class AppController {
         }
         page.onQuickSnap = { [weak self, weak page] in
             guard let self, let page else { return }
-            self.startFlow { await self.post(to: page, start: .camera(title: "Quick Snap")) }
+            self.startPostFlow(on: page, start: .camera(title: "Quick Snap"))
         }
+    }
+
+    /// Starts the photo flow posting to `page`'s profile, opening on `start`.
+    func startPostFlow(on page: ProfilePage, start: CommentedPhotoFlow.Start) {
+        startFlow { [weak self] in await self?.post(to: page, start: start) }
     }
 
     private func startFlow(_ body: @escaping @MainActor () async -> Void) {
@@ -432,7 +437,7 @@ public enum PostcardMain {
         let app = Application(id: applicationID, unique: !options.needsOwnInstance)
         var tourFailed = false
         var controller: AppController?
-        app.onActivate {
+        func activate() {
             if controller == nil {
                 StyleSheet.load(path: Files.join(resources, "style.css"))
                 controller = AppController(application: app, store: store, library: library,
@@ -450,8 +455,13 @@ public enum PostcardMain {
                 controller?.present()
             }
         }
+        app.onActivate { activate() }
+        app.onOpen { uris in  // postcard photo.jpg, or Open With from a file manager
+            activate()
+            if let first = uris.first { controller?.startNewPost(with: first) }
+        }
         app.onShutdown { controller?.shutdown() }
-        let status = withExtendedLifetime(desktopStyle) { app.run() }
+        let status = withExtendedLifetime(desktopStyle) { app.run(opening: options.files) }
         MainLoopBridge.drain()  // let flows resumed during shutdown finish
         return tourFailed ? 1 : status
     }

@@ -28,6 +28,10 @@ public struct AppOptions: Equatable, Sendable {
         library != .bundled || dataDirectory != nil || reviewTourDirectory != nil || measuresStartup || cameraWasGiven
     }
 
+    /// Photos to post, given as arguments (`postcard photo.jpg`): New Post opens on Add a Comment with the
+    /// first. Absolute paths or URIs; a running instance receives them.
+    public var files: [String] = []
+
     /// Whether `--help` was given.
     public var showHelp = false
     /// `--review-tour DIR`: walk through every screen, save screenshots in DIR, and quit.
@@ -38,7 +42,9 @@ public struct AppOptions: Equatable, Sendable {
 
     /// The usage text printed by `--help` and after a bad argument.
     public static let usage = """
-        Usage: postcard [OPTION…]
+        Usage: postcard [OPTION…] [PHOTO…]
+
+          PHOTO              start New Post with this photo chosen (a running Postcard opens it)
 
           --library DIR      offer the photos in DIR (default: the bundled sample photos)
           --pictures         offer the photos in your Pictures folder
@@ -86,7 +92,8 @@ public struct AppOptions: Equatable, Sendable {
             case "--help", "-h":
                 showHelp = true
             default:
-                throw AppOptionsError(message: "unknown argument “\(argument)”")
+                guard !argument.hasPrefix("-") else { throw AppOptionsError(message: "unknown argument “\(argument)”") }
+                files.append(argument.contains("://") ? argument : Files.absolute(argument))
             }
         }
     }
