@@ -9,7 +9,7 @@ PACKAGES := pkg-config libgtk-4-dev libsqlite3-dev libxtst-dev adwaita-icon-them
             heif-gdk-pixbuf webp-pixbuf-loader libavif-gdk-pixbuf librsvg2-common \
             libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
             libwebkitgtk-6.0-dev \
-            xvfb xauth dbus dbus-x11 at-spi2-core python3-pyatspi
+            desktop-file-utils appstream xvfb xauth dbus dbus-x11 at-spi2-core python3-pyatspi
 SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=
@@ -18,7 +18,7 @@ TEST_CACHE := $(CURDIR)/.build/test-cache
 TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE)
 XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
 
-.PHONY: deps build run test test-model test-gtk install screenshots bench clean
+.PHONY: deps build run test test-model test-gtk test-install install uninstall screenshots bench clean
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -52,12 +52,36 @@ test: deps
 	  n=$$(echo "$$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); f=$$(echo "$$line" | sed -E 's/.*with ([0-9]+) failures?.*/\1/'); \
 	  total=$$((total + n)); failed=$$((failed + f)); done; \
 	  echo "tests: $$((total - failed)) passed, $$failed failed"
+	$(MAKE) --no-print-directory test-install
 
+# Installs into a temporary DESTDIR, validates the desktop files and starts the installed app with the
+# toolchain off PATH and LD_LIBRARY_PATH (Tests/install-test.sh).
+test-install: deps
+	./Tests/install-test.sh
+
+# The installed app: a release build with the Swift runtime linked in (runs without the toolchain),
+# its resources, and the desktop files (launcher, AppStream metainfo, icons, D-Bus activation).
+APP_ID := io.github.postcard.Postcard
+INSTALL_BUILD := .build/install
 install: deps
-	$(SWIFT) build -c release
-	install -D -m 755 "$$($(SWIFT) build -c release --show-bin-path)/postcard" "$(DESTDIR)$(PREFIX)/bin/postcard"
+	$(SWIFT) build -c release --static-swift-stdlib --product postcard --scratch-path $(INSTALL_BUILD)
+	install -D -m 755 "$(INSTALL_BUILD)/release/postcard" "$(DESTDIR)$(PREFIX)/bin/postcard"
 	mkdir -p "$(DESTDIR)$(PREFIX)/share/postcard"
 	cp -r Resources/. "$(DESTDIR)$(PREFIX)/share/postcard/"
+	install -D -m 644 data/$(APP_ID).desktop "$(DESTDIR)$(PREFIX)/share/applications/$(APP_ID).desktop"
+	install -D -m 644 data/$(APP_ID).metainfo.xml "$(DESTDIR)$(PREFIX)/share/metainfo/$(APP_ID).metainfo.xml"
+	install -D -m 644 data/icons/hicolor/scalable/apps/$(APP_ID).svg "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg"
+	install -D -m 644 data/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg "$(DESTDIR)$(PREFIX)/share/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg"
+	mkdir -p "$(DESTDIR)$(PREFIX)/share/dbus-1/services"
+	sed 's|@bindir@|$(PREFIX)/bin|' data/$(APP_ID).service.in > "$(DESTDIR)$(PREFIX)/share/dbus-1/services/$(APP_ID).service"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/postcard" "$(DESTDIR)$(PREFIX)/share/applications/$(APP_ID).desktop" \
+	  "$(DESTDIR)$(PREFIX)/share/metainfo/$(APP_ID).metainfo.xml" \
+	  "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg" \
+	  "$(DESTDIR)$(PREFIX)/share/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg" \
+	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services/$(APP_ID).service"
+	rm -rf "$(DESTDIR)$(PREFIX)/share/postcard"
 
 # Screenshots of every screen under Xvfb, into shots/ (for UX review): the app's own review tour.
 screenshots: build

@@ -104,14 +104,17 @@ public final class Application: Object {
 
     /// Runs the main loop until the application quits; installs ``MainLoopBridge`` first so Swift
     /// concurrency works. The app parses its own options; only `files` (paths or URIs) are passed to
-    /// GLib, which emits `open` for them (``onOpen(_:)``) instead of `activate`.
+    /// GLib, which emits `open` for them (``onOpen(_:)``) instead of `activate`. `asService` runs it as
+    /// GLib's D-Bus activated service (`--gapplication-service`).
     /// - Returns: the process exit status.
-    public func run(opening files: [String] = []) -> Int32 {
+    public func run(opening files: [String] = [], asService: Bool = false) -> Int32 {
         MainLoopBridge.install()
-        // Only the files reach GLib, which opens them here or forwards them to the running instance.
-        var argv = (["postcard"] + files).map { strdup($0) } + [nil]
+        // Only the files (and --gapplication-service, for D-Bus activation) reach GLib, which opens them
+        // here or forwards them to the running instance.
+        let arguments = ["postcard"] + (asService ? ["--gapplication-service"] : []) + files
+        var argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
-        return g_application_run(pointer(as: GApplication.self), Int32(files.count + 1), &argv)
+        return g_application_run(pointer(as: GApplication.self), Int32(arguments.count), &argv)
     }
 
     /// Quits the main loop; open windows are destroyed.

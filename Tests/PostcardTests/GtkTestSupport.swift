@@ -33,7 +33,14 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
         continueAfterFailure = false
     }
 
+    /// The folders ``makeTemporaryDirectory()`` made during the current test.
+    private var temporaryDirectories: [String] = []
+
     override func tearDown() {
+        defer {
+            for directory in temporaryDirectories { try? FileManager.default.removeItem(atPath: directory) }
+            temporaryDirectories = []
+        }
         MainActor.assumeIsolated {
             // Re-list each time: destroying a parent also destroys its dialogs (destroy-with-parent).
             while let window = Gtk.Window.all().first { gtk_window_destroy(window) }
@@ -117,10 +124,14 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
     }
 
     /// A fresh, empty folder under the system temp dir.
+    /// Removed when the test ends (tests hard-link fixtures by the thousand; a file can have at most
+    /// 65,000 links, so folders left behind would break later runs).
     func makeTemporaryDirectory() -> String {
         let template = strdup("/tmp/postcard-test-XXXXXX")!
         defer { free(template) }
-        return String(cString: mkdtemp(template))
+        let path = String(cString: mkdtemp(template))
+        temporaryDirectories.append(path)
+        return path
     }
 
     /// The bundled sample photos (the repository's Resources/photos).

@@ -315,7 +315,8 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
                 try fm.createDirectory(atPath: "\(root)/\(folder)", withIntermediateDirectories: true)
             }
             for index in 0..<count {
-                link(PhotoFixtures.formatsFolder + "/cmyk.jpg", "\(root)/\(index % 10)/photo-\(index).jpg")
+                XCTAssertEqual(link(PhotoFixtures.formatsFolder + "/cmyk.jpg", "\(root)/\(index % 10)/photo-\(index).jpg"), 0,
+                               "hard link \(index): \(String(cString: strerror(errno)))")
             }
             let harness = openPicker(root, timeout: 60)
             let picker = harness.picker!

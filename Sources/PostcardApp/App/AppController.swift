@@ -461,7 +461,9 @@ public enum PostcardMain {
             if let first = uris.first { controller?.startNewPost(with: first) }
         }
         app.onShutdown { controller?.shutdown() }
-        let status = withExtendedLifetime(desktopStyle) { app.run(opening: options.files) }
+        let status = withExtendedLifetime(desktopStyle) {
+            app.run(opening: options.files, asService: options.runsAsService)
+        }
         MainLoopBridge.drain()  // let flows resumed during shutdown finish
         return tourFailed ? 1 : status
     }

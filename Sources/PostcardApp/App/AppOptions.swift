@@ -32,6 +32,10 @@ public struct AppOptions: Equatable, Sendable {
     /// first. Absolute paths or URIs; a running instance receives them.
     public var files: [String] = []
 
+    /// `--gapplication-service`: started by D-Bus activation (the launcher's `DBusActivatable`); GLib
+    /// runs the app as a service that shows a window when activated.
+    public var runsAsService = false
+
     /// Whether `--help` was given.
     public var showHelp = false
     /// `--review-tour DIR`: walk through every screen, save screenshots in DIR, and quit.
@@ -89,6 +93,8 @@ public struct AppOptions: Equatable, Sendable {
                 reviewTourDirectory = Files.absolute(dir)
             case "--measure-startup":
                 measuresStartup = true
+            case "--gapplication-service":
+                runsAsService = true
             case "--help", "-h":
                 showHelp = true
             default:
