@@ -18,7 +18,7 @@ TEST_CACHE := $(CURDIR)/.build/test-cache
 TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE)
 XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
 
-.PHONY: deps build run test test-model test-gtk test-install install uninstall screenshots bench clean
+.PHONY: deps build run test test-model test-gtk test-install install uninstall resources screenshots bench clean
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -42,6 +42,10 @@ run: build
 # Model tests need no display; GTK tests run under their own Xvfb and D-Bus session and fail (never
 # skip) when they cannot open a display.
 test: deps
+	@glib-compile-resources --sourcedir=Resources --generate-source --c-name postcard \
+	  --target=.build/resources-check.c Resources/postcard.gresource.xml && \
+	  cmp -s .build/resources-check.c Sources/PostcardResources/resources.c || \
+	  { echo "Sources/PostcardResources/resources.c is older than Resources/style.css: run make resources"; exit 1; }
 	$(SWIFT) build --build-tests
 	set -o pipefail; env -u DISPLAY -u WAYLAND_DISPLAY $(SWIFT) test --skip-build --filter '^NavigationTests\.' 2>&1 \
 	  | tee .build/test-model.log
@@ -58,6 +62,11 @@ test: deps
 # toolchain off PATH and LD_LIBRARY_PATH (Tests/install-test.sh).
 test-install: deps
 	./Tests/install-test.sh
+
+# The style sheet compiled into the app as a GResource (run after changing Resources/style.css).
+resources:
+	glib-compile-resources --sourcedir=Resources --generate-source --c-name postcard \
+	  --target=Sources/PostcardResources/resources.c Resources/postcard.gresource.xml
 
 # The installed app: a release build with the Swift runtime linked in (runs without the toolchain),
 # its resources, and the desktop files (launcher, AppStream metainfo, icons, D-Bus activation).

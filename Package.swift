@@ -28,6 +28,8 @@ let package = Package(
         // Test-only: XTEST input events under Xvfb.
         .systemLibrary(name: "CXTest", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
         .target(name: "Gtk", dependencies: ["CGtk"]),
+        // The app's style sheet compiled in as a GResource (generated C; `make resources`).
+        .target(name: "PostcardResources", dependencies: ["CGtk"]),
         .target(name: "Navigation"),
         .target(name: "NavigationGtk", dependencies: ["Gtk", "Navigation"]),
         // A web page as a navigation page (under the translucent bar); its own target so that apps using
@@ -36,7 +38,7 @@ let package = Package(
         .target(name: "PhotoPosting", dependencies: ["NavigationGtk", "Gtk", "Navigation", "CGtk", "CGnomeDesktop", "CGExiv2", "CGStreamer"]),
         .target(
             name: "PostcardApp",
-            dependencies: ["PhotoPosting", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CSQLite"]
+            dependencies: ["PhotoPosting", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CSQLite", "PostcardResources"]
         ),
         .executableTarget(name: "Postcard", dependencies: ["PostcardApp"]),
         // `make bench`: scale benchmarks (a program, not tests), see bench/results.md.
@@ -47,7 +49,8 @@ let package = Package(
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
         .testTarget(
             name: "PostcardTests",
-            dependencies: ["PostcardApp", "PhotoPosting", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CGtk", "CXTest"],
+            dependencies: ["PostcardApp", "PhotoPosting", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CGtk", "CXTest",
+                           "PostcardResources"],
             exclude: ["Fixtures", "Scripts"]  // images in every format people have; the AT-SPI reader
         ),
     ]

@@ -29,6 +29,8 @@ if ldd "$root$prefix/bin/postcard" | grep -q -e swift -e "not found"; then
   ldd "$root$prefix/bin/postcard" | grep -e swift -e "not found" >&2
   fail "the installed binary needs libraries it won't find without the toolchain"
 fi
+# The style sheet is compiled in: the installed copy is not needed.
+rm "$share/postcard/style.css"
 # Start it for real (its resources are found beside the binary), with the toolchain nowhere in sight.
 clean_env=(env -u LD_LIBRARY_PATH PATH=/usr/bin:/bin HOME="$root" XDG_DATA_HOME="$root/data" XDG_CACHE_HOME="$root/cache")
 "${clean_env[@]}" "$root$prefix/bin/postcard" --help > /dev/null || fail "postcard --help"

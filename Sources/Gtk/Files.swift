@@ -182,4 +182,13 @@ public enum StyleSheet {
         gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
         g_object_unref(UnsafeMutableRawPointer(provider))
     }
+
+    /// Loads the CSS compiled into the program as the GResource at `path` (e.g.
+    /// `/io/github/postcard/Postcard/style.css`), for every window at application priority.
+    public static func load(resource path: String) {
+        guard let provider = gtk_css_provider_new(), let display = gdk_display_get_default() else { return }
+        gtk_css_provider_load_from_resource(provider, path)
+        gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        g_object_unref(UnsafeMutableRawPointer(provider))
+    }
 }

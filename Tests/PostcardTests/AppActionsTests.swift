@@ -4,6 +4,7 @@ import Foundation
 import Gtk
 import NavigationGtk
 import PhotoPosting
+import PostcardResources
 @testable import PostcardApp
 import XCTest
 
@@ -75,5 +76,16 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
             dialog.cancelButton.activate()
             spin(until: { dialog.isDismissed }, "closed")
         }
+    }
+
+    func testTheStyleSheetIsCompiledIntoTheApp() throws {
+        _ = postcard_get_resource()
+        var size: gsize = 0
+        let bytes = try XCTUnwrap(g_resources_lookup_data("/io/github/postcard/Postcard/style.css", G_RESOURCE_LOOKUP_FLAGS_NONE, nil))
+        defer { g_bytes_unref(bytes) }
+        let data = g_bytes_get_data(bytes, &size)!
+        let compiled = Data(bytes: data, count: Int(size))
+        let source = try Data(contentsOf: URL(fileURLWithPath: bundledPhotos + "/../style.css"))
+        XCTAssertEqual(compiled, source, "the compiled-in style sheet is Resources/style.css")
     }
 }

@@ -4,6 +4,7 @@ import Navigation
 import NavigationGtk
 import NavigationWeb
 import PhotoPosting
+import PostcardResources
 
 /// The app: the main window on My Profile, pages pushed onto it (friends, posts, comment threads,
 /// messages), and what each of the four callers of the photo flow does with its result:
@@ -439,7 +440,8 @@ public enum PostcardMain {
         var controller: AppController?
         func activate() {
             if controller == nil {
-                StyleSheet.load(path: Files.join(resources, "style.css"))
+                _ = postcard_get_resource()  // compiled in (and registered as the program loaded)
+                StyleSheet.load(resource: "/io/github/postcard/Postcard/style.css")
                 controller = AppController(application: app, store: store, library: library,
                                            cameraSources: [options.camera])
                 controller?.present()

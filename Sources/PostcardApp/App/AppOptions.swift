@@ -138,20 +138,20 @@ public struct AppOptionsError: Error, CustomStringConvertible, Sendable {
     public var description: String { message }
 }
 
-/// Finds the app's resources folder (sample photos, style sheet).
+/// Finds the app's resources folder (sample photos, the guide; the style sheet is compiled in).
 ///
 /// Looked up in order: `$POSTCARD_RESOURCES`; the installed `share/postcard` beside the executable's
 /// prefix (`<prefix>/bin/postcard` → `<prefix>/share/postcard`, as `make install` lays it out); the
 /// source tree's `Resources/` (when run from a checkout with `swift run` or `make run`).
 public enum ResourceLocator {
-    /// The first candidate folder that holds `style.css`.
+    /// The first candidate folder that holds the sample photos and the guide (`photos/`, `guide/`).
     /// - Throws: ``AppOptionsError`` listing every folder tried.
     public static func resourcesDirectory() throws -> String {
         let candidates = self.candidates()
-        if let found = candidates.first(where: { Files.exists(Files.join($0, "style.css")) }) {
+        if let found = candidates.first(where: { Files.isDirectory(Files.join($0, "photos")) && Files.isDirectory(Files.join($0, "guide")) }) {
             return found
         }
-        throw AppOptionsError(message: "can't find the app's resources (style.css, photos/); looked in: "
+        throw AppOptionsError(message: "can't find the app's resources (photos/, guide/); looked in: "
             + candidates.joined(separator: ", ") + ". Set POSTCARD_RESOURCES to the Resources folder.")
     }
 
