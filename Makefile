@@ -42,7 +42,7 @@ run: build
 # Model tests need no display; GTK tests run under their own Xvfb and D-Bus session and fail (never
 # skip) when they cannot open a display.
 test: deps
-	@glib-compile-resources --sourcedir=Resources --generate-source --c-name postcard \
+	@mkdir -p .build && glib-compile-resources --sourcedir=Resources --generate-source --c-name postcard \
 	  --target=.build/resources-check.c Resources/postcard.gresource.xml && \
 	  cmp -s .build/resources-check.c Sources/PostcardResources/resources.c || \
 	  { echo "Sources/PostcardResources/resources.c is older than Resources/style.css: run make resources"; exit 1; }
