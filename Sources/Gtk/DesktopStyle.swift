@@ -37,9 +37,15 @@ public final class DesktopStyle {
         let value = g_settings_get_string(settings.pointer(as: GSettings.self), "color-scheme")
         defer { g_free(value) }
         prefersDark = value.map { String(cString: $0) } == "prefer-dark"
+        Self.useDarkStyle(prefersDark)
+    }
+
+    /// Turns GTK's dark style on or off for the whole app now (`gtk-application-prefer-dark-theme`);
+    /// a ``DesktopStyle`` sets it back when the desktop's preference next changes.
+    public static func useDarkStyle(_ dark: Bool) {
         var gvalue = GValue()
         g_value_init(&gvalue, GType(5 << 2))  // G_TYPE_BOOLEAN
-        g_value_set_boolean(&gvalue, prefersDark ? 1 : 0)
+        g_value_set_boolean(&gvalue, dark ? 1 : 0)
         g_object_set_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self),
                               "gtk-application-prefer-dark-theme", &gvalue)
         g_value_unset(&gvalue)

@@ -221,12 +221,7 @@ private struct Tour {
 
         // The dark style (as when the desktop prefers dark; see DesktopStyle), then light again.
         for (dark, name) in [(true, "30-my-profile-dark.png"), (false, "")] {
-            var value = GValue()
-            g_value_init(&value, GType(5 << 2))  // G_TYPE_BOOLEAN
-            g_value_set_boolean(&value, dark ? 1 : 0)
-            g_object_set_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self),
-                                  "gtk-application-prefer-dark-theme", &value)
-            g_value_unset(&value)
+            DesktopStyle.useDarkStyle(dark)
             if !name.isEmpty { try await save(main, name) }
         }
     }
