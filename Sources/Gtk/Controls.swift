@@ -305,15 +305,7 @@ public final class DropDown: Widget {
     /// screen reader names it.
     public init(choices: [String], accessibleLabel: String) {
         self.choices = choices
-        var strings = choices.map { strdup($0) } + [nil]
-        let pointer = strings.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
-                gtk_drop_down_new_from_strings($0)
-            }
-        }
-        for string in strings { free(string) }
-        strings.removeAll()
-        super.init(pointer!, transfer: .full)
+        super.init(withNullTerminatedCStrings(choices) { gtk_drop_down_new_from_strings($0) }!, transfer: .full)
         setAccessibleLabel(accessibleLabel)
         tooltip = accessibleLabel
     }
@@ -364,10 +356,7 @@ public final class MenuButton: Widget {
     public func addItem(_ label: String, accelerator: String? = nil, handler: @escaping @MainActor () -> Void) {
         let name = "item\(itemLabels.count)"
         itemLabels.append(label)
-        let action = g_simple_action_new(name, nil)!
-        let wrapper = Object(UnsafeMutableRawPointer(action), transfer: .full)
-        wrapper.connect("activate") { _ in handler() }
-        withExtendedLifetime(wrapper) { g_action_map_add_action(OpaquePointer(actions), action) }
+        addSimpleAction(named: name, to: OpaquePointer(actions), handler: handler)
         let item = g_menu_item_new(label, "menu.\(name)")!
         if let accelerator { g_menu_item_set_attribute_value(item, "accel", g_variant_new_string(accelerator)) }
         g_menu_append_item(menu, item)

@@ -112,9 +112,11 @@ public final class Application: Object {
         // Only the files (and --gapplication-service, for D-Bus activation) reach GLib, which opens them
         // here or forwards them to the running instance.
         let arguments = ["postcard"] + (asService ? ["--gapplication-service"] : []) + files
-        var argv = arguments.map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        return g_application_run(pointer(as: GApplication.self), Int32(arguments.count), &argv)
+        return withNullTerminatedCStrings(arguments) { argv in
+            argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {
+                g_application_run(pointer(as: GApplication.self), Int32(arguments.count), $0)
+            }
+        }
     }
 
     /// Quits the main loop; open windows are destroyed.
@@ -126,17 +128,10 @@ public final class Application: Object {
     /// does, so `gapplication action <id> <name>` runs it) that runs `handler`, with keyboard
     /// `accelerators` in GTK's syntax (e.g. `"<Control>q"`) active in the application's windows.
     public func addAction(_ name: String, accelerators: [String] = [], handler: @escaping @MainActor () -> Void) {
-        let action = g_simple_action_new(name, nil)!
-        let owner = Object(UnsafeMutableRawPointer(action), transfer: .full)  // the map takes its own reference
-        owner.connect("activate") { _ in handler() }
-        withExtendedLifetime(owner) { g_action_map_add_action(OpaquePointer(gobject), action) }
-        var strings = accelerators.map { strdup($0) } + [nil]
-        strings.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
-                gtk_application_set_accels_for_action(pointer(as: GtkApplication.self), "app." + name, $0)
-            }
+        addSimpleAction(named: name, to: OpaquePointer(gobject), handler: handler)
+        withNullTerminatedCStrings(accelerators) {
+            gtk_application_set_accels_for_action(pointer(as: GtkApplication.self), "app." + name, $0)
         }
-        for string in strings { free(string) }
     }
 
     /// Runs the application action `app.<name>`, as its accelerator or `gapplication action` would.

@@ -38,18 +38,22 @@ extension AppController {
     /// New Post on My Profile (Ctrl+N), as the button does: back to My Profile first when another page
     /// shows; nothing while a flow runs.
     public func startNewPost() {
-        guard activeFlow == nil, !mainWindow.window.hasModalChild else { return }
-        if mainWindow.stack.visiblePage !== myProfile { mainWindow.stack.popToRoot() }
+        guard returnToMyProfileForNewPost() else { return }
         myProfile.postButton.activate()
+    }
+
+    /// Whether New Post may start now (no flow or dialog open); pops back to My Profile when it may.
+    private func returnToMyProfileForNewPost() -> Bool {
+        guard activeFlow == nil, !mainWindow.window.hasModalChild else { return false }
+        if mainWindow.stack.visiblePage !== myProfile { mainWindow.stack.popToRoot() }
+        return true
     }
 
     /// New Post on My Profile with the photo at `uri` already chosen, on Add a Comment: a photo opened
     /// from the command line (`postcard photo.jpg`) or a file manager. Nothing while a flow runs.
     public func startNewPost(with uri: String) {
-        guard activeFlow == nil, !mainWindow.window.hasModalChild else { return }
-        if mainWindow.stack.visiblePage !== myProfile { mainWindow.stack.popToRoot() }
-        let photo = Photo(uri: uri)
-        startPostFlow(on: myProfile, start: .addComment(photo))
+        guard returnToMyProfileForNewPost() else { return }
+        startPostFlow(on: myProfile, start: .addComment(Photo(uri: uri)))
     }
 
     /// The Keyboard Shortcuts window (`GtkShortcutsWindow`), transient for the main window.
@@ -100,13 +104,7 @@ extension AppController {
             "Hubble deep field (hubble_deep_field.jpg): NASA, public domain", "Retina (retina.jpg): Mikael Häggström, CC0",
             "Grass and brick (grass.png, brick.png): CC0Textures, CC0",
         ]
-        var photographers: [UnsafeMutablePointer<CChar>?] = credits.map { strdup($0) } + [nil]
-        photographers.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
-                gtk_about_dialog_add_credit_section(about, "Sample photos", $0)
-            }
-        }
-        for string in photographers { free(string) }
+        withNullTerminatedCStrings(credits) { gtk_about_dialog_add_credit_section(about, "Sample photos", $0) }
         let window = Gtk.Window(wrapping: UnsafeMutableRawPointer(dialog))
         gtk_window_set_transient_for(window.pointer(), mainWindow.window.pointer())
         gtk_window_set_modal(window.pointer(), 1)

@@ -102,15 +102,17 @@ public final class AppController {
         }
     }
 
-    /// The guide's folder (`guide/` in the resources), or nil when the resources cannot be found.
-    public var guideFolder: String? {
-        (try? ResourceLocator.resourcesDirectory()).map { Files.join($0, "guide") }
-    }
+    /// The guide's folder (`guide/` in the resources), or nil when the resources cannot be found; looked
+    /// up once.
+    public private(set) lazy var guideFolder: String? = (try? ResourceLocator.resourcesDirectory()).map { Files.join($0, "guide") }
 
-    /// The guide's URI, at `section` (an anchor such as "posting") when given.
-    private func guideURI(section: String?) -> String? {
+    /// A Web Page showing the guide at `section` (an anchor such as "posting"), or nil: the guide is
+    /// missing, or web pages cannot be shown here and the guide opened in the desktop's browser instead.
+    private func makeGuide(section: String?) -> WebPage? {
         guard let guideFolder else { return nil }
-        return Files.uri(forPath: Files.join(guideFolder, "index.html")) + (section.map { "#" + $0 } ?? "")
+        let uri = Files.uri(forPath: Files.join(guideFolder, "index.html")) + (section.map { "#" + $0 } ?? "")
+        guard WebPage.unavailableReason == nil else { openOutside(uri); return nil }
+        return WebPage(uri: uri, title: "Guide", localFolder: guideFolder)
     }
 
     /// Pushes the Postcard Guide onto the main stack (F1, Help in the primary menu): the bar shows
@@ -118,9 +120,7 @@ public final class AppController {
     @discardableResult
     public func showGuide(section: String? = nil) -> WebPage? {
         if let guide = stack.visiblePage as? WebPage, guide.fixedTitle == "Guide" { return guide }
-        guard let uri = guideURI(section: section), let guideFolder else { return nil }
-        guard WebPage.unavailableReason == nil else { openOutside(uri); return nil }
-        let page = WebPage(uri: uri, title: "Guide", localFolder: guideFolder)
+        guard let page = makeGuide(section: section) else { return nil }
         stack.push(page)
         return page
     }
@@ -129,9 +129,7 @@ public final class AppController {
     /// what `page` is part of: Help in the photo flow.
     @discardableResult
     public func presentGuide(section: String?, over page: Page) -> PageDialog? {
-        guard let uri = guideURI(section: section), let guideFolder else { return nil }
-        guard WebPage.unavailableReason == nil else { openOutside(uri); return nil }
-        return present(WebPage(uri: uri, title: "Guide", localFolder: guideFolder), over: page, width: 560)
+        makeGuide(section: section).map { present($0, over: page, width: 560) }
     }
 
     /// Opens a link activated in a post, reply or message: web pages are pushed onto the main stack as a
