@@ -9,7 +9,8 @@ PACKAGES := pkg-config libgtk-4-dev libsqlite3-dev libxtst-dev adwaita-icon-them
             heif-gdk-pixbuf webp-pixbuf-loader libavif-gdk-pixbuf librsvg2-common \
             libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
             libwebkitgtk-6.0-dev \
-            desktop-file-utils appstream xvfb xauth dbus dbus-x11 at-spi2-core python3-pyatspi
+            desktop-file-utils appstream xvfb xauth dbus dbus-x11 at-spi2-core python3-pyatspi \
+            gettext locales
 SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=
@@ -18,7 +19,19 @@ TEST_CACHE := $(CURDIR)/.build/test-cache
 TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE)
 XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
 
-.PHONY: deps build run test test-model test-gtk test-install install uninstall resources screenshots bench clean
+# Translations (gettext domain "postcard"): po/postcard.pot from the sources (make po), one po/<lang>.po
+# per language in po/LINGUAS, compiled into .build/locale/<lang>/LC_MESSAGES/postcard.mo for running from
+# the checkout and installed into $(PREFIX)/share/locale.
+LINGUAS := $(shell cat po/LINGUAS)
+MO_FILES := $(foreach lang,$(LINGUAS),.build/locale/$(lang)/LC_MESSAGES/postcard.mo)
+PO_SOURCES = $(shell find Sources -name '*.swift' -not -path 'Sources/PostcardBench/*' | LC_ALL=C sort)
+XGETTEXT := xgettext --language=C --from-code=UTF-8 --keyword= --keyword=localized --keyword=localizedPlural:1,2 \
+            --add-comments=Translators: --package-name=Postcard --msgid-bugs-address=https://github.com/postcard \
+            --no-location --sort-output
+# The locales the tests run the app in (German; generated if missing, as Debian's locales package leaves them out).
+TEST_LOCALES := de_DE.UTF-8
+
+.PHONY: deps build run test test-model test-gtk test-install install uninstall resources screenshots bench clean po locale
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -29,10 +42,25 @@ deps:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
+	@for l in $(TEST_LOCALES); do \
+	  locale -a | grep -qix "$$(echo $$l | sed 's/UTF-8/utf8/')" || { \
+	    echo "Generating the $$l locale"; if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	    $$SUDO localedef -i $${l%%.*} -f UTF-8 $$l; }; done
 	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 toolchain not found: put swift on PATH (e.g. /opt/swift/usr/bin)"; exit 1; }
 
-build: deps
+build: deps locale
 	$(SWIFT) build
+
+# The compiled translations, checked by msgfmt (placeholders must match the English).
+locale: $(MO_FILES)
+.build/locale/%/LC_MESSAGES/postcard.mo: po/%.po
+	@mkdir -p $(dir $@)
+	msgfmt --check --output-file=$@ $<
+
+# Updates the template from the sources and merges it into every translation (then translate what is new).
+po:
+	$(XGETTEXT) --output=po/postcard.pot $(PO_SOURCES)
+	for lang in $(LINGUAS); do msgmerge --quiet --update --backup=none --no-location --sort-output po/$$lang.po po/postcard.pot; done
 
 run: build
 	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
@@ -41,8 +69,15 @@ run: build
 
 # Model tests need no display; GTK tests run under their own Xvfb and D-Bus session and fail (never
 # skip) when they cannot open a display.
-test: deps
-	@mkdir -p .build && glib-compile-resources --sourcedir=Resources --generate-source --c-name postcard \
+test: deps locale
+	@mkdir -p .build && $(XGETTEXT) --output=.build/postcard.pot $(PO_SOURCES) && \
+	  { diff -q -I '^"POT-Creation-Date' .build/postcard.pot po/postcard.pot >/dev/null || \
+	    { echo "po/postcard.pot is out of date: run make po, then translate what is new"; exit 1; }; } && \
+	  for lang in $(LINGUAS); do \
+	    [ "$$(msgattrib --untranslated po/$$lang.po | grep -c '^msgid')" = 0 ] && [ "$$(msgattrib --only-fuzzy po/$$lang.po | grep -c '^msgid')" = 0 ] || \
+	      { echo "po/$$lang.po is not complete: untranslated or fuzzy strings (msgattrib --untranslated / --only-fuzzy)"; exit 1; }; \
+	  done
+	@glib-compile-resources --sourcedir=Resources --generate-source --c-name postcard \
 	  --target=.build/resources-check.c Resources/postcard.gresource.xml && \
 	  cmp -s .build/resources-check.c Sources/PostcardResources/resources.c || \
 	  { echo "Sources/PostcardResources/resources.c is older than Resources/style.css: run make resources"; exit 1; }

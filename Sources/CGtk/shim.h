@@ -5,6 +5,7 @@
 #define POSTCARD_CGTK_SHIM_H
 
 #include <gtk/gtk.h>
+#include <libintl.h>
 #include <glib-unix.h>
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>
@@ -99,6 +100,14 @@ static inline gboolean postcard_pixbuf_save_jpeg(GdkPixbuf *pixbuf, const char *
 // (GtkLabel's activate-link).
 static inline void g_signal_emit_by_name_bool_string(gpointer instance, const char *signal, const char *text, gboolean *result) {
     g_signal_emit_by_name(instance, signal, text, result);
+}
+
+// g_application_command_line_print/printerr are variadic (a format): print one line as given.
+static inline void postcard_command_line_print(GApplicationCommandLine *line, const char *message) {
+    g_application_command_line_print(line, "%s\n", message);
+}
+static inline void postcard_command_line_printerr(GApplicationCommandLine *line, const char *message) {
+    g_application_command_line_printerr(line, "%s\n", message);
 }
 
 #endif

@@ -169,6 +169,39 @@ public enum DateText {
         defer { g_free(text) }
         return String(cString: text)
     }
+
+    /// `unixSeconds` as a date and time in the local time zone, the way the desktop shows them: the
+    /// date in the user's language ("7 Aug 2026", translatable pattern) and the time in 24 hours
+    /// ("14:05") or 12 hours ("2:05 PM") as the GNOME setting `org.gnome.desktop.interface clock-format`
+    /// says (24 hours when the setting is missing).
+    @MainActor
+    public static func dateAndTime(unixSeconds: Int64) -> String {
+        let pattern = usesTwelveHourClock
+            ? localized("%-d %b %Y, %-l:%M %p")  // 12-hour clock
+            : localized("%-d %b %Y, %H:%M")      // 24-hour clock
+        return format(unixSeconds: unixSeconds, pattern)
+    }
+
+    /// Whether the desktop shows times on a 12-hour clock (`clock-format` is `12h`); read each time, so a
+    /// change in Settings applies to the next text made.
+    @MainActor
+    public static var usesTwelveHourClock: Bool {
+        guard let settings = interfaceSettings else { return false }
+        let value = g_settings_get_string(settings.pointer(as: GSettings.self), "clock-format")
+        defer { g_free(value) }
+        return value.map { String(cString: $0) } == "12h"
+    }
+
+    /// `org.gnome.desktop.interface`, or nil when the schema (gsettings-desktop-schemas) or the key is
+    /// missing; tests may replace it with settings on a memory backend.
+    @MainActor
+    public static var interfaceSettings: Object? = {
+        guard let source = g_settings_schema_source_get_default(),
+              let schema = g_settings_schema_source_lookup(source, "org.gnome.desktop.interface", 1) else { return nil }
+        defer { g_settings_schema_unref(schema) }
+        guard g_settings_schema_has_key(schema, "clock-format") != 0 else { return nil }
+        return Object(UnsafeMutableRawPointer(g_settings_new("org.gnome.desktop.interface")!), transfer: .full)
+    }()
 }
 
 /// An application style sheet (`GtkCssProvider`) applied to the whole display.

@@ -69,7 +69,9 @@ public enum MainLoopBridge {
 @MainActor
 public final class Application: Object {
     /// Creates the application. `id` is a reverse-DNS name (e.g. `"org.example.Postcard"`); with
-    /// `unique: false` every launch is its own instance (`G_APPLICATION_NON_UNIQUE`).
+    /// `unique: false` every launch is its own instance (`G_APPLICATION_NON_UNIQUE`). A launch activates
+    /// it, unless it handles its command line (``onCommandLine(_:)``); files opened by a file manager reach
+    /// ``onOpen(_:)``.
     public init(id: String, unique: Bool = true) {
         let flags = GApplicationFlags(rawValue: (unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE).rawValue
                                       | G_APPLICATION_HANDLES_OPEN.rawValue)
@@ -77,8 +79,8 @@ public final class Application: Object {
     }
 
     /// Runs `handler` with the `file://` URIs of files the application is asked to open
-    /// (`G_APPLICATION_HANDLES_OPEN`): given on the command line (see ``run(opening:)``), or by a file
-    /// manager's "Open With"; a second launch forwards them to the running instance.
+    /// (`G_APPLICATION_HANDLES_OPEN`) by a file manager's "Open With" or the launcher (`%F` in a
+    /// D-Bus activatable `.desktop` file); files on the command line go to ``onCommandLine(_:)``.
     public func onOpen(_ handler: @escaping @MainActor ([String]) -> Void) {
         connect("open") { args in
             guard let files = args.rawPointer(at: 1)?.assumingMemoryBound(to: OpaquePointer?.self) else { return }
@@ -103,15 +105,12 @@ public final class Application: Object {
     }
 
     /// Runs the main loop until the application quits; installs ``MainLoopBridge`` first so Swift
-    /// concurrency works. The app parses its own options; only `files` (paths or URIs) are passed to
-    /// GLib, which emits `open` for them (``onOpen(_:)``) instead of `activate`. `asService` runs it as
-    /// GLib's D-Bus activated service (`--gapplication-service`).
+    /// concurrency works. `arguments` (with the program name first) are parsed by GOption (see
+    /// ``addMainOptions(_:)``; GApplication adds `--help` and `--gapplication-service`), then go to
+    /// ``onCommandLine(_:)`` here or in the running instance.
     /// - Returns: the process exit status.
-    public func run(opening files: [String] = [], asService: Bool = false) -> Int32 {
+    public func run(arguments: [String] = CommandLine.arguments) -> Int32 {
         MainLoopBridge.install()
-        // Only the files (and --gapplication-service, for D-Bus activation) reach GLib, which opens them
-        // here or forwards them to the running instance.
-        let arguments = ["postcard"] + (asService ? ["--gapplication-service"] : []) + files
         return withNullTerminatedCStrings(arguments) { argv in
             argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {
                 g_application_run(pointer(as: GApplication.self), Int32(arguments.count), $0)

@@ -153,6 +153,11 @@ public struct SignalArguments: @unchecked Sendable {
     public func setReturn(_ handled: Bool) {
         if let returnValue { g_value_set_boolean(returnValue, handled ? 1 : 0) }
     }
+
+    /// Sets an integer return value (for signals such as GApplication's `command-line`: an exit status).
+    public func setReturn(int value: Int32) {
+        if let returnValue { g_value_set_int(returnValue, value) }
+    }
 }
 
 /// Signal plumbing: Swift closures boxed into GClosures whose finalize notifier releases the box.

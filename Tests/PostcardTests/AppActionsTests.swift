@@ -48,10 +48,6 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
 
     func testAPhotoGivenToTheAppOpensNewPostOnAddAComment() throws {
         try onMain {
-            let options = try AppOptions(arguments: ["--data-dir", "/tmp/d", "photo one.jpg"])
-            XCTAssertEqual(options.files, [Files.absolute("photo one.jpg")])
-            XCTAssertFalse(try AppOptions(arguments: ["photo.jpg"]).needsOwnInstance, "a running Postcard opens it")
-
             // GApplication's open signal (the command line, or a file manager's Open With) gives the URIs.
             let application = Application(id: "io.github.postcard.OpenTests", unique: false)
             try application.register()

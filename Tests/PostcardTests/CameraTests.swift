@@ -248,12 +248,4 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
             dialog?.cancelButton.activate()
         }
     }
-
-    func testTheCameraOptionParses() throws {
-        XCTAssertEqual(try AppOptions(arguments: ["--camera", "test"]).camera, .test)
-        XCTAssertTrue(try AppOptions(arguments: ["--camera", "test"]).needsOwnInstance, "not ignored by a running instance")
-        XCTAssertEqual(try AppOptions(arguments: ["--camera", "/dev/video2"]).camera, .device(path: "/dev/video2"))
-        XCTAssertThrowsError(try AppOptions(arguments: ["--camera", "webcam"]))
-        XCTAssertThrowsError(try AppOptions(arguments: ["--camera"]))
-    }
 }

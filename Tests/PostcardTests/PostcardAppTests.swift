@@ -208,18 +208,6 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
-    func testCommandLineRefusesEmptyFoldersAndMakesPathsAbsolute() throws {
-        XCTAssertThrowsError(try AppOptions(arguments: ["--data-dir", ""]))
-        XCTAssertThrowsError(try AppOptions(arguments: ["--library"]))
-        XCTAssertThrowsError(try AppOptions(arguments: ["--frobnicate"]))
-        let options = try AppOptions(arguments: ["--data-dir", "relative/dir", "--library", "pics"])
-        XCTAssertTrue(options.dataDirectory!.hasPrefix("/"), options.dataDirectory!)
-        XCTAssertTrue(options.dataDirectory!.hasSuffix("/relative/dir"))
-        XCTAssertEqual(options.library, .folder(FileManager.default.currentDirectoryPath + "/pics"))
-        XCTAssertTrue(options.needsOwnInstance, "a launch with its own folders does not hand over to a running app")
-        XCTAssertFalse(try AppOptions(arguments: []).needsOwnInstance)
-    }
-
     func testTimesHaveNoPaddingBeforeOneDigitDays() {
         onMain {
             // 2026-08-07 12:00 UTC: the 7th in every time zone from UTC-11 to UTC+11.

@@ -33,11 +33,11 @@ public final class AppController {
 
     /// Where posts are kept.
     public let store: PostStore
-    /// The photos offered by the flow.
-    public let library: PhotoLibrary
+    /// The photos offered by the flow (see ``switchLibrary(to:)``).
+    public private(set) var library: PhotoLibrary
     /// The cameras Take Photo and Quick Snap show, and where taken photos go (`camera` in the data
     /// folder).
-    public let camera: CameraSettings
+    public private(set) var camera: CameraSettings
     /// The main window and its navigation stack.
     public let mainWindow: NavigationWindow
     /// The root page.
@@ -149,7 +149,7 @@ public final class AppController {
 
     /// Opens `uri` in the desktop's default application; a failure is logged (nothing else to show it in).
     private func openOutside(_ uri: String) {
-        do { try DefaultApplication.open(uri) } catch { PostcardMain.printError("postcard: couldn't open \(uri): \(error)") }
+        do { try DefaultApplication.open(uri) } catch { Log.problem("Couldn't open \(uri): \(error)") }
     }
 
     @discardableResult
@@ -166,6 +166,19 @@ public final class AppController {
 
     /// Shows the main window.
     public func present() { mainWindow.present() }
+
+    /// Offers `library` in Choose a Photo from the next flow on (`--library` or `--pictures` given to a
+    /// second launch); a flow already open keeps the photos it shows.
+    public func switchLibrary(to library: PhotoLibrary) {
+        Log.info("Photo library switched to \(library.directory)")
+        self.library = library
+    }
+
+    /// Takes photos from `source` from the next Take Photo or Quick Snap on (`--camera` given to a
+    /// second launch).
+    public func switchCamera(to source: CameraSource) {
+        camera.sources = [source]
+    }
 
     /// Closes everything as the app quits: the main window is destroyed, which destroys its dialogs,
     /// so every running flow resolves (as canceled) before the process ends. Idempotent.
@@ -189,7 +202,7 @@ public final class AppController {
         reload(page)
         page.onNewPost = { [weak self, weak page] in
             guard let self, let page else { return }
-            self.startFlow { await self.post(to: page) }
+            self.startFlow("New Post") { await self.post(to: page) }
         }
         page.onOpenPost = { [weak self] post in self?.showPost(post) }
         page.onOpenLink = { [weak self, weak page] uri in
@@ -204,11 +217,12 @@ public final class AppController {
 
     /// Starts the photo flow posting to `page`'s profile, opening on `start`.
     func startPostFlow(on page: ProfilePage, start: CommentedPhotoFlow.Start) {
-        startFlow { [weak self] in await self?.post(to: page, start: start) }
+        startFlow("New Post") { [weak self] in await self?.post(to: page, start: start) }
     }
 
-    private func startFlow(_ body: @escaping @MainActor () async -> Void) {
+    private func startFlow(_ name: String, _ body: @escaping @MainActor () async -> Void) {
         guard activeFlow == nil else { return }
+        Log.debug("Flow started: \(name)")
         activeFlow = Task {
             await body()
             self.activeFlow = nil
@@ -225,7 +239,12 @@ public final class AppController {
             stored = try store.add(photo: photo, comment: comment, author: Person.me.id, profile: profile)
         }
         if case .posted = result, let stored { page.insertNewPost(stored) }  // in place: no reload
-        onFlowEnded?(.post(result))
+        finishFlow(.post(result))
+    }
+
+    private func finishFlow(_ outcome: FlowOutcome) {
+        Log.debug("Flow ended: \(outcome)")
+        onFlowEnded?(outcome)
     }
 
     // MARK: - Post detail, comments, Edit Caption
@@ -250,7 +269,7 @@ public final class AppController {
             let edit = Button(label: "Edit Caption")
             edit.onClicked { [weak self, weak page] in
                 guard let self, let page else { return }
-                self.startFlow { await self.editCaption(of: post, shownIn: page) }
+                self.startFlow("Edit Caption") { await self.editCaption(of: post, shownIn: page) }
             }
             page.addEndBarItem(edit)
         }
@@ -263,7 +282,7 @@ public final class AppController {
         reload(thread)
         thread.onReply = { [weak self, weak thread] in
             guard let self, let thread else { return }
-            self.startFlow { await self.reply(in: thread) }
+            self.startFlow("Reply with Photo") { await self.reply(in: thread) }
         }
         thread.onOpenLink = { [weak self, weak thread] uri in
             guard let self, let thread else { return }
@@ -281,7 +300,7 @@ public final class AppController {
             stored = try store.addReply(to: post, photo: photo, comment: comment, author: Person.me.id)
         }
         if case .posted = result, let stored { thread.appendReply(stored) }
-        onFlowEnded?(.reply(result))
+        finishFlow(.reply(result))
     }
 
     /// Edit Caption reuses the Add a Comment page unchanged: pushed with the current caption, "Save".
@@ -313,7 +332,7 @@ public final class AppController {
                 for case let profile as ProfilePage in stack.pages { profile.update(updated) }
             }
         }
-        onFlowEnded?(.caption(saved: saved))
+        finishFlow(.caption(saved: saved))
     }
 
     // MARK: - Messages
@@ -325,7 +344,7 @@ public final class AppController {
         reload(page)
         page.onNewMessage = { [weak self, weak page] in
             guard let self, let page else { return }
-            self.startFlow { await self.sendMessage(from: page) }
+            self.startFlow("New Message") { await self.sendMessage(from: page) }
         }
         page.onOpen = { [weak self, weak page] message in
             guard let self, let page else { return }
@@ -342,7 +361,7 @@ public final class AppController {
             stored = try store.addMessage(to: person.id, photo: photo, comment: comment, author: Person.me.id)
         }
         if case .sent = result, let stored { page.insertNewMessage(stored) }
-        onFlowEnded?(.message(result))
+        finishFlow(.message(result))
     }
 
     /// Presents a message's photo and comment modally: the detail page shows its own bar with Close.
@@ -407,70 +426,137 @@ public enum PostcardMain {
     /// The application id (reverse DNS).
     public static let applicationID = "io.github.postcard.Postcard"
 
-    /// Parses `arguments` (including the program name), runs the app, and returns the exit status:
-    /// 0 normally, 1 on a start-up error (printed to standard error), 2 on a bad command line.
+    /// Runs the app with `arguments` (including the program name), parsed by GOption through
+    /// GApplication (see ``AppOptions``), and returns the exit status: 0 normally, 1 on a start-up error
+    /// (printed to standard error, also when a running instance reports it), 2 on a bad value.
+    ///
+    /// The first launch becomes the running instance; later launches hand their options and photos to
+    /// it over D-Bus and exit (unless ``AppOptions/needsOwnInstance``).
     @MainActor
     public static func run(arguments: [String]) -> Int32 {
-        let options: AppOptions
-        do {
-            options = try AppOptions(arguments: Array(arguments.dropFirst()))
-        } catch {
-            printError("postcard: \(error)\n\n\(AppOptions.usage)")
-            return 2
-        }
-        if options.showHelp { print(AppOptions.usage); return 0 }
-        let store: PostStore, library: PhotoLibrary, resources: String
-        do {
-            resources = try ResourceLocator.resourcesDirectory()
-            library = PhotoLibrary(directory: try options.libraryDirectory(resources: resources))
-            store = try PostStore(directory: options.resolvedDataDirectory)
-        } catch {
-            printError("postcard: \(error)")
-            return 1
-        }
-        guard initializeGtk() else {
-            printError("postcard: can't open a display. Run it in a desktop session (DISPLAY or WAYLAND_DISPLAY set).")
-            return 1
-        }
-        let desktopStyle = DesktopStyle()  // dark when the desktop prefers it, watched while the app runs
-        let app = Application(id: applicationID, unique: !options.needsOwnInstance)
-        var tourFailed = false
-        var controller: AppController?
-        func activate() {
-            if controller == nil {
-                _ = postcard_get_resource()  // compiled in (and registered as the program loaded)
-                StyleSheet.load(resource: "/io/github/postcard/Postcard/style.css")
-                controller = AppController(application: app, store: store, library: library,
-                                           cameraSources: [options.camera])
-                controller?.present()
-                if options.measuresStartup, let controller {
-                    StartupMeasurement.run(controller) { app.quit() }
-                } else if let tour = options.reviewTourDirectory, let controller {
-                    ReviewTour.run(app: controller, into: tour) { succeeded in
-                        tourFailed = !succeeded
-                        app.quit()
-                    }
-                }
-            } else {
-                controller?.present()
+        Localization.bind(directory: ResourceLocator.localeDirectory)
+        let app = Application(id: applicationID)
+        app.addMainOptions(AppOptions.commandLineOptions)
+        let help = AppOptions.commandLineHelp
+        app.setCommandLineHelp(summary: help.summary, description: help.description)
+        var running: RunningApp?
+        var desktopStyle: DesktopStyle?
+        app.onHandleLocalOptions { parsed in  // in the launching process
+            let options: AppOptions
+            do {
+                options = try AppOptions(options: parsed, resolve: Files.absolute, uri: { Files.uri(forPath: Files.absolute($0)) })
+            } catch {
+                printError("postcard: \(error)")
+                return 2
             }
+            if options.showsVersion { print("Postcard \(AppController.version)"); return 0 }
+            guard initializeGtk() else {
+                printError(localized("postcard: can't open a display. Run it in a desktop session (DISPLAY or WAYLAND_DISPLAY set)."))
+                return 1
+            }
+            app.setUnique(!options.needsOwnInstance)
+            return nil
         }
-        app.onActivate { activate() }
-        app.onOpen { uris in  // postcard photo.jpg, or Open With from a file manager
-            activate()
-            if let first = uris.first { controller?.startNewPost(with: first) }
+        app.onCommandLine { invocation in  // in the running instance, for this launch or a forwarded one
+            let options: AppOptions
+            do {
+                options = try AppOptions(options: invocation.options, resolve: invocation.absolutePath(forArgument:),
+                                         uri: invocation.uri(forArgument:))
+            } catch {
+                invocation.printError("postcard: \(error)")
+                return 2
+            }
+            if let running {
+                return running.apply(options, from: invocation)
+            }
+            do {
+                running = try RunningApp(application: app, options: options)
+            } catch {
+                invocation.printError("postcard: \(error)")
+                return 1
+            }
+            desktopStyle = DesktopStyle()  // dark when the desktop prefers it, watched while the app runs
+            running?.start(options)
+            return 0
         }
-        app.onShutdown { controller?.shutdown() }
-        let status = withExtendedLifetime(desktopStyle) {
-            app.run(opening: options.files, asService: options.runsAsService)
+        app.onActivate {  // D-Bus activation (the launcher), or `gapplication launch`
+            if running == nil { running = try? RunningApp(application: app, options: AppOptions()) }
+            running?.start(AppOptions())
         }
+        app.onOpen { uris in  // Open With from a file manager, or the launcher with files (%F)
+            if running == nil { running = try? RunningApp(application: app, options: AppOptions()) }
+            running?.start(AppOptions())
+            if let first = uris.first { running?.controller.startNewPost(with: first) }
+        }
+        app.onShutdown { running?.controller.shutdown() }
+        let status = app.run(arguments: arguments)
         MainLoopBridge.drain()  // let flows resumed during shutdown finish
-        return tourFailed ? 1 : status
+        withExtendedLifetime(desktopStyle) {}
+        return running?.tourFailed == true ? 1 : status
     }
 
     static func printError(_ message: String) {
         var stderr = StandardError()
         print(message, to: &stderr)
+    }
+}
+
+/// The running instance: its controller, and what a launch asks of it.
+@MainActor
+final class RunningApp {
+    let application: Application
+    let controller: AppController
+    let resources: String
+    var tourFailed = false
+    private var started = false
+
+    /// Opens the store and library the options name and builds the main window (not shown).
+    /// - Throws: ``AppOptionsError`` or ``PostStoreError`` with a message for the user.
+    init(application: Application, options: AppOptions) throws {
+        self.application = application
+        resources = try ResourceLocator.resourcesDirectory()
+        let library = PhotoLibrary(directory: try options.libraryDirectory(resources: resources))
+        let store = try PostStore(directory: options.resolvedDataDirectory)
+        _ = postcard_get_resource()  // compiled in (and registered as the program loaded)
+        StyleSheet.load(resource: "/io/github/postcard/Postcard/style.css")
+        controller = AppController(application: application, store: store, library: library,
+                                   cameraSources: [options.camera])
+    }
+
+    /// Shows the main window (again) and runs what the first launch's options ask: the review tour,
+    /// the start-up measurement, New Post with a given photo.
+    func start(_ options: AppOptions) {
+        if !started { Log.info("Started: posts in \(controller.store.directory), photos from \(controller.library.directory)") }
+        controller.present()
+        defer { started = true }
+        if !started, options.measuresStartup {
+            StartupMeasurement.run(controller) { [application] in application.quit() }
+        } else if !started, let tour = options.reviewTourDirectory {
+            ReviewTour.run(app: controller, into: tour) { [weak self] succeeded in
+                self?.tourFailed = !succeeded
+                self?.application.quit()
+            }
+        } else if let first = options.files.first {
+            controller.startNewPost(with: first)
+        }
+    }
+
+    /// A later launch, forwarded by GApplication: switches the library or camera it names, opens its
+    /// photo in New Post, and brings the window to the front.
+    /// - Returns: the launching process's exit status (1 with a message on its standard error when the
+    ///   Pictures folder is asked for but not configured).
+    func apply(_ options: AppOptions, from invocation: CommandLineInvocation) -> Int32 {
+        if options.libraryWasGiven {
+            do {
+                controller.switchLibrary(to: PhotoLibrary(directory: try options.libraryDirectory(resources: resources)))
+            } catch {
+                invocation.printError("postcard: \(error)")
+                return 1
+            }
+        }
+        if options.cameraWasGiven { controller.switchCamera(to: options.camera) }
+        start(options)
+        return 0
     }
 }
 

@@ -1,7 +1,9 @@
 import Gtk
 import PhotoPosting
 
-/// The command line: `postcard [--library DIR | --pictures] [--data-dir DIR]`.
+/// The command line: `postcard [OPTION…] [PHOTO…]`, parsed by GLib's GOption through GApplication
+/// (``commandLineOptions``), so `--opt=value`, `--opt value` and GOption's `--help` work as in every GNOME
+/// app. A second launch hands its options and photos to the running Postcard (``needsOwnInstance``).
 public struct AppOptions: Equatable, Sendable {
     /// Where the photo library comes from.
     public enum LibrarySource: Equatable, Sendable {
@@ -15,93 +17,91 @@ public struct AppOptions: Equatable, Sendable {
 
     /// The photo library to offer in Choose a Photo.
     public var library: LibrarySource = .bundled
+    /// Whether `--library` or `--pictures` was given (a running Postcard then switches its library).
+    public var libraryWasGiven = false
     /// The data directory for posts (`--data-dir DIR`); nil: `$XDG_DATA_HOME/postcard`.
     public var dataDirectory: String?
     /// Where Take Photo and Quick Snap take pictures from (`--camera test|DEVICE`, else
     /// `POSTCARD_CAMERA`, else the cameras GStreamer finds).
     public var camera: CameraSource = CameraSource.fromEnvironment[0]
-    /// Whether `--camera` was given (the app then runs as its own instance, see ``needsOwnInstance``).
+    /// Whether `--camera` was given (a running Postcard then switches its camera).
     public var cameraWasGiven = false
-    /// Whether the app should run as its own instance instead of handing over to a running one (any
-    /// option that changes what it shows or stores would otherwise be silently ignored).
+    /// Whether the app runs as its own instance instead of handing over to a running one: a different
+    /// data folder is a different set of posts, and the review tour and start-up measurement need a
+    /// fresh app. Everything else (`--library`, `--pictures`, `--camera`, photos) is forwarded.
     public var needsOwnInstance: Bool {
-        library != .bundled || dataDirectory != nil || reviewTourDirectory != nil || measuresStartup || cameraWasGiven
+        dataDirectory != nil || reviewTourDirectory != nil || measuresStartup
     }
 
-    /// Photos to post, given as arguments (`postcard photo.jpg`): New Post opens on Add a Comment with the
-    /// first. Absolute paths or URIs; a running instance receives them.
+    /// Photos to post, given as arguments (`postcard photo.jpg`), as `file://` URIs: New Post opens on
+    /// Add a Comment with the first. A running instance receives them.
     public var files: [String] = []
 
-    /// `--gapplication-service`: started by D-Bus activation (the launcher's `DBusActivatable`); GLib
-    /// runs the app as a service that shows a window when activated.
-    public var runsAsService = false
-
-    /// Whether `--help` was given.
-    public var showHelp = false
+    /// `--version`: print the version and quit.
+    public var showsVersion = false
     /// `--review-tour DIR`: walk through every screen, save screenshots in DIR, and quit.
     public var reviewTourDirectory: String?
     /// `--measure-startup`: show My Profile, print how long the first frame took and the resident memory
     /// once its photos show, then quit (for `make bench`).
     public var measuresStartup = false
 
-    /// The usage text printed by `--help` and after a bad argument.
-    public static let usage = """
-        Usage: postcard [OPTION…] [PHOTO…]
+    /// The options GOption parses (and `--help` lists); GApplication adds `--help` and
+    /// `--gapplication-service` (D-Bus activation, the launcher's `DBusActivatable`).
+    public static var commandLineOptions: [CommandLineOption] {
+        [
+            CommandLineOption("library", value: .filename, description: localized("Offer the photos in FOLDER (default: the bundled sample photos)"),
+                              argumentDescription: localized("FOLDER")),
+            CommandLineOption("pictures", description: localized("Offer the photos in your Pictures folder")),
+            CommandLineOption("data-dir", value: .filename,
+                              description: localized("Keep posts in FOLDER (default: $XDG_DATA_HOME/postcard); runs a separate Postcard"),
+                              argumentDescription: localized("FOLDER")),
+            CommandLineOption("camera", value: .string,
+                              description: localized("Take photos from SOURCE: a device such as /dev/video0, or “test” for GStreamer’s test picture"),
+                              argumentDescription: localized("SOURCE")),
+            CommandLineOption("review-tour", value: .filename,
+                              description: localized("Save a screenshot of every screen in FOLDER, then quit"),
+                              argumentDescription: localized("FOLDER")),
+            CommandLineOption("measure-startup", description: localized("Print the time to the first frame and the memory in use, then quit")),
+            CommandLineOption("version", description: localized("Show the version and quit")),
+            .remainingFilenames(description: localized("Start New Post with this photo chosen"), argumentDescription: localized("[PHOTO…]")),
+        ]
+    }
 
-          PHOTO              start New Post with this photo chosen (a running Postcard opens it)
+    /// The text `--help` shows above the options and below them.
+    public static var commandLineHelp: (summary: String, description: String) {
+        (localized("Post photos with a comment to your profile, a friend’s profile, a comment thread or a message."),
+         localized("A second launch hands its photos and --library, --pictures and --camera to the running Postcard. With --data-dir, --review-tour or --measure-startup it runs separately.\n\nEnvironment: POSTCARD_RESOURCES=FOLDER overrides where the app’s resources are found; POSTCARD_CAMERA=SOURCE is the default for --camera."))
+    }
 
-          --library DIR      offer the photos in DIR (default: the bundled sample photos)
-          --pictures         offer the photos in your Pictures folder
-          --data-dir DIR     keep posts in DIR (default: $XDG_DATA_HOME/postcard)
-          --camera SOURCE    take photos from SOURCE: a device such as /dev/video0, or "test"
-                             for GStreamer's test picture (default: the first camera found)
-          --review-tour DIR  walk through every screen, save a screenshot of each in DIR, quit;
-                             posts go to a fresh folder in DIR unless --data-dir is given
-          --measure-startup  print the time to the first frame and the memory once My Profile
-                             shows its photos, then quit (used by make bench)
-          --help             show this help
-
-        With --library, --pictures, --data-dir or --camera the app runs as a separate instance; otherwise a
-        second launch brings the running window to the front.
-
-        Environment: POSTCARD_RESOURCES=DIR overrides where the app's resources are found;
-        POSTCARD_CAMERA=SOURCE is the default for --camera.
-        """
-
-    /// Parses `arguments` (without the program name).
-    /// - Throws: ``AppOptionsError`` naming the bad or incomplete argument.
-    public init(arguments: [String]) throws {
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--library":
-                guard let dir = remaining.popFirst(), !dir.isEmpty else { throw AppOptionsError(message: "--library needs a folder") }
-                library = .folder(Files.absolute(dir))
-            case "--camera":
-                guard let value = remaining.popFirst(), let source = CameraSource(option: value) else {
-                    throw AppOptionsError(message: "--camera needs \"test\" or a device such as /dev/video0")
-                }
-                camera = source
-                cameraWasGiven = true
-            case "--pictures":
-                library = .pictures
-            case "--data-dir":
-                guard let dir = remaining.popFirst(), !dir.isEmpty else { throw AppOptionsError(message: "--data-dir needs a folder") }
-                dataDirectory = Files.absolute(dir)
-            case "--review-tour":
-                guard let dir = remaining.popFirst(), !dir.isEmpty else { throw AppOptionsError(message: "--review-tour needs a folder") }
-                reviewTourDirectory = Files.absolute(dir)
-            case "--measure-startup":
-                measuresStartup = true
-            case "--gapplication-service":
-                runsAsService = true
-            case "--help", "-h":
-                showHelp = true
-            default:
-                guard !argument.hasPrefix("-") else { throw AppOptionsError(message: "unknown argument “\(argument)”") }
-                files.append(argument.contains("://") ? argument : Files.absolute(argument))
-            }
+    /// The options GOption parsed; file names are resolved by `resolve` (to an absolute path, against
+    /// the launching process's current folder) and photos by `uri`.
+    /// - Throws: ``AppOptionsError`` naming the bad value (an empty folder name, an unknown camera).
+    @MainActor
+    public init(options: CommandLineOptions, resolve: (String) -> String, uri: (String) -> String) throws {
+        func folder(_ name: String) throws -> String? {
+            guard let value = options.filename(name) else { return nil }
+            guard !value.isEmpty else { throw AppOptionsError(message: localized("--%s needs a folder", name)) }
+            return resolve(value)
         }
+        if let library = try folder("library") {
+            self.library = .folder(library)
+            libraryWasGiven = true
+        } else if options.contains("pictures") {
+            library = .pictures
+            libraryWasGiven = true
+        }
+        dataDirectory = try folder("data-dir")
+        reviewTourDirectory = try folder("review-tour")
+        if let value = options.string("camera") {
+            guard let source = CameraSource(option: value) else {
+                throw AppOptionsError(message: localized("--camera needs “test” or a device such as /dev/video0"))
+            }
+            camera = source
+            cameraWasGiven = true
+        }
+        measuresStartup = options.contains("measure-startup")
+        showsVersion = options.contains("version")
+        files = options.remainingFilenames.map(uri)
     }
 
     /// Creates the defaults.
@@ -115,7 +115,7 @@ public struct AppOptions: Equatable, Sendable {
         case .folder(let dir): return dir
         case .pictures:
             guard let pictures = Files.picturesDirectory else {
-                throw AppOptionsError(message: "no Pictures folder is configured (see xdg-user-dirs)")
+                throw AppOptionsError(message: localized("no Pictures folder is configured (see xdg-user-dirs)"))
             }
             return pictures
         }
@@ -155,6 +155,22 @@ public enum ResourceLocator {
             + candidates.joined(separator: ", ") + ". Set POSTCARD_RESOURCES to the Resources folder.")
     }
 
+    /// Where the compiled translations are (`<lang>/LC_MESSAGES/postcard.mo`): the installed
+    /// `<prefix>/share/locale` when the app runs installed (its `share/postcard` exists), else the
+    /// checkout's `.build/locale`, which `make` builds from `po/`.
+    public static var localeDirectory: String {
+        if let exe = Files.executablePath {
+            let prefix = Files.directoryName(Files.directoryName(exe))
+            if Files.isDirectory(Files.join(prefix, "share", "postcard")) { return Files.join(prefix, "share", "locale") }
+        }
+        return Files.join(sourceRoot, ".build", "locale")
+    }
+
+    /// The checkout (Sources/PostcardApp/App/AppOptions.swift → its root).
+    private static var sourceRoot: String {
+        Files.directoryName(Files.directoryName(Files.directoryName(Files.directoryName(#filePath))))
+    }
+
     static func candidates() -> [String] {
         var result: [String] = []
         if let override = Files.environment("POSTCARD_RESOURCES") { result.append(override) }
@@ -162,8 +178,6 @@ public enum ResourceLocator {
             let prefix = Files.directoryName(Files.directoryName(exe))
             result.append(Files.join(prefix, "share", "postcard"))
         }
-        // Sources/PostcardApp/App/AppOptions.swift → the checkout's Resources/.
-        let sourceRoot = Files.directoryName(Files.directoryName(Files.directoryName(Files.directoryName(#filePath))))
         result.append(Files.join(sourceRoot, "Resources"))
         return result
     }

@@ -175,6 +175,7 @@ public final class PostStore {
         sqlite3_bind_int64(statement, 2, id)
         guard sqlite3_step(statement) == SQLITE_DONE else { throw error("Can't save the caption") }
         guard sqlite3_changes(db) == 1 else { throw PostStoreError(description: "Can't save the caption: the post no longer exists") }
+        Log.debug("Stored the caption of post \(id)")
     }
 
     /// The post with row id `id`, or nil.
@@ -253,10 +254,12 @@ public final class PostStore {
             guard sqlite3_step(statement) == SQLITE_DONE else { throw error("Can't insert the \(what)") }
             let id = sqlite3_last_insert_rowid(db)
             try execute("COMMIT")
+            Log.debug("Stored \(what) \(id) with photo \(storedPath)")
             return (id, finalPath, createdAt)
         } catch {
             try? execute("ROLLBACK")
             Files.remove(finalPath)
+            Log.problem("Couldn't store a \(what): \(error)")
             throw PostStoreError(description: "Can't save the \(what): \(error)")
         }
     }
