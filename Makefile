@@ -25,6 +25,7 @@ XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
 LINGUAS := $(shell cat po/LINGUAS)
 MO_FILES := $(foreach lang,$(LINGUAS),.build/locale/$(lang)/LC_MESSAGES/postcard.mo)
 PO_SOURCES = $(shell find Sources -name '*.swift' -not -path 'Sources/PostcardBench/*' | LC_ALL=C sort)
+# xgettext reads Swift as C: marked strings must be one-line literals without \( ) interpolation.
 XGETTEXT := xgettext --language=C --from-code=UTF-8 --keyword= --keyword=localized --keyword=localizedPlural:1,2 \
             --add-comments=Translators: --package-name=Postcard --msgid-bugs-address=https://github.com/postcard \
             --no-location --sort-output
@@ -59,7 +60,7 @@ locale: $(MO_FILES)
 
 # Updates the template from the sources and merges it into every translation (then translate what is new).
 po:
-	$(XGETTEXT) --output=po/postcard.pot $(PO_SOURCES)
+	$(XGETTEXT) --output=po/postcard.pot $(PO_SOURCES) 2>.build/xgettext.log  # (warns about Swift's """ literals)
 	for lang in $(LINGUAS); do msgmerge --quiet --update --backup=none --no-location --sort-output po/$$lang.po po/postcard.pot; done
 
 run: build
@@ -70,7 +71,7 @@ run: build
 # Model tests need no display; GTK tests run under their own Xvfb and D-Bus session and fail (never
 # skip) when they cannot open a display.
 test: deps locale
-	@mkdir -p .build && $(XGETTEXT) --output=.build/postcard.pot $(PO_SOURCES) && \
+	@mkdir -p .build && $(XGETTEXT) --output=.build/postcard.pot $(PO_SOURCES) 2>.build/xgettext.log && \
 	  { diff -q -I '^"POT-Creation-Date' .build/postcard.pot po/postcard.pot >/dev/null || \
 	    { echo "po/postcard.pot is out of date: run make po, then translate what is new"; exit 1; }; } && \
 	  for lang in $(LINGUAS); do \
