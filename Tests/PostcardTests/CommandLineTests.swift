@@ -1,0 +1,211 @@
+import CGtk
+import Foundation
+import Gtk
+import PhotoPosting
+@testable import PostcardApp
+import XCTest
+
+/// The command line as GApplication and GOption parse it, and the real `postcard` program: its
+/// `--version` and `--help`, a second launch handing its options and photos to the running instance,
+/// `gapplication action`, and its GLib log.
+final class CommandLineTests: GtkTestCase, @unchecked Sendable {
+    /// Parses `arguments` with GApplication's own option parsing (what `postcard` does before it starts),
+    /// returning the exit status and the options the app would use (nil when parsing stopped first).
+    @MainActor
+    private func parse(_ arguments: [String]) -> (status: Int32, options: Result<AppOptions, Error>?) {
+        let application = Application(id: "io.github.postcard.ParseTests", unique: false)
+        application.addMainOptions(AppOptions.commandLineOptions)
+        var result: Result<AppOptions, Error>?
+        application.onHandleLocalOptions { parsed in
+            result = Result { try AppOptions(options: parsed, resolve: Files.absolute, uri: { Files.uri(forPath: Files.absolute($0)) }) }
+            return 0  // stop here: nothing is started
+        }
+        return (application.run(arguments: ["postcard"] + arguments), result)
+    }
+
+    func testOptionsAreParsedByGOptionInBothSpellings() throws {
+        try onMain {
+            let options = try XCTUnwrap(parse(["--data-dir=relative/dir", "--library", "pics", "--camera", "test", "photo one.jpg"]).options).get()
+            XCTAssertEqual(options.dataDirectory, FileManager.default.currentDirectoryPath + "/relative/dir")
+            XCTAssertEqual(options.library, .folder(FileManager.default.currentDirectoryPath + "/pics"))
+            XCTAssertEqual(options.camera, .test)
+            XCTAssertEqual(options.files, [Files.uri(forPath: FileManager.default.currentDirectoryPath + "/photo one.jpg")])
+            XCTAssertTrue(options.needsOwnInstance, "another data folder is another Postcard")
+
+            let forwarded = try XCTUnwrap(parse(["--library=/srv/photos", "--camera=/dev/video2", "a.jpg"]).options).get()
+            XCTAssertEqual(forwarded.library, .folder("/srv/photos"))
+            XCTAssertEqual(forwarded.camera, .device(path: "/dev/video2"))
+            XCTAssertFalse(forwarded.needsOwnInstance, "library, camera and photos go to the running Postcard")
+            XCTAssertEqual(try XCTUnwrap(parse(["--pictures"]).options).get().library, .pictures)
+
+            XCTAssertThrowsError(try XCTUnwrap(parse(["--camera", "webcam"]).options).get())
+            XCTAssertThrowsError(try XCTUnwrap(parse(["--data-dir="]).options).get(), "an empty folder name")
+            let unknown = parse(["--frobnicate"])
+            XCTAssertEqual(unknown.status, 1, "GOption refuses an unknown option")
+            XCTAssertNil(unknown.options, "and the app never starts")
+            XCTAssertNil(parse(["--library"]).options, "--library without a folder")
+        }
+    }
+
+    func testVersionHelpAndBadValuesFromTheProgram() throws {
+        let version = try runPostcard(["--version"])
+        XCTAssertEqual(version.status, 0)
+        let expected = MainActor.assumeIsolated { "Postcard \(AppController.version)\n" }
+        XCTAssertEqual(version.output, expected)
+
+        let help = try runPostcard(["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.output.hasPrefix("Usage:\n  postcard [OPTION…] [PHOTO…]\n"), help.output)
+        for line in ["  --library=FOLDER", "  --camera=SOURCE", "  --version", "--help-gapplication"] {
+            XCTAssertTrue(help.output.contains(line), "GOption's help lists \(line):\n\(help.output)")
+        }
+
+        let badCamera = try runPostcard(["--camera", "webcam"])
+        XCTAssertEqual(badCamera.status, 2)
+        XCTAssertTrue(badCamera.errors.contains("--camera needs"), badCamera.errors)
+        let noDisplay = try runPostcard([], environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
+        XCTAssertEqual(noDisplay.status, 1)
+        XCTAssertTrue(noDisplay.errors.contains("can't open a display"), noDisplay.errors)
+    }
+
+    func testASecondLaunchHandsItsOptionsAndPhotoToTheRunningPostcard() throws {
+        let home = makeTemporaryDirectory()
+        let library = home + "/second-library"
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: bundledPhotos + "/coffee.png", toPath: library + "/coffee.png")
+        // gapplication finds the app through its desktop file.
+        try FileManager.default.createDirectory(atPath: home + "/share/applications", withIntermediateDirectories: true)
+        let desktopFile = ((bundledPhotos as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+            + "/data/io.github.postcard.Postcard.desktop"
+        try FileManager.default.copyItem(atPath: desktopFile, toPath: home + "/share/applications/io.github.postcard.Postcard.desktop")
+        let environment: [String: String?] = ["XDG_DATA_HOME": home + "/data", "XDG_DATA_DIRS": home + "/share:/usr/share",
+                                              "G_MESSAGES_DEBUG": "Postcard"]
+        let logPath = home + "/primary.log"
+        let primary = try startPostcard([], environment: environment, log: logPath)
+        defer { if primary.isRunning { primary.terminate() } }
+        func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        try waitFor("the running Postcard", timeout: 30) { log().contains("Started: posts in ") }
+
+        // A relative --library, resolved against the second launch's folder; it ends at once.
+        let second = try runPostcard(["--library", "second-library"], environment: environment, directory: home)
+        XCTAssertEqual(second.status, 0, second.errors)
+        try waitFor("the library switch") { log().contains("Photo library switched to \(library)") }
+        XCTAssertTrue(primary.isRunning)
+
+        let newPost = try runProgram("/usr/bin/gapplication", ["action", PostcardMain.applicationID, "new-post"], environment: environment)
+        XCTAssertEqual(newPost.status, 0, newPost.errors)
+        try waitFor("New Post over D-Bus") { log().contains("Flow started: New Post") }
+        let chooser = try readAccessibilityTree(ofProcess: primary.processIdentifier)
+        XCTAssertTrue(chooser.contains("image|coffee.png"), "Choose a Photo offers the new library:\n\(chooser.joined(separator: "\n"))")
+        XCTAssertFalse(chooser.contains("image|rocket.jpg"), "and not the sample photos")
+
+        XCTAssertEqual(try runProgram("/usr/bin/gapplication", ["action", PostcardMain.applicationID, "close-window"],
+                                      environment: environment).status, 0)
+        try waitFor("the flow to end as canceled") { log().contains("Flow ended: ") && log().contains("canceled") }
+
+        // A photo given to a second launch opens New Post on Add a Comment in the running Postcard.
+        let withPhoto = try runPostcard(["second-library/coffee.png"], environment: environment, directory: home)
+        XCTAssertEqual(withPhoto.status, 0, withPhoto.errors)
+        try waitFor("New Post with the photo") { log().components(separatedBy: "Flow started: New Post").count == 3 }
+        try waitFor("Add a Comment with the forwarded photo", timeout: 20) {
+            (try? self.readAccessibilityTree(ofProcess: primary.processIdentifier))?.contains("push button|Post") == true
+        }
+
+        XCTAssertEqual(try runProgram("/usr/bin/gapplication", ["action", PostcardMain.applicationID, "quit"],
+                                      environment: environment).status, 0)
+        try waitFor("quit") { !primary.isRunning }
+        XCTAssertEqual(primary.terminationStatus, 0)
+        XCTAssertEqual(log().components(separatedBy: "Flow ended: ").count, 3, "quitting ends the open flow:\n\(log())")
+        XCTAssertFalse(log().contains("WARNING") || log().contains("CRITICAL"), log())
+    }
+}
+
+/// A wait that ran out (the test has already failed).
+struct TimedOut: Error { let what: String }
+
+/// Running the built `postcard` program (beside the test bundle) and other programs.
+extension GtkTestCase {
+    struct ProgramRun {
+        let status: Int32
+        let output: String
+        let errors: String
+    }
+
+    /// The `postcard` executable built with the tests.
+    var postcardPath: String {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("postcard").path), directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("postcard").path
+    }
+
+    private func configure(_ process: Process, environment: [String: String?], directory: String?) {
+        var merged = ProcessInfo.processInfo.environment
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    }
+
+    /// Runs `program` with `arguments` to the end (at most 30 seconds) and returns what it printed.
+    func runProgram(_ program: String, _ arguments: [String], environment: [String: String?] = [:],
+                    directory: String? = nil) throws -> ProgramRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        configure(process, environment: environment, directory: directory)
+        let folder = makeTemporaryDirectory()
+        FileManager.default.createFile(atPath: folder + "/out", contents: nil)
+        FileManager.default.createFile(atPath: folder + "/err", contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: folder + "/out")
+        process.standardError = FileHandle(forWritingAtPath: folder + "/err")
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { process.terminate(); XCTFail("\(program) \(arguments) did not end in 30 s") }
+        process.waitUntilExit()
+        return ProgramRun(status: process.terminationStatus,
+                          output: (try? String(contentsOfFile: folder + "/out", encoding: .utf8)) ?? "",
+                          errors: (try? String(contentsOfFile: folder + "/err", encoding: .utf8)) ?? "")
+    }
+
+    /// Runs `postcard` with `arguments` to the end.
+    func runPostcard(_ arguments: [String], environment: [String: String?] = [:], directory: String? = nil) throws -> ProgramRun {
+        try runProgram(postcardPath, arguments, environment: environment, directory: directory)
+    }
+
+    /// Starts `postcard` with `arguments`, its standard output and error going to `log`.
+    func startPostcard(_ arguments: [String], environment: [String: String?], log: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: postcardPath)
+        process.arguments = arguments
+        configure(process, environment: environment, directory: nil)
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = FileHandle(forWritingAtPath: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        return process
+    }
+
+    /// Waits (without a main loop: the app under test is another process) until `condition` holds.
+    func waitFor(_ what: String, timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line,
+                 _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < deadline else {
+                XCTFail("timed out waiting for \(what)", file: file, line: line)
+                throw TimedOut(what: what)
+            }
+            usleep(50_000)
+        }
+    }
+
+    /// What a screen reader hears from another process (`role|name` lines, see ``readAccessibilityTree(file:line:)``).
+    func readAccessibilityTree(ofProcess pid: Int32) throws -> [String] {
+        let script = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Scripts/atspi_names.py")
+        let run = try runProgram("/usr/bin/python3", [script, String(pid)])
+        guard run.status == 0 else { throw TimedOut(what: "the AT-SPI reader: \(run.errors)") }
+        return run.output.split(separator: "\n").map(String.init)
+    }
+}
