@@ -10,10 +10,13 @@ public final class FileChooser: Object {
     /// `title` is the dialog title; `acceptLabel` the affirmative button (e.g. "_Open"); `folder`, when
     /// given, is the folder it starts in (else GTK's default, Recent).
     public init(title: String, acceptLabel: String, parent: UnsafeMutablePointer<GtkWindow>?, folder: String? = nil) {
-        super.init(gtk_file_chooser_native_new(title, parent, GTK_FILE_CHOOSER_ACTION_OPEN, acceptLabel, "_Cancel"),
+        super.init(gtk_file_chooser_native_new(title, parent, GTK_FILE_CHOOSER_ACTION_OPEN, acceptLabel, localized("_Cancel")),
                    transfer: .full)
         gtk_native_dialog_set_modal(pointer(), 1)
-        gtk_file_chooser_add_filter(pointer(), postcard_image_filter())
+        let filter = postcard_image_filter()
+        // Translators: the file chooser's filter that shows image files only.
+        gtk_file_filter_set_name(filter, localized("Images"))
+        gtk_file_chooser_add_filter(pointer(), filter)
         if let folder, let start = g_file_new_for_path(folder) {
             _ = gtk_file_chooser_set_current_folder(pointer(), start, nil)
             g_object_unref(UnsafeMutableRawPointer(start))

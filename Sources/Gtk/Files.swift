@@ -28,7 +28,9 @@ public enum Files {
     /// - Throws: ``GLibError`` with the system's reason when it cannot.
     public static func makeDirectory(_ path: String) throws {
         if g_mkdir_with_parents(path, 0o700) != 0 {
-            throw GLibError(message: "Could not create folder \(path): \(String(cString: g_strerror(errno)))")
+            let reason = String(cString: g_strerror(errno))  // before anything else can change errno
+            // Translators: %1$s is a folder, %2$s the system's reason, e.g. "Permission denied".
+            throw GLibError(message: localized("Could not create folder %1$s: %2$s", path, reason))
         }
     }
 

@@ -106,7 +106,8 @@ public enum ImageDecoder {
         defer { g_free(filename) }
         let (format, width, height) = try header(filename: filename)
         if Int64(width) * Int64(height) > pixelBudget(forFormat: format) {
-            throw ImageLoadError(.tooLarge, "\(width) × \(height) pixels is more than Postcard shows")
+            // Translators: an image's width and height in pixels, e.g. "16000 × 16000 pixels is more …".
+            throw ImageLoadError(.tooLarge, localized("%d × %d pixels is more than Postcard shows", width, height))
         }
         let target = scaledSize(width: width, height: height, fit: fit)
         var error: UnsafeMutablePointer<GError>?
@@ -114,14 +115,15 @@ public enum ImageDecoder {
             ? gdk_pixbuf_new_from_file(filename, &error)
             : gdk_pixbuf_new_from_file_at_scale(filename, target.0, target.1, 1, &error)
         guard let decoded else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "it could not be decoded"
+            let reason = error.map { String(cString: $0.pointee.message) } ?? localized("it could not be decoded")
             if let error { g_error_free(error) }
-            throw ImageLoadError(.unreadable, "The image is damaged: \(reason)")
+            // Translators: %s is why the image could not be decoded (GdkPixbuf's message, or "it could not be decoded").
+            throw ImageLoadError(.unreadable, localized("The image is damaged: %s", reason))
         }
         if let error { g_error_free(error) }
         defer { g_object_unref(UnsafeMutableRawPointer(decoded)) }
         guard let upright = gdk_pixbuf_apply_embedded_orientation(decoded) else {
-            throw ImageLoadError(.unreadable, "Not enough memory to turn the image upright")
+            throw ImageLoadError(.unreadable, localized("Not enough memory to turn the image upright"))
         }
         // A quarter turn swaps the sides: fit the box again (on this thread, never the main one).
         let uprightWidth = gdk_pixbuf_get_width(upright), uprightHeight = gdk_pixbuf_get_height(upright)
@@ -129,7 +131,7 @@ public enum ImageDecoder {
         if final == (uprightWidth, uprightHeight) { return DecodedImage(taking: upright) }
         defer { g_object_unref(UnsafeMutableRawPointer(upright)) }
         guard let scaled = gdk_pixbuf_scale_simple(upright, final.0, final.1, GDK_INTERP_BILINEAR) else {
-            throw ImageLoadError(.unreadable, "Not enough memory to scale the image")
+            throw ImageLoadError(.unreadable, localized("Not enough memory to scale the image"))
         }
         return DecodedImage(taking: scaled)
     }
@@ -149,7 +151,7 @@ public enum ImageDecoder {
 
     private static func fileName(uri: String) throws -> UnsafeMutablePointer<CChar> {
         guard let name = g_filename_from_uri(uri, nil, nil) else {
-            throw ImageLoadError(.unreadable, "Not a local file: \(uri)")
+            throw ImageLoadError(.unreadable, localized("Not a local file: %s", uri))
         }
         return name
     }
@@ -164,12 +166,12 @@ public enum ImageDecoder {
         }
         var info = stat()
         if stat(filename, &info) != 0 {
-            let reason = errno == ENOENT ? "The file no longer exists" : String(cString: g_strerror(errno))
+            let reason = errno == ENOENT ? localized("The file no longer exists") : String(cString: g_strerror(errno))
             throw ImageLoadError(.unreadable, reason)
         }
-        if access(filename, R_OK) != 0 { throw ImageLoadError(.unreadable, "You don't have permission to read it") }
-        if info.st_size == 0 { throw ImageLoadError(.unreadable, "The file is empty") }
-        throw ImageLoadError(.unreadable, "The file is damaged, or is not an image of a kind this computer can open")
+        if access(filename, R_OK) != 0 { throw ImageLoadError(.unreadable, localized("You don't have permission to read it")) }
+        if info.st_size == 0 { throw ImageLoadError(.unreadable, localized("The file is empty")) }
+        throw ImageLoadError(.unreadable, localized("The file is damaged, or is not an image of a kind this computer can open"))
     }
 }
 

@@ -61,9 +61,15 @@ public enum Localization {
 
 /// `message` in the user's language (gettext domain ``Localization/domain``), with its placeholders
 /// (`%s`, `%d`, `%1$s`) replaced by `arguments`. Marks the string for `xgettext` (keyword `localized`).
+///
+/// Two identical English words that translate differently (the noun "Post", a page title, and the verb
+/// "Post", a button) are told apart as GLib's `Q_()` does: a context before a `|` ("page title|Post").
+/// The context is part of the message id, and is dropped when there is no translation (`g_dpgettext`
+/// with offset 0), so the English text is the part after the last `|`.
 public func localized(_ message: String, _ arguments: CustomStringConvertible...) -> String {
-    // Untranslated, gettext returns the pointer it was given: read it while that is still alive.
-    let translated = message.withCString { String(cString: g_dgettext(Localization.domain, $0)) }
+    // Untranslated, gettext returns the pointer it was given (or a pointer into it, after the `|`):
+    // read it while that is still alive.
+    let translated = message.withCString { String(cString: g_dpgettext(Localization.domain, $0, 0)) }
     return Localization.substitute(translated, arguments.map(\.description))
 }
 

@@ -43,7 +43,7 @@ public final class NavigationStack {
     public let view = Stack()
 
     /// The Back button (visible when ``NavigationStackState/canGoBack``).
-    public let backButton = Button(iconName: "go-previous-symbolic", accessibleLabel: "Back")
+    public let backButton = Button(iconName: "go-previous-symbolic", accessibleLabel: localized("Back"))
 
     /// The bar's title widget (the visible page's title and subtitle).
     public let titleView = TitleView()

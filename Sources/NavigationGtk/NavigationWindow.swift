@@ -90,10 +90,10 @@ public final class ModalDialog {
     /// The dialog's navigation stack.
     public let stack: NavigationStack
     /// The one Cancel button (start of the bar, on every page).
-    public let cancelButton = Button(label: "Cancel")
+    public let cancelButton = Button(label: localized("Cancel"))
     /// **Close**, at the start of the first page's own bar when the dialog presents its first page alone
     /// (see ``init(over:root:width:height:presentsRootAlone:)``); it asks to leave as Cancel does.
-    public let closeButton = Button(label: "Close")
+    public let closeButton = Button(label: localized("Close"))
     /// Whether the first page shows its own bar with Close, and the stack's bar only above it.
     public let presentsRootAlone: Bool
 
@@ -217,7 +217,7 @@ public final class PageDialog {
     /// The page shown.
     public let page: Page
     /// The Close button at the start of the page's standalone bar.
-    public let closeButton = Button(label: "Close")
+    public let closeButton = Button(label: localized("Close"))
 
     private let focusReturn: FocusReturn
     private let completion = FlowCompletion<Void>()

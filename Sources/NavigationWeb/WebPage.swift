@@ -32,7 +32,7 @@ public final class WebPage: Page {
     /// The web view (a `WebKitWebView`).
     public let webView: Widget
     /// **Open in Browser** (end of the bar).
-    public let openInBrowserButton = Button(label: "Open in Browser")
+    public let openInBrowserButton = Button(label: localized("Open in Browser"))
     /// Shows the loading progress, just below the bar.
     public let progressBar = ProgressBar()
     /// The error state: why the page can't be shown, and Try Again.
@@ -42,7 +42,7 @@ public final class WebPage: Page {
     /// The error state's explanation (the reason WebKit gave).
     public var errorDetail: Label { errorState.descriptionLabel }
     /// **Try Again** in the error state.
-    public let tryAgainButton = Button(label: "Try Again")
+    public let tryAgainButton = Button(label: localized("Try Again"))
     /// A short message at the top of the page when a link was refused or could not be opened.
     public let messageLabel = Label()
 
@@ -76,8 +76,10 @@ public final class WebPage: Page {
         let pointer = webKit.web_view_new()!
         webKitView = OpaquePointer(pointer)
         webView = Widget(UnsafeMutableRawPointer(pointer), transfer: .full)
-        super.init(title: title ?? "Web Page")
-        webView.setAccessibleLabel(title ?? "Web page")
+        // Translators: the title of a page showing a web page, until the page's own title is known.
+        super.init(title: title ?? localized("Web Page"))
+        // Translators: what a screen reader calls a web page's content, until the page's own title is known.
+        webView.setAccessibleLabel(title ?? localized("Web page"))
         build()
         connectSignals()
         load(uri)
@@ -89,7 +91,8 @@ public final class WebPage: Page {
     /// not installed), or nil when they can. Check it before creating a page: without WebKitGTK, creating
     /// one stops the app. Opens WebKitGTK the first time (main thread).
     public static var unavailableReason: String? {
-        WebKitLibrary.functions == nil ? "Web pages need WebKitGTK 6.0: \(WebKitLibrary.failure ?? "not found")" : nil
+        WebKitLibrary.functions == nil
+            ? localized("Web pages need WebKitGTK 6.0: %s", WebKitLibrary.failure ?? localized("not found")) : nil
     }
 
     /// The page scrolls under a window's translucent bar (see the type's docs).
@@ -159,16 +162,19 @@ public final class WebPage: Page {
             // The file's path, without the #fragment or ?query (which GLib's file URIs cannot carry).
             let file = String(uri.prefix { $0 != "#" && $0 != "?" })
             guard let localFolder, let path = g_filename_from_uri(file, nil, nil) else {
-                return .refuse("Postcard doesn't open files from web pages or posts.")
+                return .refuse(localized("Postcard doesn't open files from web pages or posts."))
             }
             defer { g_free(path) }
             let canonical = g_canonicalize_filename(path, nil).map { pointer in
                 defer { g_free(pointer) }
                 return String(cString: pointer)
             } ?? ""
-            return canonical.hasPrefix(localFolder) ? .load : .refuse("Postcard doesn't open files from web pages or posts.")
-        case "javascript", "data", "blob", "":
-            return .refuse("Postcard doesn't open \(scheme.isEmpty ? "this" : scheme + ":") links.")
+            return canonical.hasPrefix(localFolder) ? .load : .refuse(localized("Postcard doesn't open files from web pages or posts."))
+        case "":
+            return .refuse(localized("Postcard doesn't open this link."))
+        case "javascript", "data", "blob":
+            // Translators: %s is the kind of link, e.g. "javascript:".
+            return .refuse(localized("Postcard doesn't open %s links.", scheme + ":"))
         default:
             return .openOutside
         }
@@ -178,9 +184,16 @@ public final class WebPage: Page {
         do {
             try DefaultApplication.open(uri)
         } catch let error as GLibError where error.domain == "g-io-error-quark" && error.code == 15 {  // NOT_SUPPORTED
-            show(message: "No application on this computer opens \(Self.host(of: uri)) (\(g_uri_peek_scheme(uri).map { String(cString: $0) } ?? "this kind of") links).")
+            if let scheme = g_uri_peek_scheme(uri).map({ String(cString: $0) }) {
+                // Translators: %1$s is a web site or address, %2$s the kind of link, e.g. "mailto".
+                show(message: localized("No application on this computer opens %1$s (%2$s links).", Self.host(of: uri), scheme))
+            } else {
+                // Translators: %s is a web site or address.
+                show(message: localized("No application on this computer opens %s (this kind of links).", Self.host(of: uri)))
+            }
         } catch {
-            show(message: "Couldn't open \(uri): \(error)")
+            // Translators: %1$s is a web address, %2$s why it can't be opened.
+            show(message: localized("Couldn't open %1$s: %2$s", uri, "\(error)"))
         }
     }
 
@@ -264,8 +277,9 @@ public final class WebPage: Page {
                 let committed = String(cString: pointer)
                 if committed == "about:blank", !self.currentURI.hasPrefix("about:") {
                     // WebKit shows a blank page in place of an address it refuses (a port such as 9).
-                    self.showError(("Can't Show This Page",
-                                    "\(Self.host(of: self.currentURI)) could not be loaded: the address was refused."))
+                    // Translators: %s is a web site, e.g. "example.org".
+                    let detail = localized("%s could not be loaded: the address was refused.", Self.host(of: self.currentURI))
+                    self.showError((localized("Can't Show This Page"), detail))
                 } else {
                     self.currentURI = committed
                 }
@@ -280,14 +294,16 @@ public final class WebPage: Page {
             guard let self else { return }
             let uri = args.string(at: 1) ?? self.currentURI
             self.currentURI = uri
-            self.showError(("This Connection Isn't Safe",
-                            "\(Self.host(of: uri)) did not prove who it is (its certificate is not valid), so Postcard did not show the page."))
+            // Translators: %s is a web site, e.g. "example.org".
+            let detail = localized("%s did not prove who it is (its certificate is not valid), so Postcard did not show the page.",
+                                   Self.host(of: uri))
+            self.showError((localized("This Connection Isn't Safe"), detail))
             args.setReturn(true)
         }
         webView.connect("web-process-terminated") { [weak self] args in
             guard let self, self.view.isMapped else { return }
             _ = args
-            self.showError(("The Page Stopped Working", "Its web content process ended. Try loading it again."))
+            self.showError((localized("The Page Stopped Working"), localized("Its web content process ended. Try loading it again.")))
         }
         webView.connect("decide-policy") { [weak self] args in
             guard let self, let decision = args.object(at: 1) else { return }
@@ -341,7 +357,9 @@ public final class WebPage: Page {
         }
         currentURI = uri
         let reason = String(cString: error.pointee.message)
-        showError(("Can't Show This Page", "\(Self.host(of: uri)) could not be loaded: \(reason)."))
+        // Translators: %1$s is a web site, e.g. "example.org"; %2$s why it could not be loaded.
+        let detail = localized("%1$s could not be loaded: %2$s.", Self.host(of: uri), reason)
+        showError((localized("Can't Show This Page"), detail))
         return true
     }
 

@@ -30,8 +30,9 @@ public struct CameraProblem: Error, Equatable, Sendable, CustomStringConvertible
     /// The headline and the detail.
     public var description: String { "\(title): \(detail)" }
 
-    static func noCamera(_ detail: String = "Postcard found no camera on this computer. Connect one, or choose a photo instead.") -> CameraProblem {
-        CameraProblem(kind: .noCamera, title: "No Camera Found", detail: detail)
+    static func noCamera(_ detail: String? = nil) -> CameraProblem {
+        CameraProblem(kind: .noCamera, title: localized("No Camera Found"),
+                      detail: detail ?? localized("Postcard found no camera on this computer. Connect one, or choose a photo instead."))
     }
 }
 
@@ -111,8 +112,10 @@ public final class Camera {
         }
         guard let pipeline else { return }
         if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
-            return fail(pendingProblem() ?? CameraProblem(kind: .failed, title: "The Camera Didn't Start",
-                                                          detail: "GStreamer could not start \(device.name)."))
+            if let problem = pendingProblem() { return fail(problem) }
+            // Translators: %s is the name of a camera, e.g. "Integrated Camera".
+            let detail = localized("GStreamer could not start %s.", device.name)
+            return fail(CameraProblem(kind: .failed, title: localized("The Camera Didn't Start"), detail: detail))
         }
         state = .playing
         startWatchdog()
@@ -158,15 +161,17 @@ public final class Camera {
         func make(_ factory: String) throws -> UnsafeMutablePointer<GstElement> {
             guard let element = gst_element_factory_make(factory, nil) else {
                 gst_object_unref(UnsafeMutableRawPointer(pipeline))
-                throw CameraProblem(kind: .failed, title: "The Camera Can't Be Shown",
-                                    detail: "GStreamer's \(factory) element is missing (install gstreamer1.0-plugins-base and -good).")
+                // Translators: %s is the name of a GStreamer element, e.g. "videoconvert"; keep the package names.
+                let detail = localized("GStreamer's %s element is missing (install gstreamer1.0-plugins-base and -good).", factory)
+                throw CameraProblem(kind: .failed, title: localized("The Camera Can't Be Shown"), detail: detail)
             }
             return element
         }
         guard let source = device.makeSourceElement() else {
             gst_object_unref(UnsafeMutableRawPointer(pipeline))
-            throw CameraProblem(kind: .failed, title: "The Camera Can't Be Shown",
-                                detail: "GStreamer has no source for \(device.name) (install gstreamer1.0-plugins-good).")
+            // Translators: %s is the name of a camera; keep the package name.
+            let detail = localized("GStreamer has no source for %s (install gstreamer1.0-plugins-good).", device.name)
+            throw CameraProblem(kind: .failed, title: localized("The Camera Can't Be Shown"), detail: detail)
         }
         var chain = [source]
         if let caps = device.sourceCaps {
@@ -186,8 +191,9 @@ public final class Camera {
         for element in chain { _ = gst_bin_add(bin(pipeline), element) }
         for (from, to) in zip(chain, chain.dropFirst()) where gst_element_link(from, to) == 0 {
             gst_object_unref(UnsafeMutableRawPointer(pipeline))
-            throw CameraProblem(kind: .failed, title: "The Camera Can't Be Shown",
-                                detail: "GStreamer could not convert \(device.name)'s pictures.")
+            // Translators: %s is the name of a camera.
+            let detail = localized("GStreamer could not convert %s's pictures.", device.name)
+            throw CameraProblem(kind: .failed, title: localized("The Camera Can't Be Shown"), detail: detail)
         }
 
         let mailbox = FrameMailbox { [weak self] frame in self?.receive(frame) }
@@ -230,8 +236,9 @@ public final class Camera {
         case GST_MESSAGE_ERROR:
             fail(problem(from: message))
         case GST_MESSAGE_EOS:
-            fail(CameraProblem(kind: .stopped, title: "The Camera Stopped",
-                               detail: "\(device.name) stopped sending pictures."))
+            // Translators: %s is the name of a camera.
+            let detail = localized("%s stopped sending pictures.", device.name)
+            fail(CameraProblem(kind: .stopped, title: localized("The Camera Stopped"), detail: detail))
         default:
             break
         }
@@ -254,28 +261,35 @@ public final class Camera {
             if let error { g_error_free(error) }
             g_free(debug)
         }
-        let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+        let text = error.map { String(cString: $0.pointee.message) } ?? localized("unknown error")
         let details = (debug.map { String(cString: $0) } ?? "").lowercased()
         let isResource = error?.pointee.domain == gst_resource_error_quark()
         let code = error.map { Int($0.pointee.code) } ?? 0
         let name = device.name
         if isResource && code == Int(GST_RESOURCE_ERROR_BUSY.rawValue) || details.contains("busy") {
-            return CameraProblem(kind: .busy, title: "The Camera Is Busy",
-                                 detail: "Another app is using \(name). Close it and try again, or choose a photo instead.")
+            // Translators: %s is the name of a camera.
+            let detail = localized("Another app is using %s. Close it and try again, or choose a photo instead.", name)
+            return CameraProblem(kind: .busy, title: localized("The Camera Is Busy"), detail: detail)
         }
         if details.contains("permission") || text.lowercased().contains("permission")
             || isResource && code == Int(GST_RESOURCE_ERROR_NOT_AUTHORIZED.rawValue) {
-            return CameraProblem(kind: .notPermitted, title: "Postcard May Not Use the Camera",
-                                 detail: "You don't have permission to use \(name). Ask your administrator, or choose a photo instead.")
+            // Translators: %s is the name of a camera.
+            let detail = localized("You don't have permission to use %s. Ask your administrator, or choose a photo instead.", name)
+            return CameraProblem(kind: .notPermitted, title: localized("Postcard May Not Use the Camera"), detail: detail)
         }
         if isResource && code == Int(GST_RESOURCE_ERROR_NOT_FOUND.rawValue) || details.contains("no such file") {
-            return .noCamera("There is no camera at \(name). Connect one, or choose a photo instead.")
+            // Translators: %s is a camera's device file, e.g. /dev/video0.
+            return .noCamera(localized("There is no camera at %s. Connect one, or choose a photo instead.", name))
         }
         if state == .playing && frameCount > 0 {
-            return CameraProblem(kind: .stopped, title: "The Camera Stopped",
-                                 detail: "\(name) was disconnected or stopped working (\(text)).")
+            // Translators: %1$s is the name of a camera, %2$s the error GStreamer reported.
+            let detail = localized("%1$s was disconnected or stopped working (%2$s).", name, text)
+            return CameraProblem(kind: .stopped, title: localized("The Camera Stopped"), detail: detail)
         }
-        return CameraProblem(kind: .failed, title: "The Camera Didn't Start", detail: "\(name): \(text)")
+        // Translators: why a camera didn't start: %1$s is the name of the camera, %2$s the error GStreamer
+        // reported.
+        let detail = localized("%1$s: %2$s", name, text)
+        return CameraProblem(kind: .failed, title: localized("The Camera Didn't Start"), detail: detail)
     }
 
     private func fail(_ problem: CameraProblem) {
@@ -308,8 +322,11 @@ public final class Camera {
         guard state == .playing else { watchdog = 0; return false }
         if frameCount == framesAtLastCheck {
             watchdog = 0
-            fail(CameraProblem(kind: .stopped, title: "The Camera Stopped",
-                               detail: "\(device.name) has sent no picture for \(Self.frameTimeout) seconds."))
+            let seconds = Int(Self.frameTimeout)
+            // Translators: %1$s is the name of a camera, %2$d a number of seconds.
+            let detail = localizedPlural("%1$s has sent no picture for %2$d second.", "%1$s has sent no picture for %2$d seconds.",
+                                         count: seconds, device.name, seconds)
+            fail(CameraProblem(kind: .stopped, title: localized("The Camera Stopped"), detail: detail))
             return false
         }
         framesAtLastCheck = frameCount

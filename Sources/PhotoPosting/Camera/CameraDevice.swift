@@ -96,7 +96,12 @@ public struct CameraDevice: Equatable, Sendable {
                 switch source {
                 case .test:
                     testCount += 1
-                    devices.append(CameraDevice(name: testCount == 1 ? "Test Picture" : "Test Picture \(testCount)",
+                    let name = testCount == 1
+                        // Translators: the name of GStreamer's test picture, offered as a camera.
+                        ? localized("Test Picture")
+                        // Translators: the name of a second (third, …) test picture offered as a camera.
+                        : localized("Test Picture %d", testCount)
+                    devices.append(CameraDevice(name: name,
                                                 kind: .test(pattern: testCount == 1 ? "ball" : "smpte")))
                 case .device(let path):
                     devices.append(CameraDevice(name: path, kind: .v4l2(path: path)))
@@ -121,7 +126,7 @@ public struct CameraDevice: Equatable, Sendable {
                 let name = gst_device_get_display_name(device).map { text in
                     defer { g_free(text) }
                     return String(cString: text)
-                } ?? "Camera"
+                } ?? localized("Camera")
                 devices.append(CameraDevice(name: name, kind: .monitored(DeviceHandle(device))))
             }
             list = node.pointee.next

@@ -33,7 +33,7 @@ public final class CameraPage: Page {
     /// The live preview (the newest frame, scaled to fit).
     public let preview = Picture()
     /// The shutter button.
-    public let shutterButton = Button(iconName: "camera-photo-symbolic", accessibleLabel: "Take Photo")
+    public let shutterButton = Button(iconName: "camera-photo-symbolic", accessibleLabel: localized("Take Photo"))
     /// The problem state: what is wrong, and Choose a Photo Instead.
     public let problemState = StatusPage(iconName: "camera-disabled-symbolic")
     /// The problem state's headline, e.g. "No Camera Found".
@@ -41,7 +41,7 @@ public final class CameraPage: Page {
     /// The problem state's explanation.
     public var problemDetail: Label { problemState.descriptionLabel }
     /// **Choose a Photo Instead**, in the problem state.
-    public let chooseInsteadButton = Button(label: "Choose a Photo Instead")
+    public let chooseInsteadButton = Button(label: localized("Choose a Photo Instead"))
     /// Shows why the last photo could not be saved; hidden until then.
     public let errorLabel = Label()
     /// The camera switcher, when there is more than one camera (at the end of the bar).
@@ -57,16 +57,17 @@ public final class CameraPage: Page {
     public private(set) var isSaving = false
 
     private let views = Stack()
-    private let startingLabel = Label("Starting the camera…")
+    private let startingLabel = Label(localized("Starting the camera…"))
     private var isSearching = false
 
     /// Creates the page (nothing starts until it is shown). `title` defaults to "Camera".
-    public init(settings: CameraSettings, title: String = "Camera") {
+    public init(settings: CameraSettings, title: String? = nil) {
         self.settings = settings
-        super.init(title: title)
+        // Translators: the title of the page showing the camera's live picture.
+        super.init(title: title ?? localized("Camera"))
         preview.contentFit = .contain
         preview.canShrink = true
-        preview.alternativeText = "Camera preview"
+        preview.alternativeText = localized("Camera preview")
         preview.expandsVertically = true
         preview.expandsHorizontally = true
         let previewArea = Box(.vertical)
@@ -139,7 +140,8 @@ public final class CameraPage: Page {
         devices = found
         guard !found.isEmpty else { return show(.noCamera()) }
         if found.count > 1 {
-            let switcher = DropDown(choices: found.map(\.name), accessibleLabel: "Camera")
+            // Translators: the name of the list that picks which camera shows.
+            let switcher = DropDown(choices: found.map(\.name), accessibleLabel: localized("Camera"))
             switcher.onSelectionChanged { [weak self] index in self?.switchCamera(to: index) }
             cameraSwitcher = switcher
             addEndBarItem(switcher)
@@ -207,7 +209,7 @@ public final class CameraPage: Page {
             case .success(let path):
                 self.onPhotoTaken?(Photo(path: path))
             case .failure(let error):
-                self.errorLabel.text = "Couldn't save the photo: \(error)"
+                self.errorLabel.text = localized("Couldn't save the photo: %s", "\(error)")
                 self.errorLabel.isVisible = true
                 if self.view.isMapped { _ = self.shutterButton.grabFocus() }  // it lost focus while disabled
             }

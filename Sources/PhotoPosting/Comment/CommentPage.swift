@@ -27,11 +27,15 @@ public final class CommentPage: Page {
     static let previewSize: Int32 = 960
 
     /// Creates the page for `photo`, with an optional initial `comment` and action label
-    /// (default "Post"; e.g. "Save" when editing a caption).
-    public init(photo: Photo, comment: String = "", actionLabel: String = "Post", title: String = "Add a Comment") {
+    /// (default "Post"; e.g. "Save" when editing a caption) and title (default "Add a Comment").
+    public init(photo: Photo, comment: String = "", actionLabel: String? = nil, title: String? = nil) {
         self.photo = photo
-        postButton = Button(label: actionLabel)
-        super.init(title: title)
+        // Translators: the button that posts the photo with its comment (a verb). Keep it short: in a
+        // 360-pixel window the bar also holds Cancel, Back, the page title and Help.
+        postButton = Button(label: actionLabel ?? localized("Post"))
+        // Translators: the title of the page where the user types the comment for the chosen photo. Keep
+        // it short: in a 360-pixel window the bar also holds Cancel, Back, Post and Help.
+        super.init(title: title ?? localized("Add a Comment"))
         postButton.addCSSClass("suggested-action")
         addEndBarItem(postButton)
 
@@ -47,11 +51,12 @@ public final class CommentPage: Page {
         errorLabel.addCSSClass("error")
         errorLabel.setMargins(top: 0, bottom: 6, start: 12, end: 12)
 
-        let heading = Label("Comment")
+        // Translators: the heading above the field where the user types the comment for a photo (a noun).
+        let heading = Label(localized("Comment"))
         heading.xAlign = 0
         heading.addCSSClass("heading")
         heading.setMargins(top: 6, bottom: 4, start: 12, end: 12)
-        commentView.setAccessibleLabel("Comment")
+        commentView.setAccessibleLabel(localized("Comment"))
         commentView.addCSSClass("comment-field")
         commentView.text = comment
         let field = ScrolledWindow(commentView)
@@ -125,7 +130,8 @@ public final class CommentPage: Page {
             } catch {
                 self.isPhotoReadable = false
                 self.updatePostButton()
-                self.showError("This photo can't be opened, so it can't be posted (\(error)). Go back and choose another.")
+                // Translators: %s is why the photo can't be opened.
+                self.showError(localized("This photo can't be opened, so it can't be posted (%s). Go back and choose another.", "\(error)"))
             }
         }
     }

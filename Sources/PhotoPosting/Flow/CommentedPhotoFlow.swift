@@ -171,7 +171,7 @@ public final class CommentedPhotoFlow {
     /// **Help** at the end of the dialog's bar (on every page above the first; Quick Snap's camera shows
     /// its own bar) and F1 anywhere in the dialog.
     private func addHelp(to dialog: ModalDialog) {
-        let button = Button(iconName: "help-browser-symbolic", accessibleLabel: "Help")
+        let button = Button(iconName: "help-browser-symbolic", accessibleLabel: localized("Help"))
         button.onClicked { [weak self] in self?.showHelp() }
         dialog.addEndBarItem(button)
         helpButton = button
@@ -207,7 +207,7 @@ public final class CommentedPhotoFlow {
         return picker
     }
 
-    private func makeCameraPage(title: String = "Camera") -> CameraPage {
+    private func makeCameraPage(title: String? = nil) -> CameraPage {
         let page = CameraPage(settings: camera!, title: title)
         page.onPhotoTaken = { [weak self] photo in self?.showCommentPage(for: photo) }
         page.onChoosePhotoInstead = { [weak self] in self?.chooseInstead() }
@@ -275,7 +275,7 @@ public final class CommentedPhotoFlow {
                     self.finish(.canceled)
                 } else {
                     page.isBusy = false
-                    page.showError("Couldn't post: \(error)")
+                    page.showError(localized("Couldn't post: %s", "\(error)"))
                 }
             }
         }

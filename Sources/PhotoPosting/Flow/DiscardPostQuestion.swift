@@ -20,8 +20,8 @@ public final class DiscardPostQuestion {
     public func ask(over anchor: Widget?, onDiscard: @escaping @MainActor () -> Void) {
         guard question == nil else { return }
         let question = ConfirmationDialog(
-            over: anchor, heading: "Discard this post?", body: "The comment you typed will be lost.",
-            keepLabel: "Keep Editing", confirmLabel: "Discard")
+            over: anchor, heading: localized("Discard this post?"), body: localized("The comment you typed will be lost."),
+            keepLabel: localized("Keep Editing"), confirmLabel: localized("Discard"))
         self.question = question
         question.ask { [weak self] discard in
             self?.question = nil

@@ -222,7 +222,7 @@ public enum ImageMetadata {
     /// - Throws: ``GLibError`` when the file cannot be read or written.
     public static func write(dateTaken date: Int64? = nil, orientation: Int32? = nil, toFileAt path: String) throws {
         _ = setUp
-        guard let metadata = gexiv2_metadata_new() else { throw GLibError(message: "Out of memory") }
+        guard let metadata = gexiv2_metadata_new() else { throw GLibError(message: localized("Out of memory")) }
         defer { g_object_unref(metadata) }
         var error: UnsafeMutablePointer<GError>?
         guard gexiv2_metadata_open_path(metadata, path, &error) != 0 else { throw errorMessage(error, path) }
@@ -237,8 +237,10 @@ public enum ImageMetadata {
     }
 
     private static func errorMessage(_ error: UnsafeMutablePointer<GError>?, _ path: String) -> GLibError {
-        guard let error else { return GLibError(message: "Can't write metadata of \(path)") }
+        // Translators: %s is a photo file (the date it was taken is written into it).
+        guard let error else { return GLibError(message: localized("Can't write metadata of %s", path)) }
         defer { g_error_free(error) }
-        return GLibError(message: "Can't write metadata of \(path): \(String(cString: error.pointee.message))")
+        // Translators: %1$s is a photo file (the date it was taken is written into it), %2$s why that failed.
+        return GLibError(message: localized("Can't write metadata of %1$s: %2$s", path, String(cString: error.pointee.message)))
     }
 }

@@ -61,7 +61,7 @@ public final class ThumbnailLoader {
         let factory = self.factory, fit = ImageDecoder.Fit.cover(width: textureEdge, height: textureEdge)
         do {
             let image = try await ImageDecoder.queue.run { try factory.thumbnail(of: photo).scaled(for: fit) }
-            guard let image else { throw ImageLoadError(.unreadable, "Not enough memory to show it") }
+            guard let image else { throw ImageLoadError(.unreadable, localized("Not enough memory to show it")) }
             let texture = Texture(image)
             store(texture, for: photo.photo.uri)
             return texture
@@ -141,10 +141,11 @@ public final class ThumbnailLoader {
                 throw error
             }
             if Int64(header.width) * Int64(header.height) > ImageDecoder.pixelBudget(forFormat: header.format) {
-                throw ImageLoadError(.tooLarge, "\(header.width) × \(header.height) pixels is more than Postcard shows")
+                // Translators: an image's width and height in pixels, e.g. "16000 × 16000 pixels is more …".
+                throw ImageLoadError(.tooLarge, localized("%d × %d pixels is more than Postcard shows", header.width, header.height))
             }
             if gnome_desktop_thumbnail_factory_has_valid_failed_thumbnail(pointer, uri, mtime) != 0 {
-                throw ImageLoadError(.unreadable, "The image is damaged: no thumbnail could be made of it")
+                throw ImageLoadError(.unreadable, localized("The image is damaged: no thumbnail could be made of it"))
             }
             // JPEG, what cameras and phones write most, is decoded here: libjpeg's DCT scaling reads a
             // 12-megapixel photo at 1/8 size, which takes less time than starting a sandboxed

@@ -34,17 +34,18 @@ extension PhotoPickerPage {
                 do {
                     try Files.makeDirectory(folder)
                 } catch {
-                    self?.showMessage("Can't keep the pasted image: \(error)")
+                    self?.showMessage(localized("Can't keep the pasted image: %s", "\(error)"))
                     return
                 }
                 let path = Files.join(folder, "Pasted image \(DateText.nowMicroseconds).png")
                 if await texture.writePNG(to: path) {
                     self?.onPhotoChosen?(Photo(path: path))
                 } else {
-                    self?.showMessage("Can't keep the pasted image: writing \(path) failed.")
+                    // Translators: %s is the file the pasted image was to be saved as.
+                    self?.showMessage(localized("Can't keep the pasted image: writing %s failed.", path))
                 }
             case nil:
-                self?.showMessage("There is no image or image file to paste.")
+                self?.showMessage(localized("There is no image or image file to paste."))
             }
         }
     }
@@ -59,7 +60,8 @@ extension PhotoPickerPage {
                 self?.messageLabel.isVisible = false
                 self?.onPhotoChosen?(photo)
             } catch {
-                self?.showMessage("“\(photo.fileName)” can't be posted: \(error)")
+                // Translators: %1$s is a file name, %2$s why it can't be posted.
+                self?.showMessage(localized("“%1$s” can't be posted: %2$s", photo.fileName, "\(error)"))
             }
         }
     }

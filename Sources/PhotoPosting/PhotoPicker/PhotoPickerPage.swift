@@ -28,11 +28,13 @@ public final class PhotoPickerPage: Page {
     /// The thumbnail grid (recycled tiles; activate an item to choose it, as a click or Return would).
     public let grid: GridView
     /// The Open File… button (end of the bar).
-    public let openFileButton = Button(label: "Open File…")
+    // Translators: a button in the bar of Choose a Photo: choose any image file with the file chooser.
+    // Keep it short: in a 360-pixel window the bar also holds Cancel, the title, Take Photo and Help.
+    public let openFileButton = Button(label: localized("Open File…"))
     /// **Take Photo** (a camera icon at the very end of the bar, named "Take Photo" for screen readers
     /// and in its tooltip), shown only while someone listens to ``onTakePhoto``. An icon, so the bar still
     /// fits a narrow window.
-    public let takePhotoButton = Button(iconName: "camera-photo-symbolic", accessibleLabel: "Take Photo")
+    public let takePhotoButton = Button(iconName: "camera-photo-symbolic", accessibleLabel: localized("Take Photo"))
     /// Called when the user asks to take a photo instead of choosing one; setting it shows
     /// ``takePhotoButton``.
     public var onTakePhoto: (@MainActor () -> Void)? {
@@ -104,7 +106,9 @@ public final class PhotoPickerPage: Page {
             unbind: { tile in tile.unbind() })
         grid = GridView(model: model, factory: factory)
         scroller = ScrolledWindow(grid)
-        super.init(title: "Choose a Photo")
+        // Translators: the title of the page showing the photos to choose from. Keep it short: in a
+        // 360-pixel window the bar also holds Cancel, Open File…, Take Photo and Help.
+        super.init(title: localized("Choose a Photo"))
 
         grid.addCSSClass("photo-grid")
         grid.setColumns(minimum: 1, maximum: 4)
@@ -122,7 +126,7 @@ public final class PhotoPickerPage: Page {
         statusLabel.wraps = true
         statusLabel.widthInCharacters = 30
         statusLabel.addCSSClass("dim-label")
-        let emptyOpenFile = Button(label: "Open File…")
+        let emptyOpenFile = Button(label: localized("Open File…"))
         emptyOpenFile.horizontalAlignment = .center
         emptyOpenFile.addCSSClass("pill")
         emptyOpenFile.onClicked { [weak self] in self?.openFile() }
@@ -233,9 +237,11 @@ public final class PhotoPickerPage: Page {
         index.makesThumbnails = true
         for (_, tile) in boundTiles { tile.loadIfShown() }
         if let error {
-            showEmptyState("Can't read the photo folder “\(library.directory)”: \(error)")
+            // Translators: %1$s is a folder, %2$s why it can't be read.
+            showEmptyState(localized("Can't read the photo folder “%1$s”: %2$s", library.directory, "\(error)"))
         } else if libraryPhotos.isEmpty {
-            showEmptyState("No photos in “\(library.directory)”. Use Open File… to choose one from elsewhere.")
+            // Translators: %s is a folder. “Open File…” is the button beside this text.
+            showEmptyState(localized("No photos in “%s”. Use Open File… to choose one from elsewhere.", library.directory))
         }
     }
 
@@ -274,8 +280,9 @@ public final class PhotoPickerPage: Page {
     }
 
     private func markGone(_ photo: LibraryPhoto) {
-        showMessage("“\(photo.photo.fileName)” is no longer there: it was moved or deleted.")
-        loader.recordFailure(ImageLoadError(.unreadable, "The file no longer exists"), for: photo)
+        // Translators: %s is a photo's file name.
+        showMessage(localized("“%s” is no longer there: it was moved or deleted.", photo.photo.fileName))
+        loader.recordFailure(ImageLoadError(.unreadable, localized("The file no longer exists")), for: photo)
         // Rebind its tile, which shows the placeholder now.
         if let position = libraryPhotos.firstIndex(of: photo) {
             model.splice(at: position, removing: 1, with: [photo.photo.uri])
@@ -283,7 +290,7 @@ public final class PhotoPickerPage: Page {
     }
 
     private func openFile() {
-        let chooser = FileChooser(title: "Open a Photo", acceptLabel: "_Open", parent: content.rootWindow,
+        let chooser = FileChooser(title: localized("Open a Photo"), acceptLabel: localized("_Open"), parent: content.rootWindow,
                                   folder: library.directory)
         fileChooser = chooser
         Task { [weak self] in
@@ -445,11 +452,12 @@ public final class PhotoTile: ListCell {
         picture.texture = nil
         frame.isVisible = false
         placeholder.isVisible = true
-        problemLabel.text = failure.kind == .tooLarge ? "Too large to show" : "Can't open this photo"
+        problemLabel.text = failure.kind == .tooLarge ? localized("Too large to show") : localized("Can't open this photo")
         problemLabel.isVisible = true
         root.addCSSClass("unreadable")
         guard let photo else { return }
-        tooltip = "\(photo.photo.fileName): \(failure.reason)"
+        // Translators: the tooltip of a photo that can't be shown: its file name (%1$s) and why (%2$s).
+        tooltip = localized("%1$s: %2$s", photo.photo.fileName, failure.reason)
         binding?.setAccessibleLabel(photo.photo.fileName, tooltip: tooltip)
     }
 }

@@ -10,13 +10,31 @@ import PhotoPosting
 extension AppController {
     /// Every shortcut, grouped as the Keyboard Shortcuts window lists them: (group, [(keys, what)]).
     /// Keys use GTK's accelerator syntax.
-    static let shortcuts: [(group: String, items: [(keys: String, title: String)])] = [
-        ("General", [("<Control>n", "New post"), ("F1", "Open the guide"), ("<Control>question", "Keyboard shortcuts"),
-                     ("<Control>w", "Close the window or dialog"), ("<Control>q", "Quit")]),
-        ("Moving Around", [("<Alt>Left", "Go back"), ("Escape", "Go back, or leave a dialog")]),
-        ("Posting", [("<Control>Return", "Post the comment"), ("<Control>v", "Choose the copied image"),
-                     ("space", "Take a photo (on the camera)")]),
-    ]
+    /// Titles are in the user's language (made each time the window is shown).
+    static var shortcuts: [(group: String, items: [(keys: String, title: String)])] {
+        [
+            // Translators: a group of shortcuts in the Keyboard Shortcuts window.
+            (localized("General"), [
+                ("<Control>n", localized("New post")),
+                ("F1", localized("Open the guide")),
+                ("<Control>question", localized("Keyboard shortcuts")),
+                ("<Control>w", localized("Close the window or dialog")),
+                ("<Control>q", localized("Quit")),
+            ]),
+            // Translators: a group of shortcuts in the Keyboard Shortcuts window (going back, leaving dialogs).
+            (localized("Moving Around"), [
+                ("<Alt>Left", localized("Go back")),
+                ("Escape", localized("Go back, or leave a dialog")),
+            ]),
+            // Translators: a group of shortcuts in the Keyboard Shortcuts window: those used while posting a
+            // photo with a comment.
+            (localized("Posting"), [
+                ("<Control>Return", localized("Post the comment")),
+                ("<Control>v", localized("Choose the copied image")),
+                ("space", localized("Take a photo (on the camera)")),
+            ]),
+        ]
+    }
 
     /// The application actions: `app.new-post` (Ctrl+N), `app.help` (F1), `app.shortcuts` (Ctrl+?),
     /// `app.about`, `app.close-window` (Ctrl+W: the focused window or dialog, as its close button) and
@@ -94,17 +112,24 @@ extension AppController {
         let about = OpaquePointer(dialog)
         gtk_about_dialog_set_program_name(about, "Postcard")
         gtk_about_dialog_set_version(about, Self.version)
-        gtk_about_dialog_set_comments(about, "Post your photos with a comment, to your profile, to a friend's, as a reply or as a message.")
+        gtk_about_dialog_set_comments(about, localized("Post your photos with a comment, to your profile, to a friend's, as a reply or as a message."))
         gtk_about_dialog_set_logo_icon_name(about, "camera-photo-symbolic")
         // No licence has been chosen for Postcard itself yet: say so rather than claim one.
-        gtk_about_dialog_set_license(about, "Postcard's own licence has not been chosen yet. The sample photos are public domain or CC0 (see Resources/photos/SOURCES.md).")
+        gtk_about_dialog_set_license(about, localized("Postcard's own licence has not been chosen yet. The sample photos are public domain or CC0 (see Resources/photos/SOURCES.md)."))
+        // Translators: the credits of the sample photos: "what it shows (file name): who made it, licence".
+        // Keep the names of people and organisations, the file names and "CC0" as they are.
         let credits: [String] = [
-            "Eileen Collins (astronaut.png): NASA, public domain", "Chelsea the cat (chelsea.png): Stefan van der Walt, CC0",
-            "Coffee (coffee.png): Rachel Michetti, CC0", "Falcon 9 (rocket.jpg): SpaceX, public domain",
-            "Hubble deep field (hubble_deep_field.jpg): NASA, public domain", "Retina (retina.jpg): Mikael Häggström, CC0",
-            "Grass and brick (grass.png, brick.png): CC0Textures, CC0",
+            localized("Eileen Collins (astronaut.png): NASA, public domain"),
+            localized("Chelsea the cat (chelsea.png): Stefan van der Walt, CC0"),
+            localized("Coffee (coffee.png): Rachel Michetti, CC0"),
+            localized("Falcon 9 (rocket.jpg): SpaceX, public domain"),
+            localized("Hubble deep field (hubble_deep_field.jpg): NASA, public domain"),
+            localized("Retina (retina.jpg): Mikael Häggström, CC0"),
+            localized("Grass and brick (grass.png, brick.png): CC0Textures, CC0"),
         ]
-        withNullTerminatedCStrings(credits) { gtk_about_dialog_add_credit_section(about, "Sample photos", $0) }
+        // Translators: the heading of the About window's credits for the sample photos.
+        let heading = localized("Sample photos")
+        withNullTerminatedCStrings(credits) { gtk_about_dialog_add_credit_section(about, heading, $0) }
         let window = Gtk.Window(wrapping: UnsafeMutableRawPointer(dialog))
         gtk_window_set_transient_for(window.pointer(), mainWindow.window.pointer())
         gtk_window_set_modal(window.pointer(), 1)

@@ -44,9 +44,9 @@ public final class AppController {
     public let myProfile: ProfilePage
     /// **Messages** at the start of My Profile's bar (after Quick Snap): an icon (`mail-unread-symbolic`, an envelope)
     /// named "Messages" for screen readers and in its tooltip, so the bar fits a 360-pixel window.
-    public let messagesButton = Button(iconName: "mail-unread-symbolic", accessibleLabel: "Messages")
+    public let messagesButton = Button(iconName: "mail-unread-symbolic", accessibleLabel: localized("Messages"))
     /// The primary menu (end of My Profile's bar): Keyboard Shortcuts, Help, About Postcard.
-    public let primaryMenu = MenuButton(iconName: "open-menu-symbolic", accessibleLabel: "Main Menu")
+    public let primaryMenu = MenuButton(iconName: "open-menu-symbolic", accessibleLabel: localized("Main Menu"))
     /// The web page presented last (a guide section over a dialog, or a link opened from a message),
     /// while open.
     public private(set) var presentedWebPage: PageDialog?
@@ -78,9 +78,9 @@ public final class AppController {
         // the bar fits a 360-pixel window.
         myProfile.addStartBarItem(messagesButton)
         messagesButton.onClicked { [weak self] in self?.showMessages() }
-        primaryMenu.addItem("Keyboard Shortcuts", accelerator: "<Control>question") { [weak self] in self?.showShortcuts() }
-        primaryMenu.addItem("Help", accelerator: "F1") { [weak self] in self?.showGuide() }
-        primaryMenu.addItem("About Postcard") { [weak self] in self?.showAbout() }
+        primaryMenu.addItem(localized("Keyboard Shortcuts"), accelerator: "<Control>question") { [weak self] in self?.showShortcuts() }
+        primaryMenu.addItem(localized("Help"), accelerator: "F1") { [weak self] in self?.showGuide() }
+        primaryMenu.addItem(localized("About Postcard")) { [weak self] in self?.showAbout() }
         myProfile.addEndBarItem(primaryMenu)
         if let application { installActions(on: application) }
         let keys = KeyController()
@@ -112,14 +112,15 @@ public final class AppController {
         guard let guideFolder else { return nil }
         let uri = Files.uri(forPath: Files.join(guideFolder, "index.html")) + (section.map { "#" + $0 } ?? "")
         guard WebPage.unavailableReason == nil else { openOutside(uri); return nil }
-        return WebPage(uri: uri, title: "Guide", localFolder: guideFolder)
+        // Translators: the title of the app's own help pages (a user guide), shown in the bar.
+        return WebPage(uri: uri, title: localized("Guide"), localFolder: guideFolder)
     }
 
     /// Pushes the Postcard Guide onto the main stack (F1, Help in the primary menu): the bar shows
     /// "Guide" and Back. Opened already, it is shown again rather than pushed twice.
     @discardableResult
     public func showGuide(section: String? = nil) -> WebPage? {
-        if let guide = stack.visiblePage as? WebPage, guide.fixedTitle == "Guide" { return guide }
+        if let guide = stack.visiblePage as? WebPage, guide.fixedTitle == localized("Guide") { return guide }
         guard let page = makeGuide(section: section) else { return nil }
         stack.push(page)
         return page
@@ -211,7 +212,7 @@ public final class AppController {
         }
         page.onQuickSnap = { [weak self, weak page] in
             guard let self, let page else { return }
-            self.startPostFlow(on: page, start: .camera(title: "Quick Snap"))
+            self.startPostFlow(on: page, start: .camera(title: localized("Quick Snap")))
         }
     }
 
@@ -253,9 +254,16 @@ public final class AppController {
     @discardableResult
     public func showPost(_ post: Post) -> PhotoDetailPage {
         let author = Person.named(post.author)?.name ?? post.author
-        let page = PhotoDetailPage(title: "Post", subtitle: "by \(author)", photoPath: post.photoPath,
+        // Translators: the title of the page showing one post (a noun: a photo with a comment); translate
+        // only what follows the "|". The subtitle below it is "by %s" with the author's name. Keep it
+        // short: in a 360-pixel window the bar also holds Back and Edit Caption.
+        let title = localized("page title|Post")
+        // Translators: the subtitle under a post's title: who posted it (%s is a person's name).
+        let subtitle = localized("by %s", author)
+        let page = PhotoDetailPage(title: title, subtitle: subtitle, photoPath: post.photoPath,
                                    comment: post.comment, detail: Self.postedLine(post.createdAt))
-        let comments = Button(label: "Comments")
+        // Translators: a button under a post that opens its comment thread.
+        let comments = Button(label: localized("Comments"))
         comments.onClicked { [weak self, weak page] in
             guard let self, let page else { return }
             self.showThread(of: post, from: page)
@@ -266,7 +274,9 @@ public final class AppController {
             self.openLink(uri, from: page)
         }
         if post.author == Person.me.id {
-            let edit = Button(label: "Edit Caption")
+            // Translators: a button in the bar of one's own post (and the title of the page it opens): edit
+            // the post's caption, its comment. Keep it short: the bar also holds Back and the post's title.
+            let edit = Button(label: localized("Edit Caption"))
             edit.onClicked { [weak self, weak page] in
                 guard let self, let page else { return }
                 self.startFlow("Edit Caption") { await self.editCaption(of: post, shownIn: page) }
@@ -306,7 +316,8 @@ public final class AppController {
     /// Edit Caption reuses the Add a Comment page unchanged: pushed with the current caption, "Save".
     private func editCaption(of post: Post, shownIn detail: PhotoDetailPage) async {
         let current = (try? store.post(id: post.id))?.comment ?? post.comment
-        let editor = CommentPage(photo: Photo(path: post.photoPath), comment: current, actionLabel: "Save", title: "Edit Caption")
+        let editor = CommentPage(photo: Photo(path: post.photoPath), comment: current, actionLabel: localized("Save"),
+                                 title: localized("Edit Caption"))
         let done = FlowCompletion<Bool>()
         editor.onPost = { [weak self, weak editor] caption in
             guard let self, let editor else { return }
@@ -367,8 +378,14 @@ public final class AppController {
     /// Presents a message's photo and comment modally: the detail page shows its own bar with Close.
     private func open(_ message: Message, from page: MessagesPage) {
         let name = Person.named(message.recipient)?.name ?? message.recipient
-        let detail = PhotoDetailPage(title: "Message", subtitle: "to \(name)", photoPath: message.photoPath,
-                                     comment: message.comment, detail: "Sent " + Self.timeText(message.createdAt))
+        // Translators: the title of the page showing one private message (a noun).
+        let title = localized("Message")
+        // Translators: the subtitle under a message's title: whom it was sent to (%s is a person's name).
+        let subtitle = localized("to %s", name)
+        // Translators: when a message was sent; %s is a date and time, e.g. "7 Aug 2026, 14:05".
+        let sent = localized("Sent %s", Self.timeText(message.createdAt))
+        let detail = PhotoDetailPage(title: title, subtitle: subtitle, photoPath: message.photoPath,
+                                     comment: message.comment, detail: sent)
         let dialog = PageDialog(over: page, presenting: detail)
         detail.onOpenLink = { [weak self, weak detail] uri in
             guard let self, let detail else { return }
@@ -403,7 +420,7 @@ public final class AppController {
                 try store.replies(to: post, after: last, limit: limit)
             }, total: total)
         } catch {
-            page.showError("Can't load replies: \(error)")
+            page.showError(localized("Can't load replies: %s", "\(error)"))
         }
     }
 
@@ -413,12 +430,24 @@ public final class AppController {
         })
     }
 
-    /// "7 Aug 2026, 14:05" in the local time zone (`%-d`: no padding before one-digit days).
+    /// "7 Aug 2026, 14:05" in the local time zone, in the user's language and clock (12 or 24 hours, as
+    /// the desktop shows it; see ``DateText/dateAndTime(unixSeconds:)``).
     static func timeText(_ seconds: Int64) -> String {
-        DateText.format(unixSeconds: seconds, "%-d %b %Y, %H:%M")
+        DateText.dateAndTime(unixSeconds: seconds)
     }
 
-    static func postedLine(_ seconds: Int64) -> String { "Posted " + timeText(seconds) }
+    /// "Posted 7 Aug 2026, 14:05".
+    static func postedLine(_ seconds: Int64) -> String {
+        // Translators: when a post was posted; %s is a date and time, e.g. "7 Aug 2026, 14:05".
+        localized("Posted %s", timeText(seconds))
+    }
+
+    /// "Posted by me 7 Aug 2026, 14:05": a post of mine on a friend's profile.
+    static func postedByMeLine(_ seconds: Int64) -> String {
+        // Translators: when I (the app's user) posted on a friend's profile; %s is a date and time,
+        // e.g. "7 Aug 2026, 14:05".
+        localized("Posted by me %s", timeText(seconds))
+    }
 }
 
 /// Starts the app from the command line.

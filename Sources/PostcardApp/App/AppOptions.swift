@@ -151,8 +151,9 @@ public enum ResourceLocator {
         if let found = candidates.first(where: { Files.isDirectory(Files.join($0, "photos")) && Files.isDirectory(Files.join($0, "guide")) }) {
             return found
         }
-        throw AppOptionsError(message: "can't find the app's resources (photos/, guide/); looked in: "
-            + candidates.joined(separator: ", ") + ". Set POSTCARD_RESOURCES to the Resources folder.")
+        // Translators: %s is a list of folders, separated by commas.
+        throw AppOptionsError(message: localized("can't find the app's resources (photos/, guide/); looked in: %s. Set POSTCARD_RESOURCES to the Resources folder.",
+                                                 candidates.joined(separator: ", ")))
     }
 
     /// Where the compiled translations are (`<lang>/LC_MESSAGES/postcard.mo`): the installed

@@ -115,7 +115,7 @@ private struct Tour {
         stack.backButton.activate()
         try await waitForStack(depth: 2)
 
-        try await activateBarButton("Edit Caption")
+        try await activateBarButton(localized("Edit Caption"))  // found by its label, in the language shown
         try await waitForStack(depth: 3)
         try await save(main, "13-edit-caption.png")
         stack.popToRoot()
@@ -210,11 +210,11 @@ private struct Tour {
         try await waitForStack(depth: 1)
 
         // Keyboard Shortcuts and About, from the primary menu.
-        app.primaryMenu.activateItem("Keyboard Shortcuts")
+        app.primaryMenu.activateItem(localized("Keyboard Shortcuts"))  // found by its label, in the language shown
         try await waitUntil("Keyboard Shortcuts") { app.shortcutsWindow?.isMapped == true }
         try await save(app.shortcutsWindow!, "28-keyboard-shortcuts.png")
         app.shortcutsWindow?.destroy()
-        app.primaryMenu.activateItem("About Postcard")
+        app.primaryMenu.activateItem(localized("About Postcard"))
         try await waitUntil("About") { app.aboutWindow?.isMapped == true }
         try await save(app.aboutWindow!, "29-about.png")
         app.aboutWindow?.destroy()

@@ -57,7 +57,7 @@ public final class PhotoDetailPage: Page {
                 self?.picture.texture = texture
                 self?.isPhotoLoaded = true
             } catch {
-                self?.commentLabel.text = "\(comment)\n\nThe photo can't be shown: \(error)"
+                self?.commentLabel.text = comment + "\n\n" + localized("The photo can't be shown: %s", "\(error)")
             }
         }
     }

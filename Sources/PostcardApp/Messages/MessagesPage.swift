@@ -30,18 +30,18 @@ public final class MessagesPage: ListPage {
         list = PagedListView(makeCell: { MessageRow(opener: opener) },
                              bindRow: { row, message, binding in row.bind(message, binding: binding) },
                              unbind: { $0.unbind() })
-        super.init(title: "Messages", actionLabel: "New Message", list: list.view)
+        super.init(title: localized("Messages"), actionLabel: localized("New Message"), list: list.view)
         list.readMoreWhenScrolled()
         newMessageButton.onClicked { [weak self] in self?.onNewMessage?() }
         list.view.onActivate { [weak self] position in
             guard let self, let message = self.list.row(at: position) else { return }
             self.onOpen?(message)
         }
-        list.onLoadError = { [weak self] error in self?.showError("Can't load more messages: \(error)") }
+        list.onLoadError = { [weak self] error in self?.showError(localized("Can't load more messages: %s", "\(error)")) }
         showEmptyText(Self.emptyText, isEmpty: true)
     }
 
-    private static let emptyText = "No messages yet. Send a friend a photo with New Message."
+    private static var emptyText: String { localized("No messages yet. Send a friend a photo with New Message.") }
 
     /// Shows the messages `source` reads (newest first).
     public func showMessages(_ source: PagedRows<Message>) {
@@ -49,7 +49,7 @@ public final class MessagesPage: ListPage {
             try list.show(source)
             showEmptyText(Self.emptyText, isEmpty: list.rows.isEmpty)
         } catch {
-            showError("Can't load messages: \(error)")
+            showError(localized("Can't load messages: %s", "\(error)"))
         }
     }
 
@@ -79,7 +79,8 @@ public final class MessageRow: ListCell {
     /// The comment.
     public let commentLabel = Label()
     /// Opens the message.
-    public let openButton = Button(label: "Open")
+    // Translators: a button on a message in the list of messages: opens that message.
+    public let openButton = Button(label: localized("Open"))
 
     init(opener: MessageOpener) {
         recipientLabel.xAlign = 0
@@ -104,9 +105,12 @@ public final class MessageRow: ListCell {
     func bind(_ message: Message, binding: ListItemBinding) {
         self.message = message
         let name = Person.named(message.recipient)?.name ?? message.recipient
-        recipientLabel.text = "To \(name)"
+        // Translators: a message in the list of messages: whom it was sent to (%s is a person's name).
+        recipientLabel.text = localized("To %s", name)
         commentLabel.text = message.comment
-        binding.setAccessibleLabel("To \(name): \(message.comment)")
+        // Translators: what a screen reader says for a message: whom it was sent to (%1$s, a person's
+        // name) and its text (%2$s).
+        binding.setAccessibleLabel(localized("To %1$s: %2$s", name, message.comment))
     }
 
     func unbind() { message = nil }
@@ -122,10 +126,10 @@ public final class ChooseRecipientPage: Page {
 
     /// Creates the page listing `people`.
     public init(people: [Person] = Person.friends) {
-        super.init(title: "Choose Recipient")
+        super.init(title: localized("Choose Recipient"))
         let column = Box(.vertical, spacing: 8)
         column.setMargins(top: 18, bottom: 18, start: 18, end: 18)
-        let hint = Label("Who should get the photo?")
+        let hint = Label(localized("Who should get the photo?"))
         hint.xAlign = 0
         hint.addCSSClass("dim-label")
         column.append(hint)

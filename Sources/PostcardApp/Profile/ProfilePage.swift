@@ -55,8 +55,14 @@ public final class ProfilePage: Page {
         self.person = person
         self.viewer = viewer
         let isOwn = person == viewer
-        postButton = Button(label: isOwn ? "New Post" : "Post to Their Profile")
-        quickSnapButton = isOwn ? Button(iconName: "camera-photo-symbolic", accessibleLabel: "Quick Snap") : nil
+        postButton = Button(label: isOwn
+            // Translators: the button on the user's own profile that starts posting a photo with a comment.
+            // Keep it short: in a 360-pixel window it shares a row with the avatar and the user's name.
+            ? localized("New Post")
+            // Translators: on a friend's profile: post a photo with a comment to that friend's profile.
+            : localized("Post to Their Profile"))
+        // Translators: take a photo with the camera and post it at once.
+        quickSnapButton = isOwn ? Button(iconName: "camera-photo-symbolic", accessibleLabel: localized("Quick Snap")) : nil
         let headerRow = headerView
         feed = PagedListView(
             leadingKeys: [Self.headerKey],
@@ -69,14 +75,18 @@ public final class ProfilePage: Page {
             bindLeading: { cell, _, _ in cell.showHeader(headerRow) },
             unbind: { cell in cell.unbind() })
         scroller = ScrolledWindow(feed.view)
-        super.init(title: isOwn ? "My Profile" : person.name)
+        super.init(title: isOwn ? localized("My Profile") : person.name)
         feed.readMoreWhenScrolled()
         linkRelay.onOpenLink = { [weak self] uri in self?.onOpenLink?(uri) }
 
         headerView.setMargins(top: 18, bottom: 6, start: 12, end: 12)
         headerView.append(header(isOwn: isOwn))
         if isOwn { headerView.append(friendsSection()) }
-        let feedHeading = Label(isOwn ? "My Posts" : "Posts")
+        let feedHeading = Label(isOwn
+            // Translators: the heading above the posts on the user's own profile (a noun, plural).
+            ? localized("My Posts")
+            // Translators: the heading above the posts on a friend's profile (a noun, plural).
+            : localized("Posts"))
         feedHeading.xAlign = 0
         feedHeading.addCSSClass("heading")
         headerView.append(feedHeading)
@@ -91,7 +101,7 @@ public final class ProfilePage: Page {
             guard let self, let post = self.feed.row(at: position) else { return }
             self.onOpenPost?(post)
         }
-        feed.onLoadError = { [weak self] error in self?.showFeedError("Can't load more posts: \(error)") }
+        feed.onLoadError = { [weak self] error in self?.showFeedError(localized("Can't load more posts: %s", "\(error)")) }
         scroller.expandsVertically = true
         scroller.letContentDrawOutside()
         content.append(scroller)
@@ -118,7 +128,7 @@ public final class ProfilePage: Page {
             try feed.show(source)
             updateStatus()
         } catch {
-            showFeedError("Can't load posts: \(error)")
+            showFeedError(localized("Can't load posts: %s", "\(error)"))
         }
     }
 
@@ -142,7 +152,7 @@ public final class ProfilePage: Page {
     }
 
     private func updateStatus() {
-        feedStatus.text = person == viewer ? "No posts yet. Share a photo with New Post." : "No posts yet."
+        feedStatus.text = person == viewer ? localized("No posts yet. Share a photo with New Post.") : localized("No posts yet.")
         feedStatus.isVisible = feed.rows.isEmpty
     }
 
@@ -155,7 +165,11 @@ public final class ProfilePage: Page {
         let name = Label(person.name)
         name.xAlign = 0
         name.addCSSClass("title-2")
-        let subtitle = Label(isOwn ? "This is you" : "Friend")
+        let subtitle = Label(isOwn
+            // Translators: under the user's name on their own profile.
+            ? localized("This is you")
+            // Translators: under a person's name on their profile: that person is one of the user's friends.
+            : localized("Friend"))
         subtitle.xAlign = 0
         subtitle.addCSSClass("dim-label")
         let names = Box(.vertical, spacing: 4)
@@ -175,7 +189,7 @@ public final class ProfilePage: Page {
 
     private func friendsSection() -> Widget {
         let section = Box(.vertical, spacing: 6)
-        let heading = Label("Friends")
+        let heading = Label(localized("Friends"))
         heading.xAlign = 0
         heading.addCSSClass("heading")
         section.append(heading)
@@ -249,7 +263,7 @@ public final class FeedItem {
     public var picture: Picture { frame.picture }
     /// The comment text.
     public let commentLabel = Label()
-    /// "Posted 29 Nov 2026, 14:05" (and "by me" on a friend's profile).
+    /// "Posted 29 Nov 2026, 14:05" (or "Posted by me 29 Nov 2026, 14:05" on a friend's profile).
     public let detailLabel = Label()
     /// Shown instead of the photo when it cannot be shown, with the reason.
     public let photoErrorLabel = Label()
@@ -293,8 +307,8 @@ public final class FeedItem {
         self.post = post
         self.binding = binding
         commentLabel.showText(withLinks: post.comment)
-        let byMe = post.author == viewer.id && post.profile != viewer.id ? " by me" : ""
-        detailLabel.text = "Posted\(byMe) \(AppController.timeText(post.createdAt))"
+        let byMe = post.author == viewer.id && post.profile != viewer.id
+        detailLabel.text = byMe ? AppController.postedByMeLine(post.createdAt) : AppController.postedLine(post.createdAt)
         binding.setAccessibleLabel(post.comment)
         picture.alternativeText = post.comment
         frame.isVisible = true
@@ -334,7 +348,7 @@ public final class FeedItem {
                 guard let self, self.post == post else { return }
                 self.load = nil
                 self.frame.isVisible = false
-                self.photoErrorLabel.text = "Photo unavailable: \(error)"
+                self.photoErrorLabel.text = localized("Photo unavailable: %s", "\(error)")
                 self.photoErrorLabel.isVisible = true
             }
         }

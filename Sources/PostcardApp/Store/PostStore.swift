@@ -80,21 +80,23 @@ public final class PostStore {
         do {
             try Files.makeDirectory(photosDirectory)
         } catch {
-            throw PostStoreError(description: "Can't create the data folder: \(error)")
+            throw PostStoreError(description: localized("Can't create the data folder: %s", "\(error)"))
         }
         let path = Files.join(directory, "posts.sqlite3")
         if sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) != SQLITE_OK {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? localized("out of memory")
             sqlite3_close(db)
             db = nil
-            throw PostStoreError(description: "Can't open the post database \(path): \(message)")
+            // Translators: %1$s is the database file, %2$s why it can't be opened.
+            throw PostStoreError(description: localized("Can't open the post database %1$s: %2$s", path, message))
         }
         sqlite3_busy_timeout(db, 2000)
         do {
             try createSchema()
         } catch {
-            throw PostStoreError(description: "Can't use the post database \(path): \(error). "
-                + "Move it aside to start afresh, or choose another folder with --data-dir.")
+            // Translators: %1$s is the database file, %2$s what is wrong with it.
+            throw PostStoreError(description: localized("Can't use the post database %1$s: %2$s. Move it aside to start afresh, or choose another folder with --data-dir.",
+                                                        path, "\(error)"))
         }
     }
 
@@ -140,7 +142,7 @@ public final class PostStore {
     ///   store is then as it was before the call.
     @discardableResult
     public func add(photo: Photo, comment: String, author: String, profile: String) throws -> Post {
-        let (id, path, createdAt) = try insertWithPhoto(photo, what: "post", sql: """
+        let (id, path, createdAt) = try insertWithPhoto(photo, what: .post, sql: """
             INSERT INTO posts (author, profile, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
             """, texts: [author, profile, comment])
         return Post(id: id, author: author, profile: profile, comment: comment, photoPath: path, createdAt: createdAt)
@@ -150,7 +152,7 @@ public final class PostStore {
     /// - Throws: ``PostStoreError``; nothing is left half-written.
     @discardableResult
     public func addReply(to post: Post, photo: Photo, comment: String, author: String) throws -> Reply {
-        let (id, path, createdAt) = try insertWithPhoto(photo, what: "reply", sql: """
+        let (id, path, createdAt) = try insertWithPhoto(photo, what: .reply, sql: """
             INSERT INTO replies (post_id, author, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
             """, texts: [String(post.id), author, comment])
         return Reply(id: id, postID: post.id, author: author, comment: comment, photoPath: path, createdAt: createdAt)
@@ -160,7 +162,7 @@ public final class PostStore {
     /// - Throws: ``PostStoreError``; nothing is left half-written.
     @discardableResult
     public func addMessage(to recipient: String, photo: Photo, comment: String, author: String) throws -> Message {
-        let (id, path, createdAt) = try insertWithPhoto(photo, what: "message", sql: """
+        let (id, path, createdAt) = try insertWithPhoto(photo, what: .message, sql: """
             INSERT INTO messages (author, recipient, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
             """, texts: [author, recipient, comment])
         return Message(id: id, author: author, recipient: recipient, comment: comment, photoPath: path, createdAt: createdAt)
@@ -173,8 +175,10 @@ public final class PostStore {
         defer { sqlite3_finalize(statement) }
         sqlite3_bind_text(statement, 1, comment, -1, postcard_sqlite_transient())
         sqlite3_bind_int64(statement, 2, id)
-        guard sqlite3_step(statement) == SQLITE_DONE else { throw error("Can't save the caption") }
-        guard sqlite3_changes(db) == 1 else { throw PostStoreError(description: "Can't save the caption: the post no longer exists") }
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw error { localized("Can't save the caption: %s", $0) } }
+        guard sqlite3_changes(db) == 1 else {
+            throw PostStoreError(description: localized("Can't save the caption: the post no longer exists"))
+        }
         Log.debug("Stored the caption of post \(id)")
     }
 
@@ -230,7 +234,7 @@ public final class PostStore {
     /// Copies `photo` into the store (temporary name, then rename), then inserts one row with `sql`
     /// (parameters: `texts`, then the photo path, then the time) in a transaction. On any failure what
     /// was written is removed.
-    private func insertWithPhoto(_ photo: Photo, what: String, sql: String, texts: [String]) throws -> (Int64, String, Int64) {
+    private func insertWithPhoto(_ photo: Photo, what: Record, sql: String, texts: [String]) throws -> (Int64, String, Int64) {
         let createdAt = DateText.nowMicroseconds / 1_000_000
         let name = "\(createdAt)-\(UInt32.random(in: 0 ... .max))\(Self.fileExtension(of: photo.fileName))"
         let finalPath = Files.join(photosDirectory, name)
@@ -241,7 +245,8 @@ public final class PostStore {
             try Files.move(temporaryPath, to: finalPath)
         } catch {
             Files.remove(temporaryPath)
-            throw PostStoreError(description: "Can't copy the photo “\(photo.fileName)”: \(error)")
+            // Translators: %1$s is the photo's file name, %2$s why it can't be copied.
+            throw PostStoreError(description: localized("Can't copy the photo “%1$s”: %2$s", photo.fileName, "\(error)"))
         }
         do {
             try execute("BEGIN IMMEDIATE")
@@ -251,7 +256,7 @@ public final class PostStore {
                 sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
             }
             sqlite3_bind_int64(statement, Int32(texts.count + 2), createdAt)
-            guard sqlite3_step(statement) == SQLITE_DONE else { throw error("Can't insert the \(what)") }
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw error(what.cantInsert) }
             let id = sqlite3_last_insert_rowid(db)
             try execute("COMMIT")
             Log.debug("Stored \(what) \(id) with photo \(storedPath)")
@@ -260,7 +265,7 @@ public final class PostStore {
             try? execute("ROLLBACK")
             Files.remove(finalPath)
             Log.problem("Couldn't store a \(what): \(error)")
-            throw PostStoreError(description: "Can't save the \(what): \(error)")
+            throw PostStoreError(description: what.cantSave("\(error)"))
         }
     }
 
@@ -272,7 +277,7 @@ public final class PostStore {
         while true {
             let step = sqlite3_step(statement)
             if step == SQLITE_DONE { break }
-            guard step == SQLITE_ROW else { throw error("Can't read the database") }
+            guard step == SQLITE_ROW else { throw error { localized("Can't read the database: %s", $0) } }
             result.append(row(statement))
         }
         return result
@@ -303,7 +308,7 @@ public final class PostStore {
         let statement = try prepare("SELECT COUNT(*) FROM replies WHERE post_id = ?1")
         defer { sqlite3_finalize(statement) }
         sqlite3_bind_int64(statement, 1, post.id)
-        guard sqlite3_step(statement) == SQLITE_ROW else { throw error("Can't count replies") }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw error { localized("Can't count replies: %s", $0) } }
         return Int(sqlite3_column_int64(statement, 0))
     }
 
@@ -311,7 +316,7 @@ public final class PostStore {
     public func count() throws -> Int {
         let statement = try prepare("SELECT COUNT(*) FROM posts")
         defer { sqlite3_finalize(statement) }
-        guard sqlite3_step(statement) == SQLITE_ROW else { throw error("Can't count posts") }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw error { localized("Can't count posts: %s", $0) } }
         return Int(sqlite3_column_int64(statement, 0))
     }
 
@@ -319,7 +324,7 @@ public final class PostStore {
     func execute(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? "unknown error"
+            let text = message.map { String(cString: $0) } ?? localized("unknown error")
             sqlite3_free(message)
             throw PostStoreError(description: text)
         }
@@ -327,7 +332,9 @@ public final class PostStore {
 
     private func prepare(_ sql: String) throws -> OpaquePointer? {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw error("Can't prepare a query") }
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw error { localized("Can't prepare a query: %s", $0) }
+        }
         return statement
     }
 
@@ -341,8 +348,33 @@ public final class PostStore {
         sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
     }
 
-    private func error(_ what: String) -> PostStoreError {
-        PostStoreError(description: "\(what): \(String(cString: sqlite3_errmsg(db)))")
+    /// The error `message` makes of SQLite's reason for the last failure.
+    private func error(_ message: (String) -> String) -> PostStoreError {
+        PostStoreError(description: message(String(cString: sqlite3_errmsg(db))))
+    }
+
+    /// What ``insertWithPhoto(_:what:sql:texts:)`` stores, for its log lines and its errors (each a whole
+    /// sentence, for translation).
+    private enum Record: String {
+        case post, reply, message
+
+        /// "Can't insert the post: REASON".
+        func cantInsert(_ reason: String) -> String {
+            switch self {
+            case .post: localized("Can't insert the post: %s", reason)
+            case .reply: localized("Can't insert the reply: %s", reason)
+            case .message: localized("Can't insert the message: %s", reason)
+            }
+        }
+
+        /// "Can't save the post: REASON".
+        func cantSave(_ reason: String) -> String {
+            switch self {
+            case .post: localized("Can't save the post: %s", reason)
+            case .reply: localized("Can't save the reply: %s", reason)
+            case .message: localized("Can't save the message: %s", reason)
+            }
+        }
     }
 
     private static func fileExtension(of name: String) -> String {

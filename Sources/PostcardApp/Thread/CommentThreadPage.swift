@@ -37,11 +37,13 @@ public final class CommentThreadPage: ListPage {
             },
             bindRow: { row, reply, binding in row.bind(reply, binding: binding) },
             unbind: { $0.unbind() })
-        super.init(title: "Comments", subtitle: "No replies", actionLabel: "Reply with Photo", list: list.view)
+        // Translators: the title of a post's comment thread (its replies, each a photo with a comment).
+        super.init(title: localized("Comments"), subtitle: localized("No replies"), actionLabel: localized("Reply with Photo"),
+                   list: list.view)
         list.readMoreWhenScrolled()
         linkRelay.onOpenLink = { [weak self] uri in self?.onOpenLink?(uri) }
         replyButton.onClicked { [weak self] in self?.onReply?() }
-        list.onLoadError = { [weak self] error in self?.showError("Can't load more replies: \(error)") }
+        list.onLoadError = { [weak self] error in self?.showError(localized("Can't load more replies: %s", "\(error)")) }
         update(total: 0)
     }
 
@@ -51,7 +53,7 @@ public final class CommentThreadPage: ListPage {
             try list.show(source)
             update(total: total)
         } catch {
-            showError("Can't load replies: \(error)")
+            showError(localized("Can't load replies: %s", "\(error)"))
         }
     }
 
@@ -63,8 +65,8 @@ public final class CommentThreadPage: ListPage {
 
     private func update(total: Int) {
         self.total = total
-        showEmptyText("No replies yet. Reply with a photo and a comment.", isEmpty: total == 0)
-        subtitle = total == 0 ? "No replies" : (total == 1 ? "1 reply" : "\(total) replies")
+        showEmptyText(localized("No replies yet. Reply with a photo and a comment."), isEmpty: total == 0)
+        subtitle = total == 0 ? localized("No replies") : localizedPlural("%d reply", "%d replies", count: total, total)
     }
 }
 
@@ -103,7 +105,8 @@ public final class ReplyRow: ListCell {
     func bind(_ reply: Reply, binding: ListItemBinding) {
         self.reply = reply
         commentLabel.showText(withLinks: reply.comment)
-        when.text = "Replied " + AppController.timeText(reply.createdAt)
+        // Translators: when a reply was posted; %s is a date and time, e.g. "7 Aug 2026, 14:05".
+        when.text = localized("Replied %s", AppController.timeText(reply.createdAt))
         frame.picture.alternativeText = reply.comment
         binding.setAccessibleLabel(reply.comment)
         let uri = Files.uri(forPath: reply.photoPath), scale = view.scaleFactor
