@@ -29,6 +29,11 @@ PO_SOURCES = $(shell find Sources -name '*.swift' -not -path 'Sources/PostcardBe
 XGETTEXT := xgettext --language=C --from-code=UTF-8 --keyword= --keyword=localized --keyword=localizedPlural:1,2 \
             --add-comments=Translators: --package-name=Postcard --msgid-bugs-address=https://github.com/postcard \
             --no-location --sort-output
+# The launcher and AppStream texts are translated too (xgettext reads them as Desktop and ITS/XML).
+PO_DATA := data/io.github.postcard.Postcard.desktop data/io.github.postcard.Postcard.metainfo.xml
+make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/xgettext.log && \
+           xgettext --join-existing --from-code=UTF-8 --no-location --sort-output --package-name=Postcard \
+             --msgid-bugs-address=https://github.com/postcard --output=$(1) $(PO_DATA)
 # The locales the tests run the app in (German; generated if missing, as Debian's locales package leaves them out).
 TEST_LOCALES := de_DE.UTF-8
 
@@ -60,7 +65,7 @@ locale: $(MO_FILES)
 
 # Updates the template from the sources and merges it into every translation (then translate what is new).
 po:
-	$(XGETTEXT) --output=po/postcard.pot $(PO_SOURCES) 2>.build/xgettext.log  # (warns about Swift's """ literals)
+	$(call make-pot,po/postcard.pot)  # xgettext's warnings about Swift's """ literals: .build/xgettext.log
 	for lang in $(LINGUAS); do msgmerge --quiet --update --backup=none --no-location --sort-output po/$$lang.po po/postcard.pot; done
 
 run: build
@@ -71,7 +76,7 @@ run: build
 # Model tests need no display; GTK tests run under their own Xvfb and D-Bus session and fail (never
 # skip) when they cannot open a display.
 test: deps locale
-	@mkdir -p .build && $(XGETTEXT) --output=.build/postcard.pot $(PO_SOURCES) 2>.build/xgettext.log && \
+	@$(call make-pot,.build/postcard.pot) && \
 	  { diff -q -I '^"POT-Creation-Date' .build/postcard.pot po/postcard.pot >/dev/null || \
 	    { echo "po/postcard.pot is out of date: run make po, then translate what is new"; exit 1; }; } && \
 	  for lang in $(LINGUAS); do \
@@ -96,7 +101,7 @@ test: deps locale
 
 # Installs into a temporary DESTDIR, validates the desktop files and starts the installed app with the
 # toolchain off PATH and LD_LIBRARY_PATH (Tests/install-test.sh).
-test-install: deps
+test-install: deps locale
 	./Tests/install-test.sh
 
 # The style sheet compiled into the app as a GResource (run after changing Resources/style.css).
@@ -108,13 +113,16 @@ resources:
 # its resources, and the desktop files (launcher, AppStream metainfo, icons, D-Bus activation).
 APP_ID := io.github.postcard.Postcard
 INSTALL_BUILD := .build/install
-install: deps
+install: deps locale
 	$(SWIFT) build -c release --static-swift-stdlib --product postcard --scratch-path $(INSTALL_BUILD)
 	install -D -m 755 "$(INSTALL_BUILD)/release/postcard" "$(DESTDIR)$(PREFIX)/bin/postcard"
 	mkdir -p "$(DESTDIR)$(PREFIX)/share/postcard"
 	cp -r Resources/. "$(DESTDIR)$(PREFIX)/share/postcard/"
-	install -D -m 644 data/$(APP_ID).desktop "$(DESTDIR)$(PREFIX)/share/applications/$(APP_ID).desktop"
-	install -D -m 644 data/$(APP_ID).metainfo.xml "$(DESTDIR)$(PREFIX)/share/metainfo/$(APP_ID).metainfo.xml"
+	for lang in $(LINGUAS); do install -D -m 644 .build/locale/$$lang/LC_MESSAGES/postcard.mo \
+	  "$(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/postcard.mo"; done
+	mkdir -p "$(DESTDIR)$(PREFIX)/share/applications" "$(DESTDIR)$(PREFIX)/share/metainfo"
+	msgfmt --desktop --template=data/$(APP_ID).desktop -d po -o "$(DESTDIR)$(PREFIX)/share/applications/$(APP_ID).desktop"
+	msgfmt --xml --template=data/$(APP_ID).metainfo.xml -d po -o "$(DESTDIR)$(PREFIX)/share/metainfo/$(APP_ID).metainfo.xml"
 	install -D -m 644 data/icons/hicolor/scalable/apps/$(APP_ID).svg "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	install -D -m 644 data/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg "$(DESTDIR)$(PREFIX)/share/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg"
 	mkdir -p "$(DESTDIR)$(PREFIX)/share/dbus-1/services"
@@ -126,6 +134,7 @@ uninstall:
 	  "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg" \
 	  "$(DESTDIR)$(PREFIX)/share/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg" \
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services/$(APP_ID).service"
+	for lang in $(LINGUAS); do rm -f "$(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/postcard.mo"; done
 	rm -rf "$(DESTDIR)$(PREFIX)/share/postcard"
 
 # Screenshots of every screen under Xvfb, into shots/ (for UX review): the app's own review tour.

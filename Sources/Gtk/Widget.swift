@@ -36,6 +36,11 @@ open class Widget: Object {
     /// Hides the widget from screen readers (decoration that says nothing the text beside it does not).
     public func hideFromScreenReaders() { postcard_accessible_set_hidden(widget, 1) }
 
+    /// Hides the widget and everything in it from screen readers, or shows it to them again
+    /// (`GTK_ACCESSIBLE_STATE_HIDDEN`): for content that is kept but not on screen, such as the pages
+    /// below the top of a navigation stack, which GTK 4.8 would otherwise still expose as visible.
+    public func setHiddenFromScreenReaders(_ hidden: Bool) { postcard_accessible_set_hidden(widget, hidden ? 1 : 0) }
+
     /// Whether the accessible name equals `label`: the accessible label when one is set (GTK 4.8 has no
     /// getter; uses GTK's test API), else a text button's own label, which GTK names it by.
     public func hasAccessibleLabel(_ label: String) -> Bool {

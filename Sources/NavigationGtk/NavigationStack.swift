@@ -294,6 +294,9 @@ public final class NavigationStack {
             view.showChild(named: incoming.id.description, transition: type)
         }
         updateBar()
+        // Only the visible page is there for a screen reader; pages below it (and those leaving) are not.
+        for page in pagesByID.values { page.view.setHiddenFromScreenReaders(page !== incoming) }
+        for page in removedPages { page.view.setHiddenFromScreenReaders(true) }
         visiblePageObservers.removeAll { $0.owner.object == nil }
         for observer in visiblePageObservers { observer.handler(incoming) }
         if let incoming { restoreFocus(in: incoming) }

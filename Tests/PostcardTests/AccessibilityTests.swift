@@ -3,6 +3,7 @@ import Foundation
 import Gtk
 import NavigationGtk
 import PhotoPosting
+import PostcardResources
 @testable import PostcardApp
 import XCTest
 
@@ -76,5 +77,115 @@ final class DesktopStyleTests: GtkTestCase, @unchecked Sendable {
             g_settings_set_string(settings, "color-scheme", "default")
             spin(until: { !style.prefersDark && textBrightness() < 0.5 }, "back to light")
         }
+    }
+
+    func testPostcardsOwnColoursHaveDarkVariants() {
+        onMain {
+            _ = postcard_get_resource()
+            StyleSheet.load(resource: "/io/github/postcard/Postcard/style.css", darkVariant: "/io/github/postcard/Postcard/style-dark.css")
+            // A probe coloured with the avatar's named colour, as the app's sheets define it.
+            let probeStyle = gtk_css_provider_new()!
+            gtk_css_provider_load_from_data(probeStyle, ".probe { color: @postcard_avatar_bg_color; }", -1)
+            gtk_style_context_add_provider_for_display(gdk_display_get_default(), OpaquePointer(probeStyle),
+                                                       UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+            defer {
+                gtk_style_context_remove_provider_for_display(gdk_display_get_default(), OpaquePointer(probeStyle))
+                g_object_unref(UnsafeMutableRawPointer(probeStyle))
+                DesktopStyle.useDarkStyle(false)
+            }
+            let probe = Label("Avatar colour")
+            probe.addCSSClass("probe")
+            let window = Gtk.Window()
+            window.setChild(probe)
+            show(window)
+            @MainActor func blue() -> (green: Float, blue: Float) {
+                var color = GdkRGBA()
+                gtk_style_context_get_color(gtk_widget_get_style_context(probe.widget), &color)
+                return (color.green, color.blue)
+            }
+            DesktopStyle.useDarkStyle(false)
+            spin(until: { abs(blue().green - 0x84 / 255.0) < 0.01 }, "light: Adwaita blue 3 (#3584e4)")
+            XCTAssertFalse(StyleSheet.isDarkVariantApplied)
+            DesktopStyle.useDarkStyle(true)
+            spin(until: { abs(blue().green - 0x71 / 255.0) < 0.01 }, "dark: the dark sheet's blue 4 (#1c71d8)")
+            XCTAssertTrue(StyleSheet.isDarkVariantApplied)
+            DesktopStyle.useDarkStyle(false)
+            spin(until: { !StyleSheet.isDarkVariantApplied && abs(blue().green - 0x84 / 255.0) < 0.01 }, "light again")
+        }
+    }
+}
+
+/// Every screen of the review tour as a screen reader hears it: the role and name of every control
+/// (buttons, toggles, text fields, combo boxes, links, menu items), window, dialog and image, read over
+/// AT-SPI at each screenshot and compared with `Fixtures/accessibility-tour.txt`.
+///
+/// After a deliberate change, the test writes what it heard to `.build/accessibility-tour.actual.txt`;
+/// review the difference and copy it over the fixture.
+final class AccessibilityTourTests: GtkTestCase, @unchecked Sendable {
+    static let roles: Set<String> = ["push button", "toggle button", "text", "combo box", "link", "menu item", "check box",
+                                     "radio button", "dialog", "alert", "frame", "window", "image"]
+
+    func testEveryScreenOfTheReviewTourReadsAsExpected() throws {
+        try onMain {
+            StyleSheet.load(path: bundledPhotos + "/../style.css")
+            let store = try PostStore(directory: makeTemporaryDirectory())
+            let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos), cameraSources: [.test])
+            app.present()
+            var heard: [String] = []
+            var succeeded: Bool?
+            ReviewTour.run(app: app, into: makeTemporaryDirectory(), onScreen: { screen in
+                let lines = await self.readAccessibilityTreeWhileRunning()
+                heard.append("## \(screen)")
+                heard += lines.filter { line in Self.roles.contains(String(line.prefix { $0 != "|" })) }.map(Self.masked)
+            }, finish: { succeeded = $0 })
+            spin(until: { succeeded != nil }, timeout: 400, "the review tour")
+            XCTAssertEqual(succeeded, true, "the tour ran to the end")
+
+            for line in heard where !line.hasPrefix("## ") && !line.hasPrefix("frame|") {
+                XCTAssertFalse(line.hasSuffix("|"), "a control without a name: \(line)")
+            }
+            let root = ((bundledPhotos as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+            let fixture = (try? String(contentsOfFile: root + "/Tests/PostcardTests/Fixtures/accessibility-tour.txt", encoding: .utf8)) ?? ""
+            let actual = heard.joined(separator: "\n") + "\n"
+            if actual != fixture {
+                try? actual.write(toFile: root + "/.build/accessibility-tour.actual.txt", atomically: true, encoding: .utf8)
+                let expected = fixture.components(separatedBy: "\n")
+                let got = actual.components(separatedBy: "\n")
+                let first = Array(zip(expected, got)).firstIndex { $0 != $1 } ?? min(expected.count, got.count)
+                XCTFail("""
+                    what a screen reader hears changed at line \(first + 1) (expected “\(first < expected.count ? expected[first] : "end")”, \
+                    heard “\(first < got.count ? got[first] : "end")”); all of it is in .build/accessibility-tour.actual.txt
+                    """)
+            }
+        }
+    }
+
+    /// Digits masked: times and dates in names (post times, camera shots) change from run to run.
+    static func masked(_ line: String) -> String {
+        var result = ""
+        for character in line {
+            if character.isNumber {
+                if !result.hasSuffix("#") { result.append("#") }
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// ``readAccessibilityTree(file:line:)`` from async code: the reader runs while the main loop goes on.
+    @MainActor
+    func readAccessibilityTreeWhileRunning() async -> [String] {
+        let script = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Scripts/atspi_names.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, String(getpid())]
+        let outputPath = makeTemporaryDirectory() + "/atspi.txt"
+        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        guard (try? process.run()) != nil else { return ["error|can't start the AT-SPI reader"] }
+        for _ in 0..<600 where process.isRunning { try? await Task.sleep(for: .milliseconds(50)) }
+        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }

@@ -28,7 +28,10 @@ public final class CommentPage: Page {
 
     /// Creates the page for `photo`, with an optional initial `comment` and action label
     /// (default "Post"; e.g. "Save" when editing a caption) and title (default "Add a Comment").
-    public init(photo: Photo, comment: String = "", actionLabel: String? = nil, title: String? = nil) {
+    /// `photoDescription` is what screen readers call the photo (default: its file name; a stored
+    /// photo's file name means nothing to the user, so Edit Caption passes the post's caption).
+    public init(photo: Photo, comment: String = "", actionLabel: String? = nil, title: String? = nil,
+                photoDescription: String? = nil) {
         self.photo = photo
         // Translators: the button that posts the photo with its comment (a verb). Keep it short: in a
         // 360-pixel window the bar also holds Cancel, Back, the page title and Help.
@@ -41,7 +44,7 @@ public final class CommentPage: Page {
 
         preview.contentFit = .contain
         preview.canShrink = true
-        preview.alternativeText = photo.fileName
+        preview.alternativeText = photoDescription ?? photo.fileName
         preview.expandsVertically = true
         preview.setSizeRequest(width: 160, height: 160)
         preview.setMargins(top: 12, bottom: 6, start: 12, end: 12)

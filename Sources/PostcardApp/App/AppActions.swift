@@ -100,7 +100,9 @@ extension AppController {
         guard let object = gtk_builder_get_object(builder, "shortcuts") else { return nil }
         let window = Gtk.Window(wrapping: UnsafeMutableRawPointer(object))
         gtk_window_set_transient_for(window.pointer(), mainWindow.window.pointer())
+        window.title = localized("Keyboard Shortcuts")
         window.present()
+        window.repairScreenReaderNames()  // GTK 4.8 names its search button and icons by type
         shortcutsWindow = window
         return window
     }
@@ -108,7 +110,7 @@ extension AppController {
     /// **About Postcard** (`GtkAboutDialog`): version, licence note, and credits for the sample photos.
     @discardableResult
     public func showAbout() -> Gtk.Window {
-        let dialog = gtk_about_dialog_new()!
+        let dialog = postcard_about_dialog_new()!  // announced as a dialog
         let about = OpaquePointer(dialog)
         gtk_about_dialog_set_program_name(about, "Postcard")
         gtk_about_dialog_set_version(about, Self.version)
@@ -134,6 +136,7 @@ extension AppController {
         gtk_window_set_transient_for(window.pointer(), mainWindow.window.pointer())
         gtk_window_set_modal(window.pointer(), 1)
         window.present()
+        window.repairScreenReaderNames()  // GTK 4.8 names its logo and text views by type
         aboutWindow = window
         return window
     }

@@ -317,7 +317,7 @@ public final class AppController {
     private func editCaption(of post: Post, shownIn detail: PhotoDetailPage) async {
         let current = (try? store.post(id: post.id))?.comment ?? post.comment
         let editor = CommentPage(photo: Photo(path: post.photoPath), comment: current, actionLabel: localized("Save"),
-                                 title: localized("Edit Caption"))
+                                 title: localized("Edit Caption"), photoDescription: current)
         let done = FlowCompletion<Bool>()
         editor.onPost = { [weak self, weak editor] caption in
             guard let self, let editor else { return }
@@ -547,7 +547,7 @@ final class RunningApp {
         let library = PhotoLibrary(directory: try options.libraryDirectory(resources: resources))
         let store = try PostStore(directory: options.resolvedDataDirectory)
         _ = postcard_get_resource()  // compiled in (and registered as the program loaded)
-        StyleSheet.load(resource: "/io/github/postcard/Postcard/style.css")
+        StyleSheet.load(resource: "/io/github/postcard/Postcard/style.css", darkVariant: "/io/github/postcard/Postcard/style-dark.css")
         controller = AppController(application: application, store: store, library: library,
                                    cameraSources: [options.camera])
     }

@@ -16,8 +16,10 @@ import PhotoPosting
 @MainActor
 enum ReviewTour {
     /// Runs the tour on `app`, then calls `finish(succeeded)` (which quits the app). A failure is
-    /// printed to standard error.
-    static func run(app: AppController, into directory: String, finish: @escaping @MainActor (Bool) -> Void) {
+    /// printed to standard error. `onScreen` runs after each screenshot with its file name, while the
+    /// screen still shows (tests read it over AT-SPI there).
+    static func run(app: AppController, into directory: String, onScreen: (@MainActor (String) async -> Void)? = nil,
+                    finish: @escaping @MainActor (Bool) -> Void) {
         Task {
             do {
                 var found: [LibraryPhoto] = []
@@ -30,7 +32,7 @@ enum ReviewTour {
                     throw AppOptionsError(message: "the tour needs at least 3 readable photos in \(app.library.directory); found \(readable.count)")
                 }
                 try Files.makeDirectory(directory)
-                try await Tour(app: app, directory: directory, photos: readable.map(\.fileName)).walk()
+                try await Tour(app: app, directory: directory, photos: readable.map(\.fileName), onScreen: onScreen).walk()
                 print("Review screenshots saved in \(directory)")
                 finish(true)
             } catch {
@@ -47,6 +49,8 @@ private struct Tour {
     let directory: String
     /// Readable photos of the library, at least 3; the tour picks from these.
     let photos: [String]
+    /// Runs after each screenshot (see ``ReviewTour/run(app:into:onScreen:finish:)``).
+    let onScreen: (@MainActor (String) async -> Void)?
     func photo(_ preferred: String, else index: Int) -> String {
         photos.contains(preferred) ? preferred : photos[index % photos.count]
     }
@@ -281,6 +285,7 @@ private struct Tour {
     func save(_ window: Window, _ name: String) async throws {
         try await Task.sleep(for: .milliseconds(400))
         try window.saveSnapshot(toPNG: Files.join(directory, name))
+        await onScreen?(name)
     }
 
     func waitUntil(_ what: String, _ condition: () -> Bool) async throws {

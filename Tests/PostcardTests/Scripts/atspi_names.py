@@ -1,10 +1,12 @@
-# Prints "role|name" for every table cell, image, list item, dialog, frame, alert, button and label that the
+# Prints "role|name" for every table cell, image, list item, dialog, frame, alert, button, text field, combo
+# box, link, menu item, check box and label that the
 # application with process id argv[1] exposes on the accessibility bus, as a screen reader (Orca) sees it
 # over AT-SPI. Used by the GTK tests.
 import sys
 import pyatspi
 
-ROLES = {"table cell", "image", "list item", "dialog", "frame", "alert", "push button", "toggle button", "label"}
+ROLES = {"table cell", "image", "list item", "dialog", "frame", "alert", "push button", "toggle button", "label",
+         "text", "combo box", "link", "menu item", "check box", "radio button", "window"}
 
 
 def walk(node, depth=0):
@@ -12,6 +14,9 @@ def walk(node, depth=0):
         return
     try:
         role = node.getRoleName()
+        # What is not visible is not presented by Orca (GTK 4.8 sets "showing" on windows only).
+        if role != "application" and not node.getState().contains(pyatspi.STATE_VISIBLE):
+            return
         if role in ROLES:
             print(f"{role}|{node.name}")
         for index in range(node.childCount):

@@ -1,0 +1,51 @@
+import CGtk
+
+extension StyleSheet {
+    /// Loads the CSS compiled in as the GResource at `path`, and the one at `darkPath` over it (one
+    /// priority higher) while GTK's dark style is on (`gtk-application-prefer-dark-theme`, which
+    /// ``DesktopStyle`` sets from the desktop's preference): the dark sheet redefines the light sheet's
+    /// named colours (`@define-color`), as libadwaita's `style-dark.css` does. Follows changes while the
+    /// app runs. Main actor; call once, after GTK is initialized.
+    public static func load(resource path: String, darkVariant darkPath: String) {
+        load(resource: path)
+        guard DarkVariant.current == nil, let settings = gtk_settings_get_default() else { return }
+        DarkVariant.current = DarkVariant(resource: darkPath, settings: UnsafeMutableRawPointer(settings))
+    }
+
+    /// Whether the dark variant loaded by ``load(resource:darkVariant:)`` is applied now.
+    public static var isDarkVariantApplied: Bool { DarkVariant.current?.isApplied ?? false }
+}
+
+/// The dark style sheet, added to the display while the dark style is on and removed when it goes off.
+@MainActor
+final class DarkVariant {
+    static var current: DarkVariant?
+
+    private let provider: UnsafeMutablePointer<GtkCssProvider>
+    private let settings: Object
+    private(set) var isApplied = false
+
+    init(resource: String, settings: UnsafeMutableRawPointer) {
+        provider = gtk_css_provider_new()
+        gtk_css_provider_load_from_resource(provider, resource)
+        self.settings = Object(settings, transfer: .none)
+        self.settings.connect("notify::gtk-application-prefer-dark-theme") { [weak self] _ in self?.update() }
+        update()
+    }
+
+    private func update() {
+        var value = GValue()
+        g_value_init(&value, GType(5 << 2))  // G_TYPE_BOOLEAN
+        g_object_get_property(settings.pointer(as: GObject.self), "gtk-application-prefer-dark-theme", &value)
+        let dark = g_value_get_boolean(&value) != 0
+        g_value_unset(&value)
+        guard dark != isApplied, let display = gdk_display_get_default() else { return }
+        if dark {
+            gtk_style_context_add_provider_for_display(display, OpaquePointer(provider),
+                                                       UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION) + 1)
+        } else {
+            gtk_style_context_remove_provider_for_display(display, OpaquePointer(provider))
+        }
+        isApplied = dark
+    }
+}
