@@ -334,11 +334,17 @@ public final class MenuButton: Widget {
     nonisolated(unsafe) private let actions = g_simple_action_group_new()!
     /// The items' labels, in order.
     public private(set) var itemLabels: [String] = []
+    /// Whether the menu is open.
+    public var isMenuOpen: Bool {
+        gtk_menu_button_get_popover(opaque).map { gtk_widget_get_visible(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self)) != 0 } ?? false
+    }
 
     /// Creates a menu button showing `iconName`; `accessibleLabel` is its name for screen readers and
-    /// its tooltip (e.g. "Main Menu").
-    public init(iconName: String, accessibleLabel: String) {
+    /// its tooltip (e.g. "Main Menu"). A primary menu (`isPrimary`, the default) also opens with F10
+    /// (`gtk_menu_button_set_primary`, as the GNOME HIG's primary menu does).
+    public init(iconName: String, accessibleLabel: String, isPrimary: Bool = true) {
         super.init(gtk_menu_button_new(), transfer: .full)
+        gtk_menu_button_set_primary(opaque, isPrimary ? 1 : 0)
         gtk_menu_button_set_icon_name(opaque, iconName)
         gtk_menu_button_set_menu_model(opaque, UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
         gtk_widget_insert_action_group(widget, "menu", OpaquePointer(actions))

@@ -32,6 +32,10 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
 
             XCTAssertEqual(app.primaryMenu.itemLabels, ["Keyboard Shortcuts", "Help", "About Postcard"])
             show(app.mainWindow.window)  // focus back on the main window
+            pressKey(XK_F10)
+            spin(until: { app.primaryMenu.isMenuOpen }, "F10 opens the primary menu (GNOME HIG)")
+            pressKey(XK_Escape)
+            spin(until: { !app.primaryMenu.isMenuOpen }, "Escape closes it")
             pressKey(XK_question, modifiers: [XK_Control_L, XK_Shift_L])
             spin(until: { app.shortcutsWindow?.isMapped == true }, "Ctrl+? shows Keyboard Shortcuts")
             XCTAssertEqual(app.shortcutsWindow?.typeName, "GtkShortcutsWindow")

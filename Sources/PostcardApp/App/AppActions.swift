@@ -17,6 +17,7 @@ extension AppController {
             (localized("General"), [
                 ("<Control>n", localized("New post")),
                 ("F1", localized("Open the guide")),
+                ("F10", localized("Open the main menu")),
                 ("<Control>question", localized("Keyboard shortcuts")),
                 ("<Control>w", localized("Close the window or dialog")),
                 ("<Control>q", localized("Quit")),
