@@ -216,4 +216,23 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             XCTAssertFalse(text.contains("\u{2007}") || text.contains("  "), text)
         }
     }
+
+    func testTimesFollowTheDesktopsTwelveOrTwentyFourHourClock() {
+        onMain {
+            let saved = DateText.interfaceSettings
+            defer { DateText.interfaceSettings = saved }
+            let settings = postcard_settings_in_memory("org.gnome.desktop.interface")!
+            DateText.interfaceSettings = Object(UnsafeMutableRawPointer(settings), transfer: .full)
+            // 2026-08-07 12:00 UTC; its local hour is whatever the machine's time zone makes it.
+            let seconds: Int64 = 1_786_104_000
+            g_settings_set_string(settings, "clock-format", "24h")
+            let twentyFour = AppController.timeText(seconds)
+            XCTAssertEqual(twentyFour, DateText.format(unixSeconds: seconds, "%-d %b %Y, %H:%M"))
+            XCTAssertFalse(twentyFour.hasSuffix("AM") || twentyFour.hasSuffix("PM"), twentyFour)
+            g_settings_set_string(settings, "clock-format", "12h")
+            let twelve = AppController.timeText(seconds)
+            XCTAssertTrue(twelve.hasSuffix("AM") || twelve.hasSuffix("PM"), "12-hour clock: \(twelve)")
+            XCTAssertNotEqual(twelve, twentyFour)
+        }
+    }
 }
