@@ -176,14 +176,9 @@ final class AccessibilityTourTests: GtkTestCase, @unchecked Sendable {
     /// ``readAccessibilityTree(file:line:)`` from async code: the reader runs while the main loop goes on.
     @MainActor
     func readAccessibilityTreeWhileRunning() async -> [String] {
-        let script = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Scripts/atspi_names.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, String(getpid())]
-        let outputPath = makeTemporaryDirectory() + "/atspi.txt"
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-        guard (try? process.run()) != nil else { return ["error|can't start the AT-SPI reader"] }
+        guard let (process, outputPath) = try? startAccessibilityReader(pid: getpid()) else {
+            return ["error|can't start the AT-SPI reader"]
+        }
         for _ in 0..<600 where process.isRunning { try? await Task.sleep(for: .milliseconds(50)) }
         let data = FileManager.default.contents(atPath: outputPath) ?? Data()
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)

@@ -107,20 +107,26 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
     /// python3-pyatspi) while the main loop answers it.
     @MainActor
     func readAccessibilityTree(file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
-        let script = ((#filePath as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent("Scripts/atspi_names.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, String(getpid())]
-        let outputPath = makeTemporaryDirectory() + "/atspi.txt"
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-        try process.run()
+        let (process, outputPath) = try startAccessibilityReader(pid: getpid())
         // Keep the main loop running: the script's questions are answered from it.
         spin(until: { !process.isRunning }, timeout: 30, "AT-SPI reader", file: file, line: line)
         XCTAssertEqual(process.terminationStatus, 0, "the AT-SPI reader", file: file, line: line)
         let data = FileManager.default.contents(atPath: outputPath) ?? Data()
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Starts `Scripts/atspi_names.py` reading process `pid`; returns it and the file it writes to.
+    func startAccessibilityReader(pid: Int32) throws -> (Process, String) {
+        let script = ((#filePath as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent("Scripts/atspi_names.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, String(pid)]
+        let outputPath = makeTemporaryDirectory() + "/atspi.txt"
+        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        try process.run()
+        return (process, outputPath)
     }
 
     /// A fresh, empty folder under the system temp dir.
