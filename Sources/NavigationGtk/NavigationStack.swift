@@ -112,12 +112,20 @@ public final class NavigationStack {
     public var visiblePage: Page? { state.top.flatMap { pagesByID[$0.id] } }
 
     /// Pushes `page` and shows it with a slide-over transition.
-    /// Does nothing (and returns false) if the page is already on this stack or on another one.
+    ///
+    /// Navigation is idempotent: does nothing (and returns false) when the visible page — the one on
+    /// top, also while it is still sliding in — is of the same type and has the same non-nil
+    /// ``Page/subject``, whatever the input that asked twice (a double click, key repeat, two
+    /// activations in one frame). Also does nothing if the page is already on this stack or on
+    /// another one (a programming error, logged).
     @discardableResult
     public func push(_ page: Page) -> Bool {
         guard page.navigationStack == nil || page.navigationStack === self, !state.contains(page.id) else {
             logMisuse("push: \(page.title) is already on a navigation stack; ignored")
             return false
+        }
+        if let subject = page.subject, let top = visiblePage, type(of: top) == type(of: page), top.subject == subject {
+            return false  // that page is already open: a second open of the same thing
         }
         var new = state
         new.push(.init(id: page.id, title: page.title))

@@ -83,6 +83,12 @@ open class Page {
     /// The stack the page is on now, or nil. Set by the stack; flows use it to run "from" this page.
     public internal(set) weak var navigationStack: NavigationStack?
 
+    /// What the page shows (a person's id, a post's id), or nil. A stack does not push a page of the
+    /// same type with the same subject as the page on top of it (or being pushed there): opening the
+    /// same page twice in a row — a double click, key repeat, two activations in one frame — shows it
+    /// once. See ``NavigationStack/push(_:)``.
+    public var subject: AnyHashable?
+
     /// Asked before the user leaves the page with Back (button, keys, mouse) or Escape; return false
     /// to stay (e.g. to ask "Discard this post?" first). Set by whoever owns the page, not the page.
     public var shouldLeave: (@MainActor () -> Bool)?

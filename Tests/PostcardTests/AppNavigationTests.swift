@@ -46,6 +46,36 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         return app.mainWindow.stack.visiblePage as! CommentThreadPage
     }
 
+    func testOpeningAFriendAPostOrCommentsTwiceInARowOpensItOnce() throws {
+        try onMain {
+            let app = try makeApp(posts: ["Espresso"])
+            let stack = app.mainWindow.stack
+            // A double click: two clicks, the second a moment after the first.
+            let ada = app.myProfile.friendButtons[0]
+            ada.activate()
+            spin(for: 0.05)
+            ada.activate()
+            settle(app, depth: 2)
+            spin(for: 0.3)
+            XCTAssertEqual(stack.pages.count, 2, "Ada's profile is pushed once")
+            stack.goBack()
+            settle(app, depth: 1)
+
+            // Two activations in one frame: a post's card, then its Comments.
+            app.myProfile.feedItems[0].card!.activate()
+            app.myProfile.feedItems[0].card!.activate()
+            settle(app, depth: 2)
+            let detail = try XCTUnwrap(stack.visiblePage as? PhotoDetailPage)
+            let comments = try XCTUnwrap(findButton(labeled: "Comments", in: detail.content))
+            comments.activate()
+            comments.activate()
+            settle(app, depth: 3)
+            spin(for: 0.3)
+            XCTAssertEqual(stack.pages.count, 3, "one post page and one thread: \(stack.pages.map(\.title))")
+            XCTAssertEqual(stack.backButton.tooltip, detail.title, "Back returns to the post")
+        }
+    }
+
     /// Chooses `photo` and posts `comment` on a photo flow showing on `stack`.
     @MainActor
     private func postThroughFlow(on stack: @escaping () -> NavigationStack?, photo: String, comment: String) {

@@ -53,6 +53,30 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testOpeningTheSamePageTwiceInARowPushesItOnce() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            @MainActor func page(_ title: String, subject: String?) -> CountedPage {
+                let page = CountedPage(title, counter: counter)
+                page.subject = subject
+                return page
+            }
+            XCTAssertTrue(stack.push(page("Ada", subject: "ada")))
+            XCTAssertFalse(stack.push(page("Ada again", subject: "ada")), "the same page, still sliding in: ignored")
+            settle(stack)
+            XCTAssertFalse(stack.push(page("Ada again", subject: "ada")), "the same page on top: ignored")
+            expectStack(stack, ["Root", "Ada"])
+            XCTAssertTrue(stack.push(page("Grace", subject: "grace")), "another subject opens")
+            XCTAssertTrue(stack.push(page("Ada", subject: "ada")), "Ada again, not on top: a new page, as a link would")
+            XCTAssertTrue(stack.push(page("No subject", subject: nil)))
+            XCTAssertTrue(stack.push(page("No subject", subject: nil)), "pages without a subject are never merged")
+            settle(stack)
+            expectStack(stack, ["Root", "Ada", "Grace", "Ada", "No subject", "No subject"])
+        }
+    }
+
     func testBackButtonAltLeftBackKeyAndEscapeEachPopOnePage() {
         onMain {
             let counter = LifeCounter()

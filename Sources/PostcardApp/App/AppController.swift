@@ -195,8 +195,8 @@ public final class AppController {
     public func showProfile(of person: Person) -> ProfilePage {
         let page = ProfilePage(person: person)
         wire(page)
-        stack.push(page)
-        return page
+        // Opened twice in a row (a double click): the stack shows the one already open.
+        return stack.push(page) ? page : (stack.visiblePage as? ProfilePage) ?? page
     }
 
     private func wire(_ page: ProfilePage) {
@@ -262,6 +262,7 @@ public final class AppController {
         let subtitle = localized("by %s", author)
         let page = PhotoDetailPage(title: title, subtitle: subtitle, photoPath: post.photoPath,
                                    comment: post.comment, detail: Self.postedLine(post.createdAt))
+        page.subject = post.id
         // Translators: a button under a post that opens its comment thread.
         let comments = Button(label: localized("Comments"))
         comments.onClicked { [weak self, weak page] in
@@ -283,8 +284,8 @@ public final class AppController {
             }
             page.addEndBarItem(edit)
         }
-        stack.push(page)
-        return page
+        // Opened twice in a row (a double click): the stack shows the one already open.
+        return stack.push(page) ? page : (stack.visiblePage as? PhotoDetailPage) ?? page
     }
 
     private func showThread(of post: Post, from detail: PhotoDetailPage) {

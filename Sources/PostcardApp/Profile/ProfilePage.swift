@@ -76,6 +76,7 @@ public final class ProfilePage: Page {
             unbind: { cell in cell.unbind() })
         scroller = ScrolledWindow(feed.view)
         super.init(title: isOwn ? localized("My Profile") : person.name)
+        subject = person.id
         feed.readMoreWhenScrolled()
         linkRelay.onOpenLink = { [weak self] uri in self?.onOpenLink?(uri) }
 

@@ -40,6 +40,7 @@ public final class CommentThreadPage: ListPage {
         // Translators: the title of a post's comment thread (its replies, each a photo with a comment).
         super.init(title: localized("Comments"), subtitle: localized("No replies"), actionLabel: localized("Reply with Photo"),
                    list: list.view)
+        subject = post.id
         list.readMoreWhenScrolled()
         linkRelay.onOpenLink = { [weak self] uri in self?.onOpenLink?(uri) }
         replyButton.onClicked { [weak self] in self?.onReply?() }
