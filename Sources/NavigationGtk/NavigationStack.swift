@@ -72,6 +72,8 @@ public final class NavigationStack {
     private var pagesAwaitingRemoval: [Page] = []
     private var popObservers: [(owner: Weak, handler: @MainActor ([Page]) -> Void)] = []
     private var visiblePageObservers: [(owner: Weak, handler: @MainActor (Page?) -> Void)] = []
+    private var titleObservers: [(owner: Weak, handler: @MainActor (String) -> Void)] = []
+    private var lastTitle: String?
     private var destroyObservers: [(owner: Weak, handler: @MainActor () -> Void)] = []
     private var isDestroyed = false
 
@@ -208,10 +210,19 @@ public final class NavigationStack {
         visiblePageObservers.append((Weak(object: owner), handler))
     }
 
+    /// Calls `handler` with the visible page's title whenever it changes (a push, pop or replace, or
+    /// the visible page renaming itself, e.g. a web page that loaded), while `owner` lives. Windows use
+    /// it so their title — what window lists and screen readers announce — follows the page.
+    public func observeTitle(owner: AnyObject, _ handler: @escaping @MainActor (String) -> Void) {
+        titleObservers.append((Weak(object: owner), handler))
+        handler(state.top?.title ?? "")
+    }
+
     /// Stops calling `owner`'s pop, visible-page and destruction handlers.
     public func removeObservers(owner: AnyObject) {
         popObservers.removeAll { $0.owner.object === owner || $0.owner.object == nil }
         visiblePageObservers.removeAll { $0.owner.object === owner || $0.owner.object == nil }
+        titleObservers.removeAll { $0.owner.object === owner || $0.owner.object == nil }
         destroyObservers.removeAll { $0.owner.object === owner || $0.owner.object == nil }
     }
 
@@ -345,6 +356,12 @@ public final class NavigationStack {
                       minimumCharacters: page?.minimumTitleCharacters ?? TitleView.minimumTitleCharacters)
         backButton.isVisible = state.canGoBack
         backButton.tooltip = state.previous?.title
+        let title = state.top?.title ?? ""
+        if title != lastTitle {
+            lastTitle = title
+            titleObservers.removeAll { $0.owner.object == nil }
+            for observer in titleObservers { observer.handler(title) }
+        }
         for other in pages where other !== page { other.unpackBarItems() }
         page?.packBarItems(into: headerBar)
     }

@@ -27,11 +27,22 @@ public final class NavigationWindow {
     /// The top inset in pixels applied at the last layout (the bar's height; 0 when hidden).
     public private(set) var topInset: Int32 = 0
 
+    /// The window's title for the visible page's title (what window lists and screen readers announce);
+    /// default: the page's title. An app may add its name, e.g. `{ "\($0) – Postcard" }`.
+    public var windowTitle: @MainActor (String) -> String = { $0 } {
+        didSet { window.title = windowTitle(stack.visiblePage?.title ?? "") }
+    }
+
     /// Creates the window with `root` as the first page. `width`/`height` are the default size in pixels.
+    /// The window's title follows the visible page (see ``windowTitle``).
     public init(application: Application? = nil, root: Page, width: Int32 = 720, height: Int32 = 680) {
         window = Window(application: application)
         stack = NavigationStack(root: root)
         window.title = root.title
+        stack.observeTitle(owner: window) { [weak self] title in
+            guard let self else { return }
+            self.window.title = self.windowTitle(title)
+        }
         window.setDefaultSize(width: width, height: height)
         window.hideTitlebar()  // the stack's bar floats in the content
         stack.headerBar.addCSSClass("translucent-bar")
@@ -119,6 +130,9 @@ public final class ModalDialog {
         let parent = anchor?.view.rootWindow
         focusReturn = FocusReturn(in: parent)
         window.title = root.title
+        stack.observeTitle(owner: window) { [weak window] title in
+            if !title.isEmpty { window?.title = title }  // the window follows its page
+        }
         window.makeModal(over: parent)
         window.setDefaultSize(width: width, height: height)
         window.addCSSClass("postcard-dialog")
@@ -232,6 +246,7 @@ public final class PageDialog {
         let parent = anchor?.view.rootWindow
         focusReturn = FocusReturn(in: parent)
         window.title = page.title
+        page.titleObserver = { [weak window] page in window?.title = page.title }  // e.g. a web page's
         window.makeModal(over: parent)
         window.setDefaultSize(width: width, height: height)
         window.hideTitlebar()  // the page's own bar is the title bar

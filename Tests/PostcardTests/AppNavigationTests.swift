@@ -76,6 +76,35 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testWindowTitlesFollowThePagesTheyShow() throws {
+        try onMain {
+            let app = try makeApp()
+            let stack = app.mainWindow.stack
+            XCTAssertEqual(app.mainWindow.window.title, "Postcard")
+            app.myProfile.friendButtons[0].activate()
+            settle(app, depth: 2)
+            XCTAssertEqual(app.mainWindow.window.title, "Ada Lovelace – Postcard")
+            stack.goBack()
+            settle(app, depth: 1)
+            XCTAssertEqual(app.mainWindow.window.title, "Postcard")
+
+            app.myProfile.postButton.activate()
+            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
+            let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
+            XCTAssertEqual(dialog.window.title, "Choose a Photo")
+            (dialog.stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
+            spin(until: { dialog.stack.visiblePage is CommentPage }, "Add a Comment")
+            XCTAssertEqual(dialog.window.title, "Add a Comment", "the dialog's title follows its page")
+            let heard = try readAccessibilityTree()
+            XCTAssertTrue(heard.contains("dialog|Add a Comment"), "a screen reader hears the page's name: \(heard.filter { $0.hasPrefix("dialog") })")
+            dialog.stack.goBack()
+            spin(until: { dialog.stack.visiblePage is PhotoPickerPage }, "back")
+            XCTAssertEqual(dialog.window.title, "Choose a Photo")
+            dialog.cancelButton.activate()
+            spin(until: { dialog.isDismissed }, "closed")
+        }
+    }
+
     /// Chooses `photo` and posts `comment` on a photo flow showing on `stack`.
     @MainActor
     private func postThroughFlow(on stack: @escaping () -> NavigationStack?, photo: String, comment: String) {

@@ -71,7 +71,11 @@ public final class AppController {
         camera = CameraSettings(sources: cameraSources, captureDirectory: Files.join(store.directory, "camera"))
         myProfile = ProfilePage(person: .me)
         mainWindow = NavigationWindow(application: application, root: myProfile)
-        mainWindow.window.title = "Postcard"
+        // "Postcard" on My Profile; elsewhere the page and the app, as GNOME apps title their windows.
+        mainWindow.windowTitle = { [weak myProfile] title in
+            // Translators: the main window's title: %s is the title of the page it shows ("Ada Lovelace").
+            title == myProfile?.title ? "Postcard" : localized("%s – Postcard", title)
+        }
         wire(myProfile)
         myProfile.onFriendSelected = { [weak self] friend in self?.showProfile(of: friend) }
         // Start: Quick Snap, Messages; end: the primary menu. Balanced, so the title stays centred and
