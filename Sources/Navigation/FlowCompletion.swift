@@ -2,15 +2,15 @@
 ///
 /// A flow can end in many ways at nearly the same time (a double-click on Post, Cancel during a
 /// transition, the window manager closing the dialog while the caller's task is cancelled). Every path
-/// calls ``resolve(_:)``; the first call wins and later ones change nothing and return false. The caller
-/// awaits ``value(onCancel:)``, which returns that first value exactly once.
+/// calls ``resolve(_:)``; the first call wins and later ones change nothing and return false. Callers
+/// await ``value(onCancel:)``; every one of them, however many, gets that first value exactly once.
 ///
 /// Main actor only.
 @MainActor
 public final class FlowCompletion<Value: Sendable> {
     /// The result, once resolved.
     public private(set) var result: Value?
-    private var continuation: CheckedContinuation<Value, Never>?
+    private var continuations: [CheckedContinuation<Value, Never>] = []
     private var observers: [@MainActor (Value) -> Void] = []
 
     /// Creates an unresolved completion.
@@ -25,8 +25,9 @@ public final class FlowCompletion<Value: Sendable> {
     public func resolve(_ value: Value) -> Bool {
         guard result == nil else { return false }
         result = value
-        continuation?.resume(returning: value)
-        continuation = nil
+        let waiting = continuations
+        continuations = []
+        for continuation in waiting { continuation.resume(returning: value) }
         let toNotify = observers
         observers = []
         toNotify.forEach { $0(value) }
@@ -41,7 +42,7 @@ public final class FlowCompletion<Value: Sendable> {
     /// Waits for the result. If the calling task is cancelled first, `onCancel` runs on the main actor;
     /// it should end the flow (typically resolving with a "canceled" value), which then returns here.
     ///
-    /// Call at most once per completion.
+    /// Any number of callers may wait; each gets the one result.
     public func value(onCancel: @escaping @MainActor () -> Void) async -> Value {
         if let result { return result }
         return await withTaskCancellationHandler {
@@ -49,7 +50,7 @@ public final class FlowCompletion<Value: Sendable> {
                 if let result {
                     continuation.resume(returning: result)
                 } else {
-                    self.continuation = continuation
+                    self.continuations.append(continuation)
                 }
             }
         } onCancel: {

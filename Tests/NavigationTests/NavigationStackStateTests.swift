@@ -112,6 +112,20 @@ final class FlowCompletionTests: XCTestCase {
     }
 
     @MainActor
+    func testEveryWaitingCallerGetsTheOneResult() async {
+        let completion = FlowCompletion<Int>()
+        let waiters = (0..<3).map { _ in Task { @MainActor in await completion.value(onCancel: {}) } }
+        for _ in 0..<5 { await Task.yield() }
+        completion.resolve(7)
+        completion.resolve(8)
+        var values: [Int] = []
+        for waiter in waiters { values.append(await waiter.value) }
+        XCTAssertEqual(values, [7, 7, 7], "no caller is left waiting")
+        let late = await completion.value(onCancel: {})
+        XCTAssertEqual(late, 7)
+    }
+
+    @MainActor
     func testCancellingTheCallersTaskRunsOnCancelWhichResolves() async {
         let completion = FlowCompletion<String>()
         var cancelCalls = 0
