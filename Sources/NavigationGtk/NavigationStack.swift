@@ -191,8 +191,9 @@ public final class NavigationStack {
     /// use it to tell the user's Back from code's pops.
     public private(set) var isGoingBack = false
 
-    /// Calls `handler` with the removed pages (bottom first) after every pop, while `owner` lives.
-    /// Flows use it to notice Back past their first page.
+    /// Calls `handler` with the removed pages (bottom first) after every pop, pop-to and replace that
+    /// removes pages, while `owner` lives. Flows use it to notice Back past their first page, or their
+    /// pages being taken away by anyone else, and end.
     public func observePops(owner: AnyObject, _ handler: @escaping @MainActor ([Page]) -> Void) {
         popObservers.append((Weak(object: owner), handler))
     }
@@ -320,7 +321,9 @@ public final class NavigationStack {
         for observer in visiblePageObservers { observer.handler(incoming) }
         if let incoming { restoreFocus(in: incoming) }
         if !view.isTransitionRunning { finishTransition() }
-        if case .pop = change, !removedPages.isEmpty {
+        // Pages removed by a replace leave the stack as popped ones do: whoever owns them (a pushed flow)
+        // hears of it and ends.
+        if !removedPages.isEmpty {
             popObservers.removeAll { $0.owner.object == nil }
             for observer in popObservers { observer.handler(removedPages) }
         }

@@ -53,14 +53,16 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
     }
 
     @MainActor
-    private func expectEndedOnce(_ run: Run, _ expected: CommentedPhotoFlow.Result = .canceled,
+    private func expectEndedOnce(_ run: Run, _ expected: CommentedPhotoFlow.Result = .canceled, onAnchor: Bool = true,
                                  file: StaticString = #filePath, line: UInt = #line) {
         spin(until: { !run.results.isEmpty }, "result", file: file, line: line)
         spin(for: 0.3)
         XCTAssertEqual(run.results, [expected], file: file, line: line)
         spin(until: { Gtk.Window.all().count == 1 }, "only the host window left", file: file, line: line)
         spin(until: { run.host.stack.transition == .idle }, "host settled", file: file, line: line)
-        XCTAssertTrue(run.host.stack.visiblePage === run.anchor, "back exactly where it started", file: file, line: line)
+        if onAnchor {
+            XCTAssertTrue(run.host.stack.visiblePage === run.anchor, "back exactly where it started", file: file, line: line)
+        }
         spin(until: { GtkTestCase.flowsAlive == 0 }, "flow freed", file: file, line: line)
     }
 
@@ -142,6 +144,26 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             run.task!.cancel()
             expectEndedOnce(run)
             XCTAssertEqual(run.host.stack.pages.count, 2)
+        }
+    }
+
+    func testReplacingTheStackUnderAPushedFlowEndsIt() {
+        onMain {
+            let run = started(.pushed, pushAnchor: true)
+            let root = run.host.stack.pages[0]
+            run.host.stack.replace(with: [root], animated: false)
+            expectEndedOnce(run, onAnchor: false)
+            XCTAssertEqual(run.host.stack.pages.map(\.title), ["Root"])
+            XCTAssertNil(findButton(labeled: "Cancel", in: run.host.stack.headerBar), "Cancel gone with the flow")
+        }
+    }
+
+    func testPoppingToAPageBelowAPushedFlowEndsIt() {
+        onMain {
+            let run = started(.pushed, pushAnchor: true)
+            run.host.stack.popToRoot()
+            expectEndedOnce(run, onAnchor: false)
+            XCTAssertEqual(run.host.stack.pages.map(\.title), ["Root"], "the caller's own pop is kept")
         }
     }
 
