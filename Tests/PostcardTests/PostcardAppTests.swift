@@ -192,6 +192,64 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testAStoreFromBeforeVersioningMigratesWithNothingLost() throws {
+        try onMain {
+            let folder = makeTemporaryDirectory()
+            do {
+                // What an early Postcard left: tables, user_version 0, one photo path kept absolute.
+                let early = try PostStore(directory: folder)
+                let post = try early.add(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Espresso", author: "me", profile: "me")
+                try early.addReply(to: post, photo: Photo(path: bundledPhotos + "/chelsea.png"), comment: "Cat", author: "ada")
+                try early.addMessage(to: "grace", photo: Photo(path: bundledPhotos + "/rocket.jpg"), comment: "Launch", author: "me")
+                try early.execute("UPDATE posts SET photo_path = '\(folder)/' || photo_path")
+                try early.execute("PRAGMA user_version = 0")
+                try early.execute("PRAGMA journal_mode = DELETE")
+            }
+            let store = try PostStore(directory: folder)
+            XCTAssertEqual(try store.integer("PRAGMA user_version"), Int64(PostStore.schemaVersion))
+            XCTAssertEqual(try store.integer("PRAGMA foreign_keys"), 1)
+            let post = try XCTUnwrap(try store.posts(onProfile: "me").first)
+            XCTAssertEqual(post.comment, "Espresso")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: post.photoPath), post.photoPath)
+            XCTAssertEqual(try store.integer("SELECT count(*) FROM posts WHERE photo_path LIKE '/%'"), 0, "made relative")
+            XCTAssertEqual(try store.replies(to: post).map(\.comment), ["Cat"])
+            XCTAssertEqual(try store.messages().map(\.comment), ["Launch"])
+        }
+    }
+
+    func testAStoreFromANewerPostcardIsRefusedAndLeftUntouched() throws {
+        try onMain {
+            let folder = makeTemporaryDirectory()
+            do {
+                let newer = try PostStore(directory: folder)
+                try newer.add(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "From the future", author: "me", profile: "me")
+                try newer.execute("PRAGMA journal_mode = DELETE")
+                try newer.execute("PRAGMA user_version = 99")
+            }
+            let file = folder + "/posts.sqlite3"
+            let before = try Data(contentsOf: URL(fileURLWithPath: file))
+            XCTAssertThrowsError(try PostStore(directory: folder)) { error in
+                XCTAssertTrue("\(error)".contains("newer Postcard"), "\(error)")
+            }
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), before, "not a byte changed")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: file + "-wal"), "not even switched to WAL")
+        }
+    }
+
+    func testStoredPhotoPathsOutsideTheDataFolderAreRefused() throws {
+        try onMain {
+            let store = try PostStore(directory: makeTemporaryDirectory())
+            try store.add(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Escaping", author: "me", profile: "me")
+            for path in ["/etc/passwd", "photos/../../secret.png"] {
+                try store.execute("UPDATE posts SET photo_path = '\(path)'")
+                let post = try XCTUnwrap(try store.posts(onProfile: "me").first)
+                XCTAssertTrue(post.photoPath.hasPrefix(store.directory + "/"), "\(path) read as \(post.photoPath)")
+                XCTAssertFalse(post.photoPath.contains(".."))
+                XCTAssertFalse(FileManager.default.fileExists(atPath: post.photoPath), "shown as unavailable")
+            }
+        }
+    }
+
     func testAFileThatIsNotAnImageCannotBePosted() throws {
         try onMain {
             let folder = makeTemporaryDirectory()

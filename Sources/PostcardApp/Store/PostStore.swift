@@ -92,44 +92,99 @@ public final class PostStore {
         }
         sqlite3_busy_timeout(db, 2000)
         do {
-            try createSchema()
-        } catch {
+            try migrate()
+        } catch let error as PostStoreError {
+            sqlite3_close(db)
+            db = nil
             // Translators: %1$s is the database file, %2$s what is wrong with it.
             throw PostStoreError(description: localized("Can't use the post database %1$s: %2$s. Move it aside to start afresh, or choose another folder with --data-dir.",
-                                                        path, "\(error)"))
+                                                        path, error.description))
         }
     }
 
-    private func createSchema() throws {
-        try execute("""
-            CREATE TABLE IF NOT EXISTS posts (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                author TEXT NOT NULL,
-                profile TEXT NOT NULL,
-                comment TEXT NOT NULL,
-                photo_path TEXT NOT NULL,
-                created_at INTEGER NOT NULL
-            );
-            CREATE INDEX IF NOT EXISTS posts_by_profile ON posts (profile, created_at DESC, id DESC);
-            CREATE TABLE IF NOT EXISTS replies (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                post_id INTEGER NOT NULL REFERENCES posts(id),
-                author TEXT NOT NULL,
-                comment TEXT NOT NULL,
-                photo_path TEXT NOT NULL,
-                created_at INTEGER NOT NULL
-            );
-            CREATE INDEX IF NOT EXISTS replies_by_post ON replies (post_id, created_at, id);
-            CREATE TABLE IF NOT EXISTS messages (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                author TEXT NOT NULL,
-                recipient TEXT NOT NULL,
-                comment TEXT NOT NULL,
-                photo_path TEXT NOT NULL,
-                created_at INTEGER NOT NULL
-            );
-            CREATE INDEX IF NOT EXISTS messages_by_time ON messages (created_at DESC, id DESC);
-            """)
+    /// The schema version this Postcard writes (`PRAGMA user_version`).
+    public static var schemaVersion: Int32 { Int32(migrations.count) }
+
+    /// The schema changes in order; migration N (1-based) brings a store from version N-1 to N. Each
+    /// runs in its own transaction with the new `user_version`, so a store is always at a whole version.
+    static let migrations: [@MainActor (PostStore) throws -> Void] = [
+        // 1: posts, replies, messages.
+        { store in try store.execute(schemaVersion1) },
+        // 2: photo paths relative to the data folder (early stores kept some absolute ones).
+        { store in
+            for table in ["posts", "replies", "messages"] {
+                let statement = try store.prepare("""
+                    UPDATE \(table) SET photo_path = substr(photo_path, length(?1) + 2)
+                    WHERE substr(photo_path, 1, length(?1) + 1) = ?1 || '/'
+                    """)
+                defer { sqlite3_finalize(statement) }
+                sqlite3_bind_text(statement, 1, store.directory, -1, postcard_sqlite_transient())
+                guard sqlite3_step(statement) == SQLITE_DONE else { throw store.error { localized("Can't update the database: %s", $0) } }
+            }
+        },
+    ]
+
+    static let schemaVersion1 = """
+        CREATE TABLE IF NOT EXISTS posts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            author TEXT NOT NULL,
+            profile TEXT NOT NULL,
+            comment TEXT NOT NULL,
+            photo_path TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS posts_by_profile ON posts (profile, created_at DESC, id DESC);
+        CREATE TABLE IF NOT EXISTS replies (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            post_id INTEGER NOT NULL REFERENCES posts(id),
+            author TEXT NOT NULL,
+            comment TEXT NOT NULL,
+            photo_path TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS replies_by_post ON replies (post_id, created_at, id);
+        CREATE TABLE IF NOT EXISTS messages (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            author TEXT NOT NULL,
+            recipient TEXT NOT NULL,
+            comment TEXT NOT NULL,
+            photo_path TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS messages_by_time ON messages (created_at DESC, id DESC);
+        """
+
+    /// The store's schema version: `PRAGMA user_version`; a store from before versioning (tables but
+    /// version 0) counts as version 1.
+    func storedVersion() throws -> Int32 {
+        let version = Int32(try integer("PRAGMA user_version"))
+        if version == 0, try integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'posts'") > 0 { return 1 }
+        return version
+    }
+
+    /// Brings the store to ``schemaVersion``: refuses (untouched) a store written by a newer Postcard,
+    /// then turns on write-ahead logging and foreign keys and runs the missing migrations in order.
+    private func migrate() throws {
+        let version = try storedVersion()
+        guard version <= Self.schemaVersion else {
+            // Translators: %1$d is the store's schema version, %2$d the newest this Postcard knows.
+            throw PostStoreError(description: localized("it was written by a newer Postcard (schema version %1$d; this one knows up to %2$d). Update Postcard to open it",
+                                                        Int(version), Int(Self.schemaVersion)))
+        }
+        try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA foreign_keys = ON")
+        for next in (version + 1)...max(version + 1, Self.schemaVersion) where next <= Self.schemaVersion {
+            try execute("BEGIN IMMEDIATE")
+            do {
+                try Self.migrations[Int(next) - 1](self)
+                try execute("PRAGMA user_version = \(next)")
+                try execute("COMMIT")
+                Log.info("Post store migrated to schema version \(next)")
+            } catch {
+                try? execute("ROLLBACK")
+                throw error
+            }
+        }
     }
 
     deinit {
@@ -320,6 +375,14 @@ public final class PostStore {
         return Int(sqlite3_column_int64(statement, 0))
     }
 
+    /// The integer the one-row query `sql` gives (a count, a pragma).
+    func integer(_ sql: String) throws -> Int64 {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw error { localized("Can't read the database: %s", $0) } }
+        return sqlite3_column_int64(statement, 0)
+    }
+
     /// Runs SQL with no results (schema, transactions). Internal: tests use it to simulate failures.
     func execute(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
@@ -338,10 +401,16 @@ public final class PostStore {
         return statement
     }
 
-    /// A stored photo path made absolute (rows keep it relative to the data directory).
+    /// A stored photo path made absolute. Rows keep it relative to the data directory; anything else
+    /// (an absolute path, a `..` step out of the folder) is refused: the photo then shows as
+    /// unavailable, and the refusal is logged.
     private func photoPath(_ statement: OpaquePointer?, _ column: Int32) -> String {
         let stored = text(statement, column)
-        return stored.hasPrefix("/") ? stored : Files.join(directory, stored)
+        guard !stored.hasPrefix("/"), !stored.split(separator: "/").contains("..") else {
+            Log.problem("Refused a stored photo path outside the data folder: \(stored)")
+            return Files.join(directory, "photos", ".refused-path")  // never exists: shown as unavailable
+        }
+        return Files.join(directory, stored)
     }
 
     private func text(_ statement: OpaquePointer?, _ column: Int32) -> String {
