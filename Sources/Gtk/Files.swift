@@ -88,6 +88,32 @@ public enum Files {
         }
     }
 
+    /// Moves the file at `source` to `destination` on the same file system, failing (and leaving both
+    /// as they are) when `destination` already exists: a hard link then unlinking the source, so no
+    /// moment exists where another file at `destination` could be replaced.
+    /// - Throws: ``GLibError`` naming the file and the system's reason (`EEXIST` when taken).
+    public static func moveWithoutReplacing(_ source: String, to destination: String) throws {
+        guard link(source, destination) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw GLibError(message: localized("Can't move %1$s to %2$s: %3$s", source, destination, reason))
+        }
+        _ = unlink(source)
+    }
+
+    /// Flushes the file or folder at `path` to the disk (`fsync`): after it returns, a power cut does
+    /// not lose what was written to it (for a folder: the names created or renamed in it).
+    /// - Throws: ``GLibError`` with the system's reason.
+    public static func sync(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw GLibError(message: localized("Can't open %1$s: %2$s", path, String(cString: strerror(errno))))
+        }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            throw GLibError(message: localized("Can't write %1$s to the disk: %2$s", path, String(cString: strerror(errno))))
+        }
+    }
+
     /// Deletes the file at `path`; does nothing if it does not exist.
     public static func remove(_ path: String) {
         _ = unlink(path)

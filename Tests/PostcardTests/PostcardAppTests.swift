@@ -250,6 +250,30 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testInterruptedPhotoCopiesAreSweptAtLaunchAndNoStoredPhotoIsEverReplaced() throws {
+        try onMain {
+            let folder = makeTemporaryDirectory()
+            let store = try PostStore(directory: folder)
+            let post = try store.add(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Kept", author: "me", profile: "me")
+            let photos = folder + "/photos"
+            let stale = photos + "/.incoming-1700000000-1.jpg", fresh = photos + "/.incoming-1700000001-2.jpg"
+            FileManager.default.createFile(atPath: stale, contents: Data(count: 1000))
+            FileManager.default.createFile(atPath: fresh, contents: Data(count: 1000))
+            let hoursAgo = Date().addingTimeInterval(-Double(PostStore.leftoverAge) - 60)
+            try FileManager.default.setAttributes([.modificationDate: hoursAgo], ofItemAtPath: stale)
+            _ = try PostStore(directory: folder)  // the next launch
+            XCTAssertFalse(FileManager.default.fileExists(atPath: stale), "an interrupted copy is removed")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: fresh), "a copy another Postcard may still be making is kept")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: post.photoPath), "stored photos are kept")
+
+            // The final move never replaces a file.
+            let original = try Data(contentsOf: URL(fileURLWithPath: post.photoPath))
+            XCTAssertThrowsError(try Files.moveWithoutReplacing(fresh, to: post.photoPath))
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: post.photoPath)), original, "the stored photo is untouched")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: fresh), "and the source stays where it was")
+        }
+    }
+
     func testAFileThatIsNotAnImageCannotBePosted() throws {
         try onMain {
             let folder = makeTemporaryDirectory()

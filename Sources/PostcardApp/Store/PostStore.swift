@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 import Gtk
 import PhotoPosting
 
@@ -82,6 +83,7 @@ public final class PostStore {
         } catch {
             throw PostStoreError(description: localized("Can't create the data folder: %s", "\(error)"))
         }
+        sweepLeftovers()
         let path = Files.join(directory, "posts.sqlite3")
         if sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) != SQLITE_OK {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? localized("out of memory")
@@ -99,6 +101,26 @@ public final class PostStore {
             // Translators: %1$s is the database file, %2$s what is wrong with it.
             throw PostStoreError(description: localized("Can't use the post database %1$s: %2$s. Move it aside to start afresh, or choose another folder with --data-dir.",
                                                         path, error.description))
+        }
+    }
+
+    /// How old a half-copied photo (`photos/.incoming-*`) must be before a launch removes it: older than
+    /// any copy still running in another Postcard on the same folder, in seconds.
+    static let leftoverAge: Int = 3600
+
+    /// Removes photo copies that a crash, kill or power cut interrupted (`.incoming-*`, never given a row).
+    private func sweepLeftovers() {
+        guard let folder = opendir(photosDirectory) else { return }
+        defer { closedir(folder) }
+        let now = time(nil)
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix(".incoming-") else { continue }
+            let path = Files.join(photosDirectory, name)
+            var info = stat()
+            guard stat(path, &info) == 0, now - info.st_mtim.tv_sec > Self.leftoverAge else { continue }
+            Files.remove(path)
+            Log.info("Removed an interrupted photo copy: \(name)")
         }
     }
 
@@ -296,8 +318,12 @@ public final class PostStore {
         let storedPath = "photos/\(name)"  // relative to the data directory
         let temporaryPath = Files.join(photosDirectory, ".incoming-\(name)")
         do {
+            // Durable before the row exists: the copy's bytes, then its name in the folder, reach the
+            // disk; the final name is never taken from another file.
             try Files.copy(uri: photo.uri, to: temporaryPath)
-            try Files.move(temporaryPath, to: finalPath)
+            try Files.sync(temporaryPath)
+            try Files.moveWithoutReplacing(temporaryPath, to: finalPath)
+            try Files.sync(photosDirectory)
         } catch {
             Files.remove(temporaryPath)
             // Translators: %1$s is the photo's file name, %2$s why it can't be copied.
