@@ -114,7 +114,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         spin(until: { stack()?.visiblePage is CommentPage && stack()?.transition == .idle }, "comment page")
         let page = stack()!.visiblePage as! CommentPage
         page.commentView.text = comment
-        page.postButton.activate()
+        postWhenReady(page)
     }
 
     func testPostDetailIsPushedFromTheFeedWithTheStacksBar() throws {
@@ -144,7 +144,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(editor.commentView.text, "Old caption")
             XCTAssertEqual(editor.postButton.label, "Save")
             editor.commentView.text = "New caption"
-            editor.postButton.activate()
+            postWhenReady(editor)
             spin(until: { outcomes == [.caption(saved: true)] }, "saved")
             settle(app, depth: 2)
             XCTAssertTrue(app.mainWindow.stack.visiblePage === detail)

@@ -67,7 +67,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
             let commentPage = dialog!.stack.visiblePage as! CommentPage
             XCTAssertTrue(commentPage.photo.path.hasPrefix(app.camera.captureDirectory), commentPage.photo.path)
             commentPage.commentView.text = "Snapped"
-            commentPage.postButton.activate()
+            postWhenReady(commentPage)
             spin(until: { results.count == 1 }, "posted")
             guard case .posted(let photo, "Snapped") = results[0] else { return XCTFail("\(results)") }
 
@@ -118,7 +118,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
             spin(until: { dialog.stack.visiblePage is CommentPage }, "Add a Comment again")
             let commentPage = dialog.stack.visiblePage as! CommentPage
             commentPage.commentView.text = "Quick one"
-            commentPage.postButton.activate()
+            postWhenReady(commentPage)
             spin(until: { results.count == 1 }, "posted")
             XCTAssertEqual(try app.store.posts(onProfile: "me").first?.comment, "Quick one")
             XCTAssertEqual(app.myProfile.feedItems.first?.commentLabel.text, "Quick one")

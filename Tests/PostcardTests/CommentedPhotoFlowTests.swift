@@ -152,7 +152,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(page.postButton.hasCSSClass("suggested-action"))
             page.commentView.text = "Liftoff!"
             XCTAssertTrue(page.postButton.isSensitive)
-            page.postButton.activate()
+            postWhenReady(page)
             page.postButton.activate()  // a double-click posts once
             assertEndedOnce(harness, .posted(Photo(path: bundledPhotos + "/rocket.jpg"), comment: "Liftoff!"))
             XCTAssertEqual(harness.submitted, ["Liftoff!"])
@@ -217,6 +217,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             pressKey(XK_a)
             XCTAssertEqual(page.commentView.text, "c\na", "Return inserts a newline")
             XCTAssertTrue(harness.results.isEmpty)
+            spin(until: { page.hasDecodedPhoto }, "the photo shows")
             pressKey(XK_Return, modifiers: [XK_Control_L])
             assertEndedOnce(harness, .posted(Photo(path: bundledPhotos + "/chelsea.png"), comment: "c\na"))
         }
@@ -248,7 +249,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             choose("coffee.png", in: harness)
             let page = harness.commentPage!
             page.commentView.text = "Morning"
-            page.postButton.activate()
+            postWhenReady(page)
             spin(until: { page.errorLabel.isVisible }, "error shown")
             XCTAssertTrue(page.errorLabel.text.contains("The disk is full"), page.errorLabel.text)
             XCTAssertEqual(page.commentView.text, "Morning", "the draft is kept")
@@ -256,7 +257,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             XCTAssertNotNil(harness.dialog)
             XCTAssertTrue(page.postButton.isSensitive, "can try again")
             harness.failSubmitWith = nil
-            page.postButton.activate()
+            postWhenReady(page)
             assertEndedOnce(harness, .posted(Photo(path: bundledPhotos + "/coffee.png"), comment: "Morning"))
         }
     }
@@ -313,7 +314,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             spin(until: { dialog.stack.visiblePage is CommentPage && dialog.stack.transition == .idle }, "comment page")
             let page = dialog.stack.visiblePage as! CommentPage
             page.commentView.text = "important"
-            page.postButton.activate()
+            postWhenReady(page)
             spin(until: { page.isBusy }, "posting")
             pressKey(XK_Escape)
             dialog.stack.backButton.activate()

@@ -72,7 +72,7 @@ final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
             spin(until: { CommentedPhotoFlow.current?.stack.visiblePage is CommentPage }, "Add a Comment")
             let page = CommentedPhotoFlow.current!.stack.visiblePage as! CommentPage
             page.commentView.text = "Fresh"
-            page.postButton.activate()
+            postWhenReady(page)
             spin(until: { CommentedPhotoFlow.current == nil }, "posted")
             spin(for: 0.3)
             XCTAssertEqual(profile.posts.first?.comment, "Fresh", "at the top")

@@ -192,7 +192,7 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             let page = chooseFirstPhoto(run)
             XCTAssertNotNil(findButton(labeled: "Cancel", in: stack.headerBar), "the same Cancel on page 2")
             page.commentView.text = "A reply"
-            page.postButton.activate()
+            postWhenReady(page)
             expectEndedOnce(run, .posted(Photo(path: page.photo.path), comment: "A reply"))
             XCTAssertEqual(stack.pages.map(\.title), ["Root", "Thread"])
             XCTAssertNil(findButton(labeled: "Cancel", in: stack.headerBar), "Cancel gone with the flow")

@@ -194,3 +194,13 @@ final class CountedPage: Page {
 
     isolated deinit { counter.pagesAlive -= 1 }
 }
+
+extension GtkTestCase {
+    /// Activates Post on `page` once it is enabled (after the chosen photo has decoded), as a user
+    /// who waits for the photo to show would.
+    @MainActor
+    func postWhenReady(_ page: CommentPage, file: StaticString = #filePath, line: UInt = #line) {
+        spin(until: { page.postButton.isSensitive }, "Post enabled (the photo decoded)", file: file, line: line)
+        page.postButton.activate()
+    }
+}

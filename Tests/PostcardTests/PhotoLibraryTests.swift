@@ -205,7 +205,7 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
             picker.grid.activateItem(at: names.firstIndex(of: "caf\u{FFFD}.jpg")!)
             spin(until: { harness.commentPage != nil }, "Add a Comment")
             harness.commentPage!.commentView.text = "Café"
-            harness.commentPage!.postButton.activate()
+            postWhenReady(harness.commentPage!)
             spin(until: { !harness.results.isEmpty }, "posted")
             guard case .posted(let photo, _) = harness.results.first else { return XCTFail("not posted") }
             let store = try PostStore(directory: makeTemporaryDirectory())

@@ -22,14 +22,14 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
     /// New Post → choose `photo` → type `comment` → Post, through the widgets.
     @MainActor
     private func post(_ comment: String, photo: String, from page: ProfilePage, in app: AppController) {
-        page.postButton.activate()
+        page.postButton.activate()  // New Post
         spin(until: { (self.dialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "picker")
         let picker = dialog!.stack.visiblePage as! PhotoPickerPage
         picker.grid.activateItem(at: picker.photos.firstIndex { $0.fileName == photo }!)
         spin(until: { self.dialog?.stack.visiblePage is CommentPage }, "comment page")
         let commentPage = dialog!.stack.visiblePage as! CommentPage
         commentPage.commentView.text = comment
-        commentPage.postButton.activate()
+        postWhenReady(commentPage)
     }
 
     func testMainWindowShowsMyProfileWithNewPostAndFriends() throws {
@@ -125,7 +125,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
                            "the copied photo was removed")
 
             try app.store.execute("DROP TRIGGER refuse")
-            page.postButton.activate()
+            postWhenReady(page)
             spin(until: { results.count == 1 }, "posted after retry")
             XCTAssertEqual(try app.store.count(), 1)
             XCTAssertEqual(app.myProfile.feedItems.first?.commentLabel.text, "Keep me")
@@ -283,6 +283,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             window.setChild(page.view)
             show(window)
             page.commentView.text = "Looks like a photo"
+            XCTAssertFalse(page.postButton.isSensitive, "Post waits for the photo to decode: a quick Ctrl+Return can't post it")
             spin(until: { !page.isPhotoReadable }, "decode failure noticed")
             XCTAssertFalse(page.postButton.isSensitive, "Post stays off for a file that is not an image")
             XCTAssertTrue(page.errorLabel.isVisible)

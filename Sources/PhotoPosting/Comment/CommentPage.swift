@@ -99,6 +99,10 @@ public final class CommentPage: Page {
     /// with Open File… that is not an image).
     public private(set) var isPhotoReadable = true
 
+    /// Whether the photo has been decoded and shows. Post is enabled only then, so a quick Ctrl+Return
+    /// cannot post a file that turns out not to be a photo.
+    public private(set) var hasDecodedPhoto = false
+
     /// Whether a post is in progress: the field and Post are disabled meanwhile.
     public var isBusy = false {
         didSet {
@@ -120,7 +124,7 @@ public final class CommentPage: Page {
     }
 
     private func updatePostButton() {
-        postButton.isSensitive = !isBusy && isPhotoReadable && !comment.isEmpty
+        postButton.isSensitive = !isBusy && hasDecodedPhoto && !comment.isEmpty
     }
 
     private func loadPreview() {
@@ -130,6 +134,8 @@ public final class CommentPage: Page {
                 let scale = self.preview.scaleFactor
                 self.preview.texture = try await Texture.load(
                     uri: self.photo.uri, fit: .contain(width: Self.previewSize * scale, height: Self.previewSize * scale))
+                self.hasDecodedPhoto = true
+                self.updatePostButton()
             } catch {
                 self.isPhotoReadable = false
                 self.updatePostButton()

@@ -66,6 +66,7 @@ private struct Tour {
         let comment = try await choose(photo("coffee.png", else: 0), in: dialog.stack)
         comment.commentView.insertAtCursor("First coffee of the day.\nPosted from Postcard.")
         try await save(dialog.window, "03-add-a-comment.png")
+        try await waitUntil("Post enabled") { comment.postButton.isSensitive }
         comment.postButton.activate()
         try await waitUntil("the new post") { dialog.isDismissed && app.myProfile.feedItems.first?.isPhotoLoaded == true }
         try await save(main, "04-my-profile-with-post.png")
@@ -78,6 +79,7 @@ private struct Tour {
         try await save(ConfirmationDialog.open[0].window, "05-discard-this-post.png")
         ConfirmationDialog.open[0].keepButton.activate()
         draft.commentView.text = "Falcon 9 on the pad"
+        try await waitUntil("Post enabled") { draft.postButton.isSensitive }
         draft.postButton.activate()
         try await waitUntil("the second post") { second.isDismissed && app.myProfile.posts.first?.comment == "Falcon 9 on the pad" }
         try await waitUntil("the feed taller than the window") { app.myProfile.scroller.maximumVerticalOffset >= 260 }
@@ -113,6 +115,7 @@ private struct Tour {
         let reply = try await choose(photo("chelsea.png", else: 2), in: stack)
         reply.commentView.insertAtCursor("Chelsea approves.")
         try await save(main, "11-reply-add-a-comment-pushed.png")
+        try await waitUntil("Post enabled") { reply.postButton.isSensitive }
         reply.postButton.activate()
         try await waitUntil("the reply") { thread.replyRows.count == 1 && stack.visiblePage === thread && stack.transition == .idle }
         try await save(main, "12-comments-with-reply.png")
@@ -141,6 +144,7 @@ private struct Tour {
         let note = try await choose(photo("astronaut.png", else: 0), in: messageDialog.stack)
         note.commentView.insertAtCursor("Look who I met!")
         try await save(messageDialog.window, "17-message-add-a-comment.png")
+        try await waitUntil("Post enabled") { note.postButton.isSensitive }
         note.postButton.activate()
         try await waitUntil("the message") { messageDialog.isDismissed && messages.rows.count == 1 }
         try await save(main, "18-messages-with-message.png")
