@@ -17,6 +17,7 @@ public final class FileChooser: Object {
         // Translators: the file chooser's filter that shows image files only.
         gtk_file_filter_set_name(filter, localized("Images"))
         gtk_file_chooser_add_filter(pointer(), filter)
+        g_object_unref(UnsafeMutableRawPointer(filter))  // the chooser holds its own reference
         if let folder, let start = g_file_new_for_path(folder) {
             _ = gtk_file_chooser_set_current_folder(pointer(), start, nil)
             g_object_unref(UnsafeMutableRawPointer(start))
@@ -28,18 +29,45 @@ public final class FileChooser: Object {
                 if g_file_is_native(file) != 0, let cURI = g_file_get_uri(file) { uri = String(cString: cURI); g_free(cURI) }
                 g_object_unref(UnsafeMutableRawPointer(file))
             }
-            self.continuation?.resume(returning: uri)
-            self.continuation = nil
+            self.finish(uri)
+        }
+        if let parent {
+            parentReference = Object(UnsafeMutableRawPointer(parent), transfer: .none)
+            parentWatchID = parentReference!.connect("unrealize") { [weak self] _ in self?.cancel() }  // the window went
         }
     }
 
+    nonisolated(unsafe) private var parentReference: Object?
+    nonisolated(unsafe) private var parentWatchID: UInt = 0
+
+    deinit {
+        if let parentReference, parentWatchID != 0 { g_signal_handler_disconnect(parentReference.gobject, gulong(parentWatchID)) }
+    }
+
+    /// Closes the chooser as if the user cancelled it: ``choose()`` returns nil.
+    public func cancel() {
+        gtk_native_dialog_hide(pointer())
+        finish(nil)
+    }
+
+    private func finish(_ uri: String?) {
+        continuation?.resume(returning: uri)
+        continuation = nil
+    }
+
     /// Shows the chooser and waits for the user.
-    /// - Returns: the chosen file's `file://` URI (byte-exact for any name), or nil when cancelled or the
-    ///   file is not local.
+    /// - Returns: the chosen file's `file://` URI (byte-exact for any name), or nil when cancelled, when
+    ///   the file is not local, when the parent window goes away, or when the calling task is cancelled
+    ///   (the chooser then closes): it always returns.
     public func choose() async -> String? {
-        await withCheckedContinuation { continuation in
-            self.continuation = continuation
-            gtk_native_dialog_show(pointer())
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                self.continuation = continuation
+                if Task.isCancelled { self.cancel(); return }
+                gtk_native_dialog_show(pointer())
+            }
+        } onCancel: {
+            Task { @MainActor [weak self] in self?.cancel() }
         }
     }
 }

@@ -42,7 +42,11 @@ public class Window: Widget {
     nonisolated(unsafe) private var transientParentReference: Object?
 
     deinit {
-        // Unset the parent while it is certainly alive (held above), before the final unref.
+        // Unset the parent while it is certainly alive (held above), before the final unref, and leave
+        // no handler (and its closure box) behind on it.
+        if let parent = transientParentReference, parentWatchID != 0 {
+            g_signal_handler_disconnect(parent.gobject, gulong(parentWatchID))
+        }
         if transientParentReference != nil {
             gtk_window_set_transient_for(UnsafeMutableRawPointer(gobject).assumingMemoryBound(to: GtkWindow.self), nil)
         }
@@ -137,7 +141,7 @@ public class Window: Widget {
 
     private var destroyHandlers: [@MainActor () -> Void] = []
     private var isWatchingDestruction = false
-    private var parentWatchID: UInt = 0
+    nonisolated(unsafe) private var parentWatchID: UInt = 0
 
     private func runDestroyHandlers() {
         let handlers = destroyHandlers

@@ -167,6 +167,63 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testNoHandlerOrChooserOutlivesFiftyDialogs() {
+        onMain {
+            let root = Page(title: "Root")
+            let host = NavigationWindow(root: root)
+            show(host.window)
+            /// The handlers connected to `signal` on the host window (found one by one: each found is
+            /// blocked so the next search finds another, then all are unblocked).
+            @MainActor func handlers(_ signal: String) -> Int {
+                let instance = UnsafeMutableRawPointer(host.window.gobject)
+                let id = g_signal_lookup(signal, gtk_widget_get_type())
+                let mask = GSignalMatchType(rawValue: G_SIGNAL_MATCH_ID.rawValue | G_SIGNAL_MATCH_UNBLOCKED.rawValue)
+                var found: [gulong] = []
+                while case let handler = g_signal_handler_find(instance, mask, id, 0, nil, nil, nil), handler != 0 {
+                    found.append(handler)
+                    g_signal_handler_block(instance, handler)
+                }
+                for handler in found { g_signal_handler_unblock(instance, handler) }
+                return found.count
+            }
+            let before = handlers("unrealize")
+            for index in 0..<50 {
+                do {
+                    let dialog = PageDialog(over: root, presenting: Page(title: "Dialog \(index)"))
+                    dialog.present()
+                    if index == 0 { XCTAssertGreaterThan(handlers("unrealize"), before, "the dialog watches its parent while open") }
+                    let chooser = FileChooser(title: "Open", acceptLabel: "_Open", parent: host.window.pointer())
+                    _ = chooser
+                    dialog.dismiss()
+                }
+                MainLoopBridge.drain()
+            }
+            spin(for: 0.3)
+            XCTAssertEqual(handlers("unrealize"), before, "every dialog and chooser let go of the window it was over")
+        }
+    }
+
+    func testTheFileChooserReturnsWhenItsTaskIsCancelledOrItsWindowGoes() {
+        onMain {
+            let host = NavigationWindow(root: Page(title: "Root"))
+            show(host.window)
+            var results: [String?] = []
+            let chooser = FileChooser(title: "Open", acceptLabel: "_Open", parent: host.window.pointer())
+            let task = Task { @MainActor in results.append(await chooser.choose()) }
+            spin(for: 0.3)
+            task.cancel()
+            spin(until: { results.count == 1 }, "choose() returns when its task is cancelled")
+            XCTAssertEqual(results, [nil])
+
+            let second = FileChooser(title: "Open", acceptLabel: "_Open", parent: host.window.pointer())
+            Task { @MainActor in results.append(await second.choose()) }
+            spin(for: 0.3)
+            host.window.destroy()
+            spin(until: { results.count == 2 }, "choose() returns when its window goes")
+            XCTAssertEqual(results, [nil, nil])
+        }
+    }
+
     func testDestroyingTheWindowUnderAPushedFlowResolvesOnce() {
         onMain {
             let run = started(.pushed, pushAnchor: true)
