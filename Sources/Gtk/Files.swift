@@ -42,14 +42,19 @@ public enum Files {
         }
     }
 
-    /// Copies the file at `sourceURI` (any `file://` URI, so file names that are not UTF-8 copy
-    /// byte-exact) to the path `destination`, replacing it if present.
-    /// - Throws: ``GLibError`` (e.g. source missing, disk full, no permission).
+    /// Copies the regular file at `sourceURI` (any `file://` URI, so file names that are not UTF-8 copy
+    /// byte-exact) to the path `destination`, replacing it if present. A pipe, device or socket is
+    /// refused before it is opened (opening one can block forever).
+    /// - Throws: ``GLibError`` (e.g. source missing, not a regular file, disk full, no permission).
     public static func copy(uri sourceURI: String, to destination: String) throws {
         let from = g_file_new_for_uri(sourceURI)!, to = g_file_new_for_path(destination)!
         defer {
             g_object_unref(UnsafeMutableRawPointer(from))
             g_object_unref(UnsafeMutableRawPointer(to))
+        }
+        let type = g_file_query_file_type(from, G_FILE_QUERY_INFO_NONE, nil)
+        guard type == G_FILE_TYPE_REGULAR || type == G_FILE_TYPE_UNKNOWN else {  // unknown: missing; copy says so
+            throw GLibError(message: localized("It is not a regular file (a pipe or a device), so Postcard does not open it"))
         }
         _ = try GLibError.check { g_file_copy(from, to, G_FILE_COPY_OVERWRITE, nil, nil, nil, $0) }
     }

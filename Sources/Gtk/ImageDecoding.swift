@@ -149,9 +149,19 @@ public enum ImageDecoder {
         return (max(1, Int32((w * scale).rounded())), max(1, Int32((h * scale).rounded())))
     }
 
+    /// The local file name of `uri`, in the file system's encoding, once it is known to be a regular
+    /// file: a named pipe, a device or a socket would block whoever opens it (forever, for a pipe nobody
+    /// writes to), so it is refused before anything opens it (`stat` does not open the file).
     private static func fileName(uri: String) throws -> UnsafeMutablePointer<CChar> {
         guard let name = g_filename_from_uri(uri, nil, nil) else {
             throw ImageLoadError(.unreadable, localized("Not a local file: %s", uri))
+        }
+        var info = stat()
+        if stat(name, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            g_free(name)
+            throw ImageLoadError(.unreadable, (info.st_mode & S_IFMT) == S_IFDIR
+                ? localized("It is a folder, not a photo")
+                : localized("It is not a regular file (a pipe or a device), so Postcard does not open it"))
         }
         return name
     }

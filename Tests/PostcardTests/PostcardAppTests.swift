@@ -274,6 +274,30 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testANamedPipeNamedLikeAPhotoIsRefusedWithoutBlocking() throws {
+        try onMain {
+            let folder = makeTemporaryDirectory()
+            let pipe = folder + "/pipe.jpg"
+            XCTAssertEqual(mkfifo(pipe, 0o644), 0)
+            // Opening a pipe nobody writes to blocks forever: it must never be opened.
+            XCTAssertThrowsError(try ImageDecoder.header(uri: Files.uri(forPath: pipe))) { error in
+                XCTAssertTrue("\(error)".contains("not a regular file"), "\(error)")
+            }
+            XCTAssertThrowsError(try Files.copy(uri: Files.uri(forPath: pipe), to: folder + "/copy.jpg"))
+            let page = CommentPage(photo: Photo(path: pipe))
+            let window = Gtk.Window()
+            window.setChild(page.view)
+            show(window)
+            page.commentView.text = "A pipe"
+            spin(until: { !page.isPhotoReadable }, timeout: 5, "the page says it cannot open it")
+            XCTAssertFalse(page.postButton.isSensitive)
+            XCTAssertTrue(page.errorLabel.text.contains("not a regular file"), page.errorLabel.text)
+            let store = try PostStore(directory: folder + "/data")
+            XCTAssertThrowsError(try store.add(photo: Photo(path: pipe), comment: "x", author: "me", profile: "me"), "the store refuses it too")
+            XCTAssertEqual(try store.count(), 0)
+        }
+    }
+
     func testAFileThatIsNotAnImageCannotBePosted() throws {
         try onMain {
             let folder = makeTemporaryDirectory()
