@@ -16,6 +16,9 @@ final class FlowHarness {
     var submitted: [String] = []
     var failSubmitWith: String?
     var task: Task<Void, Never>?
+    /// What the flow kept as its draft: nil when removed (or never saved).
+    var draft: (photo: String, comment: String)?
+    var draftSaves = 0
 
     init(library: String) {
         self.library = PhotoLibrary(directory: library)
@@ -27,7 +30,12 @@ final class FlowHarness {
     private(set) var flow: CommentedPhotoFlow?
 
     func start() {
-        let flow = CommentedPhotoFlow(library: library) { [weak self] _, comment in
+        var drafts = CommentedPhotoFlow.Drafts(save: { [weak self] photo, comment in
+            self?.draft = (photo.fileName, comment)
+            self?.draftSaves += 1
+        }, remove: { [weak self] in self?.draft = nil })
+        drafts.delay = 0.2
+        let flow = CommentedPhotoFlow(library: library, drafts: drafts) { [weak self] _, comment in
             if let message = self?.failSubmitWith { throw GLibError(message: message) }
             self?.submitted.append(comment)
         }
@@ -327,4 +335,46 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             spin(until: { results == [.canceled] }, "ended")
         }
     }
+
+    func testTheTypedCommentIsKeptAsADraftAMomentAfterEachChange() {
+        onMain {
+            let harness = startedFlow()
+            choose("coffee.png", in: harness)
+            let page = harness.commentPage!
+            page.commentView.text = "First"
+            page.commentView.text = "First words"
+            XCTAssertNil(harness.draft, "not written key by key")
+            spin(until: { harness.draft != nil }, "saved a moment later")
+            XCTAssertEqual(harness.draft?.comment, "First words")
+            XCTAssertEqual(harness.draft?.photo, "coffee.png")
+            XCTAssertEqual(harness.draftSaves, 1, "one save for a burst of changes")
+            postWhenReady(page)
+            assertEndedOnce(harness, .posted(Photo(path: bundledPhotos + "/coffee.png"), comment: "First words"))
+            XCTAssertNil(harness.draft, "posting removes the draft")
+        }
+    }
+
+    func testADraftIsKeptWhenTheWindowGoesAndRemovedWhenTheUserDiscardsIt() {
+        onMain {
+            let harness = startedFlow()
+            choose("rocket.jpg", in: harness)
+            harness.commentPage!.commentView.text = "Typed just now"
+            harness.dialog!.window.destroy()  // the app quits, the window is closed under it
+            spin(until: { !harness.results.isEmpty }, "ended")
+            XCTAssertEqual(harness.results, [.canceled])
+            XCTAssertEqual(harness.draft?.comment, "Typed just now", "saved at once, not lost with the pending save")
+            XCTAssertEqual(harness.draft?.photo, "rocket.jpg")
+
+            let second = startedFlow()
+            choose("chelsea.png", in: second)
+            second.commentPage!.commentView.text = "Not this one"
+            spin(until: { second.draft != nil }, "saved")
+            second.dialog!.cancelButton.activate()
+            spin(until: { !ConfirmationDialog.open.isEmpty }, "the discard question")
+            ConfirmationDialog.open[0].confirmButton.activate()
+            spin(until: { !second.results.isEmpty }, "ended")
+            XCTAssertNil(second.draft, "the user discarded it")
+        }
+    }
+
 }

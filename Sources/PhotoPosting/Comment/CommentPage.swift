@@ -73,7 +73,11 @@ public final class CommentPage: Page {
         content.append(field)
 
         updatePostButton()
-        commentView.onChanged { [weak self] in self?.updatePostButton() }
+        commentView.onChanged { [weak self] in
+            guard let self else { return }
+            self.updatePostButton()
+            self.onCommentChanged?(self.commentView.text)
+        }
         postButton.onClicked { [weak self] in self?.post() }
         let keys = KeyController()
         keys.propagationPhase = .capture
@@ -91,6 +95,10 @@ public final class CommentPage: Page {
 
     /// The comment as it will be posted: the text without surrounding whitespace.
     public var comment: String { commentView.text.trimmingWhitespace() }
+
+    /// Called with the whole text after each change of the comment (typing, pasting, deleting); a flow
+    /// uses it to keep a draft.
+    public var onCommentChanged: (@MainActor (String) -> Void)?
 
     /// Whether the user typed something not yet posted (a flow asks before discarding it).
     public var hasUnsavedInput: Bool { !comment.isEmpty }

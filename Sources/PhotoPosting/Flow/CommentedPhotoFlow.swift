@@ -68,9 +68,31 @@ public final class CommentedPhotoFlow {
         /// The Camera page titled `title`; presented modally, it shows its own bar with Close (Quick
         /// Snap). Needs camera settings (without them the flow opens on Choose a Photo).
         case camera(title: String)
-        /// Add a Comment on `photo` (opened from a file manager or the command line), above Choose a
-        /// Photo, so Back chooses another.
-        case addComment(Photo)
+        /// Add a Comment on `photo` with `comment` already typed (a photo opened from a file manager or
+        /// the command line; a draft resumed), above Choose a Photo, so Back chooses another.
+        case addComment(Photo, comment: String = "")
+    }
+
+    /// Where the flow keeps what the user typed, so nothing is lost when the flow ends without the user
+    /// choosing to (the window closed, the app quit or killed, the power cut).
+    ///
+    /// The flow calls ``save`` a moment (``delay``) after each change of the comment and at once when it
+    /// ends that way; ``remove`` when the comment is posted, emptied, or discarded by the user (Cancel
+    /// with nothing typed, or **Discard** in the question).
+    public struct Drafts {
+        /// Keeps `comment` on `photo` (replacing what was kept for this flow before).
+        public let save: @MainActor (_ photo: Photo, _ comment: String) -> Void
+        /// Forgets what was kept for this flow.
+        public let remove: @MainActor () -> Void
+        /// Seconds between the last change and saving (typing is not written key by key).
+        public var delay: Double = 0.5
+
+        /// Drafts saved with `save` and removed with `remove`.
+        public init(save: @escaping @MainActor (_ photo: Photo, _ comment: String) -> Void,
+                    remove: @escaping @MainActor () -> Void) {
+            self.save = save
+            self.remove = remove
+        }
     }
 
     private let library: PhotoLibrary
@@ -88,6 +110,8 @@ public final class CommentedPhotoFlow {
     private var isSubmitting = false
     private var endWhenSubmitEnds = false
     private let discardQuestion = DiscardPostQuestion()
+    private let drafts: Drafts?
+    private var pendingDraftSave: Task<Void, Never>?
 
     /// Observes every flow object's lifetime (diagnostics; tests count live flows). Nil by default.
     nonisolated(unsafe) public static var lifetimeObserver: (@Sendable (_ alive: Bool) -> Void)?
@@ -110,9 +134,12 @@ public final class CommentedPhotoFlow {
     ///   - start: the first page (default Choose a Photo).
     ///   - help: shows help; modally, the dialog's bar gets **Help** (at its end) and F1 runs it.
     ///   - submit: what posting does; runs before the flow closes (see ``Submit``).
+    ///   - drafts: where the typed comment is kept until it is posted or discarded (see ``Drafts``).
     public init(library: PhotoLibrary, presentation: Presentation = .modal, camera: CameraSettings? = nil,
-                start: Start = .choosePhoto, help: Help? = nil, submit: Submit? = nil) {
+                start: Start = .choosePhoto, help: Help? = nil, drafts: Drafts? = nil, submit: Submit? = nil) {
         self.library = library
+        self.drafts = drafts
+        if case .addComment(_, let comment) = start { draft = comment }
         self.presentation = presentation
         self.camera = camera
         self.help = help
@@ -127,10 +154,10 @@ public final class CommentedPhotoFlow {
     /// - Returns: `.posted` or `.canceled`, exactly once.
     public static func run(
         from page: Page, presentation: Presentation = .modal, library: PhotoLibrary, camera: CameraSettings? = nil,
-        start: Start = .choosePhoto, help: Help? = nil, submit: Submit? = nil
+        start: Start = .choosePhoto, help: Help? = nil, drafts: Drafts? = nil, submit: Submit? = nil
     ) async -> Result {
         let flow = CommentedPhotoFlow(library: library, presentation: presentation, camera: camera, start: start,
-                                      help: help, submit: submit)
+                                      help: help, drafts: drafts, submit: submit)
         return await flow.run(from: page)
     }
 
@@ -165,7 +192,7 @@ public final class CommentedPhotoFlow {
             Self.current = dialog
             if help != nil { addHelp(to: dialog) }
         }
-        if case .addComment(let photo) = startPage { showCommentPage(for: photo) }
+        if case .addComment(let photo, _) = startPage { showCommentPage(for: photo) }
     }
 
     /// **Help** at the end of the dialog's bar (on every page above the first; Quick Snap's camera shows
@@ -241,6 +268,7 @@ public final class CommentedPhotoFlow {
             guard let self, let page else { return }
             self.post(photo: photo, comment: comment, from: page)
         }
+        page.onCommentChanged = { [weak self] _ in self?.scheduleDraftSave() }
         commentPage = page
         host.push(page)
     }
@@ -272,13 +300,33 @@ public final class CommentedPhotoFlow {
                 guard let self else { return }
                 self.submitEnded()
                 if self.endWhenSubmitEnds {
-                    self.finish(.canceled)
+                    self.saveDraftNow()  // the post failed and the window went: keep what was typed
+                    self.finish(.canceled, keepsDraft: true)
                 } else {
                     page.isBusy = false
                     page.showError(localized("Couldn't post: %s", "\(error)"))
                 }
             }
         }
+    }
+
+    /// Saves the draft ``Drafts/delay`` seconds after the last change.
+    private func scheduleDraftSave() {
+        guard let drafts else { return }
+        pendingDraftSave?.cancel()
+        pendingDraftSave = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(drafts.delay))
+            guard !Task.isCancelled else { return }
+            self?.saveDraftNow()
+        }
+    }
+
+    /// Keeps the comment on the chosen photo now (or forgets the draft when the comment is empty).
+    private func saveDraftNow() {
+        pendingDraftSave?.cancel()
+        pendingDraftSave = nil
+        guard let drafts, let page = commentPage else { return }
+        if page.comment.isEmpty { drafts.remove() } else { drafts.save(page.photo, page.commentView.text) }
     }
 
     private func submitEnded() {
@@ -306,15 +354,25 @@ public final class CommentedPhotoFlow {
             if reason != .user { endWhenSubmitEnds = true }
             return
         }
-        if reason != .user || !hasUnsavedInput {
+        if reason != .user {
+            saveDraftNow()  // not the user's choice: what was typed is kept
+            finish(.canceled, keepsDraft: true)
+            return
+        }
+        if !hasUnsavedInput {
             finish(.canceled)
             return
         }
         discardQuestion.ask(over: commentPage?.view ?? picker?.view ?? cameraPage?.view) { [weak self] in self?.finish(.canceled) }
     }
 
-    private func finish(_ result: Result) {
+    /// Ends the flow with `result`; the draft is forgotten unless `keepsDraft` (the flow ended without
+    /// the user choosing to).
+    private func finish(_ result: Result, keepsDraft: Bool = false) {
         guard completion.resolve(result) else { return }
+        pendingDraftSave?.cancel()
+        pendingDraftSave = nil
+        if !keepsDraft { drafts?.remove() }
         discardQuestion.withdraw()
         host?.pages.first?.shouldLeave = nil
         if Self.current === host?.dialog { Self.current = nil }

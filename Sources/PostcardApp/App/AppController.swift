@@ -240,11 +240,66 @@ public final class AppController {
         let profile = page.person.id
         var stored: Post?
         let result = await CommentedPhotoFlow.run(from: page, library: library, camera: camera, start: start,
-                                                  help: help) { [store] photo, comment in
+                                                  help: help, drafts: drafts(kind: "post", target: profile)) { [store] photo, comment in
             stored = try store.add(photo: photo, comment: comment, author: Person.me.id, profile: profile)
         }
         if case .posted = result, let stored { page.insertNewPost(stored) }  // in place: no reload
         finishFlow(.post(result))
+    }
+
+    // MARK: - Drafts
+
+    /// Where a flow for `kind` and `target` keeps what is typed (the store's drafts); a failure to keep
+    /// it is logged, and the flow goes on.
+    private func drafts(kind: String, target: String) -> CommentedPhotoFlow.Drafts {
+        CommentedPhotoFlow.Drafts(save: { [store] photo, comment in
+            do { try store.saveDraft(kind: kind, target: target, photoURI: photo.uri, comment: comment) } catch {
+                Log.problem("Couldn't keep the draft: \(error)")
+            }
+        }, remove: { [store] in
+            do { try store.removeDraft(kind: kind, target: target) } catch { Log.problem("Couldn't remove the draft: \(error)") }
+        })
+    }
+
+    /// Offers the newest draft kept from an earlier run on My Profile: **Resume** opens the same flow on
+    /// the same page (a friend's profile, a post's thread) with the photo chosen and the comment typed;
+    /// **Discard** forgets it. A draft whose post is gone is forgotten.
+    public func offerDraft() {
+        guard let draft = (try? store.drafts())?.first else { return }
+        let text = draft.kind == "reply"
+            // Translators: the banner on My Profile when a reply was left unfinished (the app quit or crashed).
+            ? localized("You have an unfinished reply")
+            // Translators: the banner on My Profile when a post was left unfinished (the app quit or crashed).
+            : localized("You have an unfinished post")
+        myProfile.showDraftBanner(text, detail: String(draft.comment.map { $0.isNewline ? " " : $0 }), onResume: { [weak self] in
+            self?.resume(draft)
+        }, onDiscard: { [store] in
+            try? store.removeDraft(kind: draft.kind, target: draft.target)
+        })
+    }
+
+    /// Opens `draft` again where it was left.
+    public func resume(_ draft: Draft) {
+        let start = CommentedPhotoFlow.Start.addComment(Photo(uri: draft.photoURI), comment: draft.comment)
+        Log.debug("Draft resumed: \(draft.kind) \(draft.target)")
+        switch draft.kind {
+        case "reply":
+            guard let id = Int64(draft.target), let post = try? store.post(id: id) else {
+                try? store.removeDraft(kind: draft.kind, target: draft.target)  // its post is gone
+                return
+            }
+            stack.popToRoot()
+            let detail = showPost(post)
+            let thread = showThread(of: post, from: detail)
+            startFlow("Reply with Photo") { [weak self] in await self?.reply(in: thread, start: start) }
+        default:
+            stack.popToRoot()
+            if draft.target == Person.me.id {
+                startPostFlow(on: myProfile, start: start)
+            } else if let friend = Person.named(draft.target) {
+                startPostFlow(on: showProfile(of: friend), start: start)
+            }
+        }
     }
 
     private func finishFlow(_ outcome: FlowOutcome) {
@@ -292,7 +347,8 @@ public final class AppController {
         return stack.push(page) ? page : (stack.visiblePage as? PhotoDetailPage) ?? page
     }
 
-    private func showThread(of post: Post, from detail: PhotoDetailPage) {
+    @discardableResult
+    private func showThread(of post: Post, from detail: PhotoDetailPage) -> CommentThreadPage {
         let thread = CommentThreadPage(post: post)
         reload(thread)
         thread.onReply = { [weak self, weak thread] in
@@ -303,15 +359,16 @@ public final class AppController {
             guard let self, let thread else { return }
             self.openLink(uri, from: thread)
         }
-        stack.push(thread)
+        return stack.push(thread) ? thread : (stack.visiblePage as? CommentThreadPage) ?? thread
     }
 
     /// The thread caller pushes the flow in place and stores a reply.
-    private func reply(in thread: CommentThreadPage) async {
+    private func reply(in thread: CommentThreadPage, start: CommentedPhotoFlow.Start = .choosePhoto) async {
         let post = thread.post
         var stored: Reply?
         let result = await CommentedPhotoFlow.run(from: thread, presentation: .pushed, library: library,
-                                                  camera: camera, help: help) { [store] photo, comment in
+                                                  camera: camera, start: start, help: help,
+                                                  drafts: drafts(kind: "reply", target: String(post.id))) { [store] photo, comment in
             stored = try store.addReply(to: post, photo: photo, comment: comment, author: Person.me.id)
         }
         if case .posted = result, let stored { thread.appendReply(stored) }
@@ -570,8 +627,9 @@ final class RunningApp {
                 self?.tourFailed = !succeeded
                 self?.application.quit()
             }
-        } else if let first = options.files.first {
-            controller.startNewPost(with: first)
+        } else {
+            if !started { controller.offerDraft() }  // what an earlier run left unfinished
+            if let first = options.files.first { controller.startNewPost(with: first) }
         }
     }
 

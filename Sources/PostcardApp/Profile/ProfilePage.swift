@@ -146,6 +146,52 @@ public final class ProfilePage: Page {
     /// Opens the post at `index` (0: the newest) as activating its row would.
     public func activatePost(at index: Int) { feed.view.activateItem(at: feed.position(ofRowAt: index)) }
 
+    /// The banner offering an unfinished post or reply (a draft kept from an earlier run), while shown.
+    public private(set) var draftBanner: Box?
+    /// **Resume** and **Discard** in ``draftBanner``.
+    public private(set) var draftButtons: (resume: Button, discard: Button)?
+
+    /// Shows `text` ("You have an unfinished post") at the top of the profile with **Resume** and
+    /// **Discard**, which run `onResume` or `onDiscard` and hide the banner.
+    public func showDraftBanner(_ text: String, detail: String, onResume: @escaping @MainActor () -> Void,
+                                onDiscard: @escaping @MainActor () -> Void) {
+        hideDraftBanner()
+        let banner = Box(.horizontal, spacing: 12)
+        banner.addCSSClass("draft-banner")
+        let texts = Box(.vertical, spacing: 2)
+        texts.expandsHorizontally = true
+        let heading = Label(text)
+        heading.xAlign = 0
+        heading.addCSSClass("heading")
+        let quote = Label(detail)
+        quote.xAlign = 0
+        quote.ellipsizeAtEnd()
+        quote.addCSSClass("dim-label")
+        texts.append(heading)
+        texts.append(quote)
+        // Translators: a button on the banner of an unfinished post: open it again where it was left.
+        let resume = Button(label: localized("Resume"))
+        resume.addCSSClass("suggested-action")
+        // Translators: a button on the banner of an unfinished post: throw the unfinished post away.
+        let discard = Button(label: localized("Discard"))
+        for button in [resume, discard] { button.verticalAlignment = .center }
+        resume.onClicked { [weak self] in self?.hideDraftBanner(); onResume() }
+        discard.onClicked { [weak self] in self?.hideDraftBanner(); onDiscard() }
+        banner.append(texts)
+        banner.append(discard)
+        banner.append(resume)
+        headerView.prepend(banner)
+        draftBanner = banner
+        draftButtons = (resume, discard)
+    }
+
+    /// Hides the unfinished-post banner, if shown.
+    public func hideDraftBanner() {
+        if let draftBanner { headerView.remove(draftBanner) }
+        draftBanner = nil
+        draftButtons = nil
+    }
+
     /// Shows that the feed could not be loaded, and why.
     public func showFeedError(_ message: String) {
         feedStatus.text = message

@@ -59,6 +59,29 @@ public struct PostStoreError: Error, CustomStringConvertible, Sendable {
 
 /// The posts, in a SQLite database with a folder of photo copies beside it.
 ///
+/// A comment being written that was not posted yet: what a flow keeps until it is posted or discarded.
+public struct Draft: Equatable, Sendable {
+    /// What the comment is for: `"post"` (to a profile), `"reply"` (in a post's thread).
+    public let kind: String
+    /// Whose profile (a ``Person/id``) or which post (its id, as text) it is for.
+    public let target: String
+    /// The chosen photo's `file://` URI.
+    public let photoURI: String
+    /// The text typed so far.
+    public let comment: String
+    /// When it was last saved, in seconds since 1970-01-01 UTC.
+    public let updatedAt: Int64
+
+    /// A draft of `comment` on the photo at `photoURI`, for `kind` and `target`.
+    public init(kind: String, target: String, photoURI: String, comment: String, updatedAt: Int64) {
+        self.kind = kind
+        self.target = target
+        self.photoURI = photoURI
+        self.comment = comment
+        self.updatedAt = updatedAt
+    }
+}
+
 /// Layout under the data directory (`$XDG_DATA_HOME/postcard/` by default): `posts.sqlite3` and
 /// `photos/`. Rows store photo paths relative to the data directory, so the folder can be moved. Adding a post copies the photo into `photos/` under a temporary name, renames it into
 /// place, then inserts the row in a transaction with a prepared statement; if any step fails, what was
@@ -144,7 +167,59 @@ public final class PostStore {
                 guard sqlite3_step(statement) == SQLITE_DONE else { throw store.error { localized("Can't update the database: %s", $0) } }
             }
         },
+        // 3: drafts, one per flow target.
+        { store in
+            try store.execute("""
+                CREATE TABLE drafts (
+                    kind TEXT NOT NULL,
+                    target TEXT NOT NULL,
+                    photo_uri TEXT NOT NULL,
+                    comment TEXT NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    PRIMARY KEY (kind, target)
+                );
+                """)
+        },
     ]
+
+    // MARK: - Drafts
+
+    /// Keeps `comment` on the photo at `photoURI` as the draft for `kind` and `target`, replacing the one
+    /// kept before. Committed when it returns (write-ahead log: it survives a kill or a power cut).
+    /// - Throws: ``PostStoreError`` if the database cannot be written.
+    public func saveDraft(kind: String, target: String, photoURI: String, comment: String) throws {
+        let statement = try prepare("""
+            INSERT INTO drafts (kind, target, photo_uri, comment, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT (kind, target) DO UPDATE SET photo_uri = ?3, comment = ?4, updated_at = ?5
+            """)
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in [kind, target, photoURI, comment].enumerated() {
+            sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
+        }
+        sqlite3_bind_int64(statement, 5, DateText.nowMicroseconds / 1_000_000)
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw error { localized("Can't keep the draft: %s", $0) } }
+        Log.debug("Draft saved: \(kind) \(target), \(comment.count) characters")
+    }
+
+    /// Forgets the draft for `kind` and `target`, if any.
+    /// - Throws: ``PostStoreError`` if the database cannot be written.
+    public func removeDraft(kind: String, target: String) throws {
+        let statement = try prepare("DELETE FROM drafts WHERE kind = ?1 AND target = ?2")
+        defer { sqlite3_finalize(statement) }
+        sqlite3_bind_text(statement, 1, kind, -1, postcard_sqlite_transient())
+        sqlite3_bind_text(statement, 2, target, -1, postcard_sqlite_transient())
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw error { localized("Can't remove the draft: %s", $0) } }
+        if sqlite3_changes(db) > 0 { Log.debug("Draft removed: \(kind) \(target)") }
+    }
+
+    /// The drafts kept, newest first.
+    /// - Throws: ``PostStoreError`` if the database cannot be read.
+    public func drafts() throws -> [Draft] {
+        try query("SELECT kind, target, photo_uri, comment, updated_at FROM drafts ORDER BY updated_at DESC", bind: { _ in }) { statement in
+            Draft(kind: self.text(statement, 0), target: self.text(statement, 1), photoURI: self.text(statement, 2),
+                  comment: self.text(statement, 3), updatedAt: sqlite3_column_int64(statement, 4))
+        }
+    }
 
     static let schemaVersion1 = """
         CREATE TABLE IF NOT EXISTS posts (
