@@ -105,6 +105,44 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testADraftFromAnEarlierRunIsOfferedAndResumedWhereItWasLeft() throws {
+        try onMain {
+            StyleSheet.load(path: bundledPhotos + "/../style.css")
+            let folder = makeTemporaryDirectory()
+            do {
+                let earlier = try PostStore(directory: folder)
+                try earlier.saveDraft(kind: "post", target: "ada", photoURI: Files.uri(forPath: bundledPhotos + "/chelsea.png"),
+                                      comment: "For Ada,\nwith love")
+            }
+            let store = try PostStore(directory: folder)
+            let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos))
+            show(app.mainWindow.window)
+            app.offerDraft()
+            let banner = try XCTUnwrap(app.myProfile.draftButtons, "My Profile offers the unfinished post")
+            banner.resume.activate()
+            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? CommentPage)?.hasDecodedPhoto == true }, "Add a Comment again")
+            XCTAssertNil(app.myProfile.draftBanner, "the banner goes")
+            XCTAssertEqual(app.mainWindow.stack.visiblePage?.title, "Ada Lovelace", "on Ada's profile, where it was left")
+            let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
+            let page = try XCTUnwrap(dialog.stack.visiblePage as? CommentPage)
+            XCTAssertEqual(page.photo.fileName, "chelsea.png")
+            XCTAssertEqual(page.commentView.text, "For Ada,\nwith love")
+            postWhenReady(page)
+            spin(until: { dialog.isDismissed && app.activeFlow == nil }, "posted")
+            XCTAssertEqual(try store.posts(onProfile: "ada").first?.comment, "For Ada,\nwith love")
+            XCTAssertEqual(try store.drafts(), [], "posting removes the draft")
+
+            // Discard forgets it.
+            app.mainWindow.stack.popToRoot()
+            settle(app, depth: 1)
+            try store.saveDraft(kind: "reply", target: "999", photoURI: Files.uri(forPath: bundledPhotos + "/coffee.png"), comment: "Gone")
+            app.offerDraft()
+            try XCTUnwrap(app.myProfile.draftButtons).discard.activate()
+            spin(until: { app.myProfile.draftBanner == nil }, "the banner goes")
+            XCTAssertEqual(try store.drafts(), [])
+        }
+    }
+
     /// Chooses `photo` and posts `comment` on a photo flow showing on `stack`.
     @MainActor
     private func postThroughFlow(on stack: @escaping () -> NavigationStack?, photo: String, comment: String) {
