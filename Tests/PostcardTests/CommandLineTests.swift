@@ -120,6 +120,45 @@ final class CommandLineTests: GtkTestCase, @unchecked Sendable {
     }
 }
 
+/// Nothing typed is lost when the app is killed: the real program, SIGKILL mid-comment, and the next
+/// launch offering the draft.
+final class DraftSurvivalTests: GtkTestCase, @unchecked Sendable {
+    func testACommentTypedBeforeAKillIsOfferedAtTheNextLaunch() throws {
+        let home = makeTemporaryDirectory()
+        let environment: [String: String?] = ["XDG_DATA_HOME": home + "/data", "G_MESSAGES_DEBUG": "Postcard"]
+        let logPath = home + "/first.log"
+        let first = try startPostcard([], environment: environment, log: logPath)
+        defer { if first.isRunning { first.terminate() } }
+        func log(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        try waitFor("Postcard", timeout: 30) { log(logPath).contains("Started: posts in ") }
+        // A photo handed to the running Postcard opens Add a Comment, the comment field focused.
+        XCTAssertEqual(try runPostcard([bundledPhotos + "/coffee.png"], environment: environment).status, 0)
+        try waitFor("Add a Comment") { log(logPath).contains("Flow started: New Post") }
+        usleep(800_000)
+        let text = "kept after a crash"
+        MainActor.assumeIsolated {
+            for character in text.unicodeScalars { pressKey(Int32(character.value)) }  // XTEST: a user typing
+        }
+        try waitFor("the draft saved", timeout: 10) { log(logPath).contains("Draft saved: post me, \(text.count) characters") }
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        XCTAssertEqual(first.terminationReason, .uncaughtSignal)
+
+        let secondLog = home + "/second.log"
+        let second = try startPostcard([], environment: environment, log: secondLog)
+        defer { if second.isRunning { second.terminate() } }
+        try waitFor("Postcard again", timeout: 30) { log(secondLog).contains("Started: posts in ") }
+        var heard: [String] = []
+        try waitFor("the unfinished post offered", timeout: 20) {
+            heard = (try? readAccessibilityTree(ofProcess: second.processIdentifier)) ?? []
+            return heard.contains("label|You have an unfinished post")
+        }
+        XCTAssertTrue(heard.contains("label|\(text)"), "the comment is quoted: \(heard)")
+        XCTAssertTrue(heard.contains("push button|Resume"))
+        XCTAssertTrue(heard.contains("push button|Discard"))
+    }
+}
+
 /// A wait that ran out (the test has already failed).
 struct TimedOut: Error { let what: String }
 
