@@ -170,7 +170,7 @@ public final class PostStore {
         // 3: drafts, one per flow target.
         { store in
             try store.execute("""
-                CREATE TABLE drafts (
+                CREATE TABLE IF NOT EXISTS drafts (
                     kind TEXT NOT NULL,
                     target TEXT NOT NULL,
                     photo_uri TEXT NOT NULL,
