@@ -19,7 +19,8 @@ extension Widget {
             switch type {
             case "GtkImage" where !named:
                 postcard_accessible_set_hidden(widget, 1)
-            case "GtkButton", "GtkToggleButton", "GtkMenuButton" where !named:
+            case "GtkButton", "GtkToggleButton", "GtkMenuButton":
+                guard !named else { break }
                 let button = UnsafeMutableRawPointer(widget)
                 let hasText = type == "GtkMenuButton"
                     ? gtk_menu_button_get_label(OpaquePointer(button)) != nil

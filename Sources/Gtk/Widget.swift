@@ -156,21 +156,21 @@ open class Widget: Object {
         var fired = false
         func watch(_ clock: OpaquePointer) {
             let clockObject = Object(clock, transfer: .none)
-            var id: UInt = 0
-            id = clockObject.connect("after-paint") { _ in
+            let id = HandlerID()
+            id.value = clockObject.connect("after-paint") { _ in
                 guard !fired else { return }
                 fired = true
-                clockObject.disconnect(id)
+                clockObject.disconnect(id.value)
                 handler()
             }
         }
         if let clock = gtk_widget_get_frame_clock(widget) {
             watch(clock)
         } else {
-            var realizeID: UInt = 0
-            realizeID = connect("realize") { [weak self] _ in
+            let realizeID = HandlerID()
+            realizeID.value = connect("realize") { [weak self] _ in
                 guard let self else { return }
-                self.disconnect(realizeID)
+                self.disconnect(realizeID.value)
                 if let clock = gtk_widget_get_frame_clock(self.widget) { watch(clock) }
             }
         }
@@ -255,4 +255,10 @@ extension Widget {
             throw GLibError(message: "can't write \(path)")
         }
     }
+}
+
+/// A signal handler id that a handler can read to disconnect itself (set once, right after connecting).
+@MainActor
+final class HandlerID {
+    var value: UInt = 0
 }

@@ -83,7 +83,7 @@ func makeData() {
                 if index < 100 { try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
                 link("\(source)/\(index % samples.count).jpg", String(format: "%@/photo-%05d.jpg", folder, index))
             }
-            FileManager.default.createFile(atPath: library + "/done", contents: nil)
+            _ = FileManager.default.createFile(atPath: library + "/done", contents: nil)
         }
     }
     for count in [0] + sizes {
@@ -105,7 +105,7 @@ func makeData() {
                 """, nil, nil, nil)
             sqlite3_close(db)
         }
-        FileManager.default.createFile(atPath: data + "/done", contents: nil)
+        _ = FileManager.default.createFile(atPath: data + "/done", contents: nil)
     }
 }
 

@@ -127,7 +127,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
             app.myProfile.quickSnapButton!.activate()
             spin(until: { (self.dialog?.stack.visiblePage as? CameraPage)?.camera?.state == .playing }, timeout: 20, "again")
             let second = self.dialog!
-            weak var pipeline = (second.stack.visiblePage as? CameraPage)?.camera
+            weak let pipeline = (second.stack.visiblePage as? CameraPage)?.camera
             second.closeButton.activate()
             spin(until: { results.count == 2 }, "closed")
             XCTAssertEqual(results[1], .canceled)
@@ -187,7 +187,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
             spin(until: { !self.threadNames.contains { $0.hasPrefix("camera-source") } }, "no streaming thread left: \(threadNames)")
             dialog.window.present()
             spin(until: { page.camera?.state == .playing && (page.camera?.frameCount ?? 0) > 0 }, timeout: 20, "shown again, it plays")
-            weak var camera = page.camera
+            weak let camera = page.camera
             app.shutdown()  // what quitting does
             spin(until: { results.count == 1 }, "the flow ends as the app quits")
             XCTAssertEqual(results, [.post(.canceled)])

@@ -194,8 +194,8 @@ extension GtkTestCase {
         process.arguments = arguments
         configure(process, environment: environment, directory: directory)
         let folder = makeTemporaryDirectory()
-        FileManager.default.createFile(atPath: folder + "/out", contents: nil)
-        FileManager.default.createFile(atPath: folder + "/err", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/out", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/err", contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: folder + "/out")
         process.standardError = FileHandle(forWritingAtPath: folder + "/err")
         try process.run()
@@ -219,7 +219,7 @@ extension GtkTestCase {
         process.executableURL = URL(fileURLWithPath: postcardPath)
         process.arguments = arguments
         configure(process, environment: environment, directory: nil)
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let handle = FileHandle(forWritingAtPath: log)
         process.standardOutput = handle
         process.standardError = handle

@@ -123,7 +123,7 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [script, String(pid)]
         let outputPath = makeTemporaryDirectory() + "/atspi.txt"
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         try process.run()
         return (process, outputPath)
