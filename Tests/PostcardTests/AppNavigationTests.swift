@@ -143,6 +143,22 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testClosingTheMainWindowWithAFlowOpenClosesItAndKeepsTheDraft() throws {
+        try onMain {
+            let app = try makeApp()
+            app.myProfile.postButton.activate()
+            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
+            let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
+            (dialog.stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
+            spin(until: { dialog.stack.visiblePage is CommentPage }, "Add a Comment")
+            (dialog.stack.visiblePage as! CommentPage).commentView.text = "Half a thought"
+            gtk_window_close(app.mainWindow.window.pointer())  // the window's close button, Alt+F4
+            spin(until: { dialog.isDismissed && app.activeFlow == nil }, "the flow ends with the window")
+            XCTAssertFalse(app.mainWindow.window.isMapped, "the main window closed")
+            XCTAssertEqual(try app.store.drafts().map(\.comment), ["Half a thought"], "what was typed is kept")
+        }
+    }
+
     /// Chooses `photo` and posts `comment` on a photo flow showing on `stack`.
     @MainActor
     private func postThroughFlow(on stack: @escaping () -> NavigationStack?, photo: String, comment: String) {
