@@ -37,7 +37,7 @@ make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/x
 # The locales the tests run the app in (German; generated if missing, as Debian's locales package leaves them out).
 TEST_LOCALES := de_DE.UTF-8
 
-.PHONY: deps build run test test-model test-gtk test-install install uninstall resources screenshots bench clean po locale
+.PHONY: deps build run test test-model test-gtk test-install install uninstall resources screenshots bench clean po locale stress
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -98,6 +98,15 @@ test: deps locale
 	  total=$$((total + n)); failed=$$((failed + f)); done; \
 	  echo "tests: $$((total - failed)) passed, $$failed failed"
 	$(MAKE) --no-print-directory test-install
+
+# The random-action stress test, long: STRESS_SEQUENCES sequences (make test runs 200); a failure names
+# its seed (replay with STRESS_SEED=<seed> STRESS_SEQUENCES=1).
+STRESS_SEQUENCES ?= 10000
+stress: deps locale
+	$(SWIFT) build --build-tests
+	rm -rf $(TEST_CACHE)
+	set -o pipefail; POSTCARD_STRESS_SEQUENCES=$(STRESS_SEQUENCES) $(if $(STRESS_SEED),POSTCARD_STRESS_SEED=$(STRESS_SEED)) \
+	  $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.StressTests' 2>&1 | tee .build/test-stress.log | grep -E 'stress:|error:|Executed'
 
 # Installs into a temporary DESTDIR, validates the desktop files and starts the installed app with the
 # toolchain off PATH and LD_LIBRARY_PATH (Tests/install-test.sh).

@@ -104,8 +104,13 @@ public class Window: Widget {
     /// the window is destroyed unless a handler returns true.
     public func close() { gtk_window_close(window) }
 
-    /// Destroys the window now, with no `close-request`.
-    public func destroy() { gtk_window_destroy(window) }
+    /// Destroys the window now, with no `close-request`, and runs its ``onDestroy(_:)`` handlers — also
+    /// when it was never shown (GTK then unrealizes nothing, and emits `destroy` only when the last
+    /// reference goes).
+    public func destroy() {
+        gtk_window_destroy(window)
+        if !Window.isListed(window) { runDestroyHandlers() }
+    }
 
     /// Whether the window is on screen.
     public var isShown: Bool { gtk_widget_get_visible(widget) != 0 }

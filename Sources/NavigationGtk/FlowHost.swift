@@ -83,6 +83,12 @@ public final class FlowHost {
                 self?.onCancelRequest?(dialog?.isDismissed ?? true ? .hostGone : .user)
             }
             dialog.stack.observePops(owner: self) { [weak self] removed in self?.pagesPopped(removed) }
+            if let parent = anchor.view.rootWindow, !Window.isListed(parent) {
+                // Started from a page whose window is already gone (a click landing as the app quits):
+                // there is nothing to show it over, so it ends at once.
+                Task { @MainActor [weak self] in self?.onCancelRequest?(.hostGone) }
+                return
+            }
             dialog.present()
         }
     }

@@ -58,6 +58,9 @@ public final class AppController {
     public private(set) var activeFlow: Task<Void, Never>?
     /// Called after each flow's result has been handled (feed reloaded, page updated).
     public var onFlowEnded: (@MainActor (FlowOutcome) -> Void)?
+    /// Called with a flow's name ("New Post", "Reply with Photo", "New Message", "Edit Caption") when it
+    /// starts; every start is followed by exactly one ``onFlowEnded``.
+    public var onFlowStarted: (@MainActor (String) -> Void)?
     /// The message detail presented last, while open.
     public private(set) var presentedMessage: PageDialog?
 
@@ -226,8 +229,10 @@ public final class AppController {
     }
 
     private func startFlow(_ name: String, _ body: @escaping @MainActor () async -> Void) {
-        guard activeFlow == nil else { return }
+        // One at a time, and none once the main window is gone (a click landing as the app quits).
+        guard activeFlow == nil, Window.isListed(mainWindow.window.pointer()) else { return }
         Log.debug("Flow started: \(name)")
+        onFlowStarted?(name)
         activeFlow = Task {
             await body()
             self.activeFlow = nil
