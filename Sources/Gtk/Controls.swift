@@ -164,6 +164,23 @@ public final class Label: Widget {
     }
 }
 
+/// A `GtkSpinner`: work of unknown length is going on (e.g. a post being written), as GNOME apps show
+/// it beside the control that started it.
+@MainActor
+public final class Spinner: Widget {
+    /// Creates a stopped spinner.
+    public init() { super.init(gtk_spinner_new(), transfer: .full) }
+
+    /// Whether it spins (and shows).
+    public var isSpinning: Bool {
+        get { gtk_spinner_get_spinning(OpaquePointer(widget)) != 0 }
+        set {
+            gtk_spinner_set_spinning(OpaquePointer(widget), newValue ? 1 : 0)
+            isVisible = newValue
+        }
+    }
+}
+
 /// A `GtkProgressBar`: how far a task has got (e.g. a page loading).
 @MainActor
 public final class ProgressBar: Widget {

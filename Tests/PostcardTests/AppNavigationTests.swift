@@ -159,6 +159,31 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testPostingRunsOffTheMainThreadWhileThePageShowsItIsPosting() throws {
+        try onMain {
+            let app = try makeApp()
+            app.myProfile.postButton.activate()
+            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
+            let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
+            (dialog.stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
+            spin(until: { dialog.stack.visiblePage is CommentPage }, "Add a Comment")
+            let page = dialog.stack.visiblePage as! CommentPage
+            page.commentView.text = "Slow disk"
+            // Another writer holds the database: the post waits for it (busy timeout) off the main thread.
+            try app.store.execute("BEGIN IMMEDIATE")
+            postWhenReady(page)
+            var ticks = 0
+            let started = g_get_monotonic_time()
+            spin(until: { ticks += 1; return g_get_monotonic_time() - started > 600_000 }, "the window keeps running")
+            XCTAssertGreaterThan(ticks, 10, "the main loop ran while the post waited")
+            XCTAssertTrue(page.isBusy && page.busySpinner.isSpinning, "the page shows it is posting")
+            XCTAssertFalse(dialog.isDismissed)
+            try app.store.execute("COMMIT")
+            spin(until: { dialog.isDismissed && app.activeFlow == nil }, "posted once the database is free")
+            XCTAssertEqual(try app.store.posts(onProfile: "me").map(\.comment), ["Slow disk"])
+        }
+    }
+
     /// Chooses `photo` and posts `comment` on a photo flow showing on `stack`.
     @MainActor
     private func postThroughFlow(on stack: @escaping () -> NavigationStack?, photo: String, comment: String) {

@@ -40,6 +40,11 @@ public final class CommentPage: Page {
         // it short: in a 360-pixel window the bar also holds Cancel, Back, Post and Help.
         super.init(title: title ?? localized("Add a Comment"))
         postButton.addCSSClass("suggested-action")
+        // Translators: what a screen reader says for the spinner shown while a post is being written;
+        // translate only what follows the "|".
+        busySpinner.setAccessibleLabel(localized("spinner|Posting"))
+        busySpinner.isSpinning = false
+        addEndBarItem(busySpinner)
         addEndBarItem(postButton)
 
         preview.contentFit = .contain
@@ -115,9 +120,13 @@ public final class CommentPage: Page {
     public var isBusy = false {
         didSet {
             commentView.isEditable = !isBusy
+            busySpinner.isSpinning = isBusy
             updatePostButton()
         }
     }
+
+    /// Spins beside Post while posting (named "Posting" for screen readers).
+    public let busySpinner = Spinner()
 
     /// Shows `message` above the comment (why posting failed); the comment is left as it is.
     public func showError(_ message: String) {

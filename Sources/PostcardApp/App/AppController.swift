@@ -246,7 +246,7 @@ public final class AppController {
         var stored: Post?
         let result = await CommentedPhotoFlow.run(from: page, library: library, camera: camera, start: start,
                                                   help: help, drafts: drafts(kind: "post", target: profile)) { [store] photo, comment in
-            stored = try store.add(photo: photo, comment: comment, author: Person.me.id, profile: profile)
+            stored = try await store.addInBackground(photo: photo, comment: comment, author: Person.me.id, profile: profile)
         }
         if case .posted = result, let stored { page.insertNewPost(stored) }  // in place: no reload
         finishFlow(.post(result))
@@ -374,7 +374,7 @@ public final class AppController {
         let result = await CommentedPhotoFlow.run(from: thread, presentation: .pushed, library: library,
                                                   camera: camera, start: start, help: help,
                                                   drafts: drafts(kind: "reply", target: String(post.id))) { [store] photo, comment in
-            stored = try store.addReply(to: post, photo: photo, comment: comment, author: Person.me.id)
+            stored = try await store.addReplyInBackground(to: post, photo: photo, comment: comment, author: Person.me.id)
         }
         if case .posted = result, let stored { thread.appendReply(stored) }
         finishFlow(.reply(result))
@@ -436,7 +436,7 @@ public final class AppController {
     private func sendMessage(from page: MessagesPage) async {
         var stored: Message?
         let result = await SendPhotoMessageFlow.run(from: page, library: library, camera: camera) { [store] person, photo, comment in
-            stored = try store.addMessage(to: person.id, photo: photo, comment: comment, author: Person.me.id)
+            stored = try await store.addMessageInBackground(to: person.id, photo: photo, comment: comment, author: Person.me.id)
         }
         if case .sent = result, let stored { page.insertNewMessage(stored) }
         finishFlow(.message(result))

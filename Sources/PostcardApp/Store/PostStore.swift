@@ -294,9 +294,7 @@ public final class PostStore {
     ///   store is then as it was before the call.
     @discardableResult
     public func add(photo: Photo, comment: String, author: String, profile: String) throws -> Post {
-        let (id, path, createdAt) = try insertWithPhoto(photo, what: .post, sql: """
-            INSERT INTO posts (author, profile, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
-            """, texts: [author, profile, comment])
+        let (id, path, createdAt) = try insertWithPhoto(photo, what: .post, sql: Self.insertPost, texts: [author, profile, comment])
         return Post(id: id, author: author, profile: profile, comment: comment, photoPath: path, createdAt: createdAt)
     }
 
@@ -304,9 +302,7 @@ public final class PostStore {
     /// - Throws: ``PostStoreError``; nothing is left half-written.
     @discardableResult
     public func addReply(to post: Post, photo: Photo, comment: String, author: String) throws -> Reply {
-        let (id, path, createdAt) = try insertWithPhoto(photo, what: .reply, sql: """
-            INSERT INTO replies (post_id, author, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
-            """, texts: [String(post.id), author, comment])
+        let (id, path, createdAt) = try insertWithPhoto(photo, what: .reply, sql: Self.insertReply, texts: [String(post.id), author, comment])
         return Reply(id: id, postID: post.id, author: author, comment: comment, photoPath: path, createdAt: createdAt)
     }
 
@@ -314,9 +310,32 @@ public final class PostStore {
     /// - Throws: ``PostStoreError``; nothing is left half-written.
     @discardableResult
     public func addMessage(to recipient: String, photo: Photo, comment: String, author: String) throws -> Message {
-        let (id, path, createdAt) = try insertWithPhoto(photo, what: .message, sql: """
-            INSERT INTO messages (author, recipient, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
-            """, texts: [author, recipient, comment])
+        let (id, path, createdAt) = try insertWithPhoto(photo, what: .message, sql: Self.insertMessage, texts: [author, recipient, comment])
+        return Message(id: id, author: author, recipient: recipient, comment: comment, photoPath: path, createdAt: createdAt)
+    }
+
+    nonisolated static let insertPost = "INSERT INTO posts (author, profile, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)"
+    nonisolated static let insertReply = "INSERT INTO replies (post_id, author, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)"
+    nonisolated static let insertMessage = "INSERT INTO messages (author, recipient, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)"
+
+    /// ``add(photo:comment:author:profile:)`` off the main thread (see ``writeQueue``): the window stays
+    /// responsive while the photo is copied and flushed.
+    public func addInBackground(photo: Photo, comment: String, author: String, profile: String) async throws -> Post {
+        let (id, path, createdAt) = try await insertInBackground(photo, what: .post, sql: Self.insertPost, texts: [author, profile, comment])
+        return Post(id: id, author: author, profile: profile, comment: comment, photoPath: path, createdAt: createdAt)
+    }
+
+    /// ``addReply(to:photo:comment:author:)`` off the main thread.
+    public func addReplyInBackground(to post: Post, photo: Photo, comment: String, author: String) async throws -> Reply {
+        let (id, path, createdAt) = try await insertInBackground(photo, what: .reply, sql: Self.insertReply,
+                                                                 texts: [String(post.id), author, comment])
+        return Reply(id: id, postID: post.id, author: author, comment: comment, photoPath: path, createdAt: createdAt)
+    }
+
+    /// ``addMessage(to:photo:comment:author:)`` off the main thread.
+    public func addMessageInBackground(to recipient: String, photo: Photo, comment: String, author: String) async throws -> Message {
+        let (id, path, createdAt) = try await insertInBackground(photo, what: .message, sql: Self.insertMessage,
+                                                                 texts: [author, recipient, comment])
         return Message(id: id, author: author, recipient: recipient, comment: comment, photoPath: path, createdAt: createdAt)
     }
 
@@ -387,6 +406,37 @@ public final class PostStore {
     /// (parameters: `texts`, then the photo path, then the time) in a transaction. On any failure what
     /// was written is removed.
     private func insertWithPhoto(_ photo: Photo, what: Record, sql: String, texts: [String]) throws -> (Int64, String, Int64) {
+        guard let db else { throw PostStoreError(description: localized("The post database is closed")) }
+        return try Self.insert(into: db, photosDirectory: photosDirectory, photo: photo, what: what, sql: sql, texts: texts)
+    }
+
+    /// One thread for posting: copying the photo, flushing it to the disk and inserting its row never run
+    /// on the main thread (a slow disk or a big photo would freeze the window).
+    nonisolated static let writeQueue = BackgroundWorkQueue(label: "postcard.store-write", width: 1, niceness: 0)
+
+    /// ``insertWithPhoto(_:what:sql:texts:)`` on ``writeQueue`` with its own connection to the database
+    /// (write-ahead log, a busy timeout, foreign keys on), so the main thread stays free meanwhile.
+    private func insertInBackground(_ photo: Photo, what: Record, sql: String, texts: [String]) async throws -> (Int64, String, Int64) {
+        let databasePath = Files.join(directory, "posts.sqlite3"), photosDirectory = self.photosDirectory
+        return try await Self.writeQueue.run {
+            var connection: OpaquePointer?
+            guard sqlite3_open_v2(databasePath, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let connection else {
+                let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? localized("out of memory")
+                sqlite3_close(connection)
+                throw PostStoreError(description: localized("Can't open the post database %1$s: %2$s", databasePath, message))
+            }
+            defer { sqlite3_close(connection) }
+            sqlite3_busy_timeout(connection, 5000)
+            try Self.execute("PRAGMA foreign_keys = ON", on: connection)
+            return try Self.insert(into: connection, photosDirectory: photosDirectory, photo: photo, what: what, sql: sql, texts: texts)
+        }
+    }
+
+    /// Copies `photo` into the store (temporary name, flushed, moved without replacing, folder flushed),
+    /// then inserts one row with `sql` (parameters: `texts`, then the photo path, then the time) in a
+    /// transaction on `db`. On any failure what was written is removed. Any thread.
+    nonisolated private static func insert(into db: OpaquePointer, photosDirectory: String, photo: Photo, what: Record,
+                                           sql: String, texts: [String]) throws -> (Int64, String, Int64) {
         let createdAt = DateText.nowMicroseconds / 1_000_000
         let name = "\(createdAt)-\(UInt32.random(in: 0 ... .max))\(Self.fileExtension(of: photo.fileName))"
         let finalPath = Files.join(photosDirectory, name)
@@ -405,23 +455,38 @@ public final class PostStore {
             throw PostStoreError(description: localized("Can't copy the photo “%1$s”: %2$s", photo.fileName, "\(error)"))
         }
         do {
-            try execute("BEGIN IMMEDIATE")
-            let statement = try prepare(sql)
+            try execute("BEGIN IMMEDIATE", on: db)
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
+                throw PostStoreError(description: localized("Can't prepare a query: %s", String(cString: sqlite3_errmsg(db))))
+            }
             defer { sqlite3_finalize(statement) }
             for (index, value) in (texts + [storedPath]).enumerated() {
                 sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
             }
             sqlite3_bind_int64(statement, Int32(texts.count + 2), createdAt)
-            guard sqlite3_step(statement) == SQLITE_DONE else { throw error(what.cantInsert) }
+            guard sqlite3_step(statement) == SQLITE_DONE else {
+                throw PostStoreError(description: what.cantInsert(String(cString: sqlite3_errmsg(db))))
+            }
             let id = sqlite3_last_insert_rowid(db)
-            try execute("COMMIT")
+            try execute("COMMIT", on: db)
             Log.debug("Stored \(what) \(id) with photo \(storedPath)")
             return (id, finalPath, createdAt)
         } catch {
-            try? execute("ROLLBACK")
+            try? execute("ROLLBACK", on: db)
             Files.remove(finalPath)
             Log.problem("Couldn't store a \(what): \(error)")
             throw PostStoreError(description: what.cantSave("\(error)"))
+        }
+    }
+
+    /// Runs SQL with no results on `db`. Any thread.
+    nonisolated private static func execute(_ sql: String, on db: OpaquePointer) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? localized("unknown error")
+            sqlite3_free(message)
+            throw PostStoreError(description: text)
         }
     }
 
@@ -525,7 +590,7 @@ public final class PostStore {
 
     /// What ``insertWithPhoto(_:what:sql:texts:)`` stores, for its log lines and its errors (each a whole
     /// sentence, for translation).
-    private enum Record: String {
+    private enum Record: String, Sendable {
         case post, reply, message
 
         /// "Can't insert the post: REASON".
@@ -547,7 +612,7 @@ public final class PostStore {
         }
     }
 
-    private static func fileExtension(of name: String) -> String {
+    nonisolated private static func fileExtension(of name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
         let ext = name[dot...]
         return ext.count <= 8 && ext.dropFirst().allSatisfy({ $0.isLetter || $0.isNumber }) ? String(ext) : ""
