@@ -81,16 +81,40 @@ public struct CommandLineOptions {
     }
 
     /// The remaining arguments (``CommandLineOption/remainingFilenames(description:argumentDescription:)``),
-    /// in order; empty when there are none.
+    /// in order, decoded for Swift (a name that is not UTF-8 shows "�"; use ``remainingFileURIs(resolve:)``
+    /// to open them); empty when there are none.
     public var remainingFilenames: [String] {
+        withRemainingFilenames { $0.map { String(cString: $0) } }
+    }
+
+    /// The remaining arguments as `file://` URIs, byte for byte (a file name that is not UTF-8 stays
+    /// that name): `resolve` turns each argument's bytes into a URI (relative to the right folder).
+    public func remainingFileURIs(resolve: (UnsafePointer<CChar>) -> String) -> [String] {
+        withRemainingFilenames { $0.map(resolve) }
+    }
+
+    private func withRemainingFilenames<T>(_ body: ([UnsafePointer<CChar>]) -> [T]) -> [T] {
         guard let variant = value(CommandLineOption.remainingKey) else { return [] }
         defer { g_variant_unref(variant) }
         guard String(cString: g_variant_get_type_string(variant)) == "aay" else { return [] }
-        return (0..<g_variant_n_children(variant)).compactMap { index in
+        var children: [OpaquePointer] = []
+        defer { children.forEach { g_variant_unref($0) } }
+        let names: [UnsafePointer<CChar>] = (0..<g_variant_n_children(variant)).compactMap { index in
             guard let child = g_variant_get_child_value(variant, index) else { return nil }
-            defer { g_variant_unref(child) }
-            return String(cString: g_variant_get_bytestring(child))
+            children.append(child)
+            return g_variant_get_bytestring(child)
         }
+        return body(names)
+    }
+
+    /// The `file://` URI of a command-line argument given in the launching process itself (relative to
+    /// its current folder), byte for byte (`g_file_new_for_commandline_arg`).
+    public static func localURI(forArgument argument: UnsafePointer<CChar>) -> String {
+        let file = g_file_new_for_commandline_arg(argument)!
+        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+        let uri = g_file_get_uri(file)!
+        defer { g_free(uri) }
+        return String(cString: uri)
     }
 }
 
@@ -112,7 +136,7 @@ public struct CommandLineInvocation {
     /// The `file://` URI of `argument` (a path relative to the launching process's current folder, an
     /// absolute path, or a URI), without converting the name to text on the way (GIO's
     /// `g_application_command_line_create_file_for_arg`).
-    public func uri(forArgument argument: String) -> String {
+    public func uri(forArgument argument: UnsafePointer<CChar>) -> String {
         let file = g_application_command_line_create_file_for_arg(commandLine, argument)!
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         let uri = g_file_get_uri(file)!

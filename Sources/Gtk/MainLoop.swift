@@ -118,6 +118,14 @@ public final class Application: Object {
         }
     }
 
+    /// Runs the application with the process's own command line, byte for byte (a file name that is not
+    /// UTF-8 reaches GOption unchanged; `CommandLine.arguments` would have replaced its bytes).
+    /// - Returns: the process exit status.
+    public func runWithProcessArguments() -> Int32 {
+        MainLoopBridge.install()
+        return g_application_run(pointer(as: GApplication.self), CommandLine.argc, CommandLine.unsafeArgv)
+    }
+
     /// Quits the main loop; open windows are destroyed.
     public func quit() {
         g_application_quit(pointer(as: GApplication.self))

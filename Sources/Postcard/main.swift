@@ -2,4 +2,4 @@
 import Glibc
 import PostcardApp
 
-exit(MainActor.assumeIsolated { PostcardMain.run(arguments: CommandLine.arguments) })
+exit(MainActor.assumeIsolated { PostcardMain.run() })

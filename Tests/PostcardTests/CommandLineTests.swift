@@ -17,7 +17,7 @@ final class CommandLineTests: GtkTestCase, @unchecked Sendable {
         application.addMainOptions(AppOptions.commandLineOptions)
         var result: Result<AppOptions, Error>?
         application.onHandleLocalOptions { parsed in
-            result = Result { try AppOptions(options: parsed, resolve: Files.absolute, uri: { Files.uri(forPath: Files.absolute($0)) }) }
+            result = Result { try AppOptions(options: parsed, resolve: Files.absolute, uri: CommandLineOptions.localURI(forArgument:)) }
             return 0  // stop here: nothing is started
         }
         return (application.run(arguments: ["postcard"] + arguments), result)
@@ -156,6 +156,39 @@ final class DraftSurvivalTests: GtkTestCase, @unchecked Sendable {
         XCTAssertTrue(heard.contains("label|\(text)"), "the comment is quoted: \(heard)")
         XCTAssertTrue(heard.contains("push button|Resume"))
         XCTAssertTrue(heard.contains("push button|Discard"))
+    }
+}
+
+/// File names are bytes: a photo whose name is not UTF-8, given on the command line, opens.
+final class ByteExactNameTests: GtkTestCase, @unchecked Sendable {
+    func testAPhotoWhoseNameIsNotUTF8OpensFromTheCommandLine() throws {
+        let home = makeTemporaryDirectory()
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: bundledPhotos + "/rocket.jpg"))
+        PhotoFixtures.createFile(rawName: [0xFF, 0xFE] + Array(".jpg".utf8), in: home, contents: jpeg)
+        let environment: [String: String?] = ["XDG_DATA_HOME": home + "/data", "G_MESSAGES_DEBUG": "Postcard"]
+        let logPath = home + "/log"
+        let app = try startPostcard([], environment: environment, log: logPath)
+        defer { if app.isRunning { app.terminate() } }
+        func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        try waitFor("Postcard", timeout: 30) { log().contains("Started: posts in ") }
+        // The shell passes the name's raw bytes (a Swift String could not hold them).
+        let run = try runProgram("/bin/sh", ["-c", #"exec "$0" "$(printf '%s/\377\376.jpg' "$1")""#, postcardPath, home],
+                                 environment: environment)
+        XCTAssertEqual(run.status, 0, run.errors)
+        try waitFor("New Post with the photo") { log().contains("Flow started: New Post") }
+        XCTAssertTrue(log().contains("New Post with the photo " + Files.uri(forPath: home) + "/%FF%FE.jpg"),
+                      "the running Postcard got the name's own bytes:\n\(log())")
+        var heard: [String] = []
+        do {
+            try waitFor("Add a Comment showing the photo", timeout: 20) {
+                heard = (try? readAccessibilityTree(ofProcess: app.processIdentifier)) ?? []
+                return heard.contains("image|\u{FFFD}\u{FFFD}.jpg") && heard.contains("push button|Post")
+            }
+        } catch {
+            XCTFail("heard: \(heard)\nlog: \(log())")
+            throw error
+        }
+        XCTAssertFalse(heard.contains { $0.contains("can't be opened") }, "the photo opened: \(heard)")
     }
 }
 

@@ -71,6 +71,7 @@ extension AppController {
     /// New Post on My Profile with the photo at `uri` already chosen, on Add a Comment: a photo opened
     /// from the command line (`postcard photo.jpg`) or a file manager. Nothing while a flow runs.
     public func startNewPost(with uri: String) {
+        Log.debug("New Post with the photo \(uri)")
         guard returnToMyProfileForNewPost() else { return }
         startPostFlow(on: myProfile, start: .addComment(Photo(uri: uri)))
     }

@@ -529,7 +529,9 @@ public enum PostcardMain {
     /// The first launch becomes the running instance; later launches hand their options and photos to
     /// it over D-Bus and exit (unless ``AppOptions/needsOwnInstance``).
     @MainActor
-    public static func run(arguments: [String]) -> Int32 {
+    /// `arguments` nil: the process's own command line, byte for byte (file names that are not UTF-8
+    /// stay as they are).
+    public static func run(arguments: [String]? = nil) -> Int32 {
         Localization.bind(directory: ResourceLocator.localeDirectory)
         let app = Application(id: applicationID)
         app.addMainOptions(AppOptions.commandLineOptions)
@@ -540,7 +542,7 @@ public enum PostcardMain {
         app.onHandleLocalOptions { parsed in  // in the launching process
             let options: AppOptions
             do {
-                options = try AppOptions(options: parsed, resolve: Files.absolute, uri: { Files.uri(forPath: Files.absolute($0)) })
+                options = try AppOptions(options: parsed, resolve: Files.absolute, uri: CommandLineOptions.localURI(forArgument:))
             } catch {
                 printError("postcard: \(error)")
                 return 2
@@ -585,7 +587,7 @@ public enum PostcardMain {
             if let first = uris.first { running?.controller.startNewPost(with: first) }
         }
         app.onShutdown { running?.controller.shutdown() }
-        let status = app.run(arguments: arguments)
+        let status = arguments.map { app.run(arguments: $0) } ?? app.runWithProcessArguments()
         MainLoopBridge.drain()  // let flows resumed during shutdown finish
         withExtendedLifetime(desktopStyle) {}
         return running?.tourFailed == true ? 1 : status

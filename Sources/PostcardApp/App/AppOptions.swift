@@ -73,11 +73,11 @@ public struct AppOptions: Equatable, Sendable {
          localized("A second launch hands its photos and --library, --pictures and --camera to the running Postcard. With --data-dir, --review-tour or --measure-startup it runs separately.\n\nEnvironment: POSTCARD_RESOURCES=FOLDER overrides where the app’s resources are found; POSTCARD_CAMERA=SOURCE is the default for --camera."))
     }
 
-    /// The options GOption parsed; file names are resolved by `resolve` (to an absolute path, against
-    /// the launching process's current folder) and photos by `uri`.
+    /// The options GOption parsed; folder names are resolved by `resolve` (to an absolute path, against
+    /// the launching process's current folder) and photos by `uri`, from their bytes (byte for byte).
     /// - Throws: ``AppOptionsError`` naming the bad value (an empty folder name, an unknown camera).
     @MainActor
-    public init(options: CommandLineOptions, resolve: (String) -> String, uri: (String) -> String) throws {
+    public init(options: CommandLineOptions, resolve: (String) -> String, uri: (UnsafePointer<CChar>) -> String) throws {
         func folder(_ name: String) throws -> String? {
             guard let value = options.filename(name) else { return nil }
             guard !value.isEmpty else { throw AppOptionsError(message: localized("--%s needs a folder", name)) }
@@ -101,7 +101,7 @@ public struct AppOptions: Equatable, Sendable {
         }
         measuresStartup = options.contains("measure-startup")
         showsVersion = options.contains("version")
-        files = options.remainingFilenames.map(uri)
+        files = options.remainingFileURIs(resolve: uri)
     }
 
     /// Creates the defaults.
