@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 #include <libintl.h>
+#include <malloc.h>
 #include <glib-unix.h>
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>

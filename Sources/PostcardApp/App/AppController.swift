@@ -310,6 +310,7 @@ public final class AppController {
     private func finishFlow(_ outcome: FlowOutcome) {
         Log.debug("Flow ended: \(outcome)")
         onFlowEnded?(outcome)
+        Memory.returnFreedMemory(after: 1)  // the flow's pictures and pages are freed by then
     }
 
     // MARK: - Post detail, comments, Edit Caption

@@ -1,0 +1,20 @@
+import CGtk
+import Dispatch
+import Glibc
+
+/// The process's memory, as the operating system sees it.
+public enum Memory {
+    /// Resident memory in kibibytes (`VmRSS` in `/proc/self/status`), or nil where that is not readable.
+    public static var residentKiB: Int? {
+        guard let status = Files.readText("/proc/self/status") else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
+    }
+
+    /// Gives memory the program has freed back to the system `seconds` from now (`malloc_trim`): glibc
+    /// keeps freed blocks for reuse, so after a big free (a flow's photos) the process would otherwise
+    /// stay as large as at its peak. Runs on a background thread; any thread may call it.
+    public static func returnFreedMemory(after seconds: Double) {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + seconds) { _ = malloc_trim(0) }
+    }
+}
