@@ -104,4 +104,37 @@ final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(Double(placeholder.width) / Double(placeholder.height), 427.0 / 640.0, accuracy: 0.05)
         }
     }
+
+    func testMemoryIsGivenBackWhenFlowsEnd() throws {
+        try onMain {
+            StyleSheet.load(path: bundledPhotos + "/../style.css")
+            let root = makeTemporaryDirectory()
+            let count = 2_000
+            for index in 0..<count {
+                XCTAssertEqual(link(PhotoFixtures.formatsFolder + "/cmyk.jpg", "\(root)/photo-\(index).jpg"), 0)
+            }
+            let store = try PostStore(directory: makeTemporaryDirectory())
+            let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: root))
+            show(app.mainWindow.window)
+            var afterFirst = 0, last = 0
+            for cycle in 0..<20 {
+                app.myProfile.postButton.activate()
+                spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true },
+                     timeout: 60, "Choose a Photo, cycle \(cycle)")
+                let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
+                let picker = try XCTUnwrap(dialog.stack.visiblePage as? PhotoPickerPage)
+                picker.grid.scrollToItem(at: count - 1)
+                spin(until: { picker.boundTiles.contains { $0.position == count - 1 && $0.tile.picture.texture != nil } && picker.hasSettled },
+                     timeout: 60, "the last photo shows, cycle \(cycle)")
+                dialog.cancelButton.activate()
+                spin(until: { dialog.isDismissed && app.activeFlow == nil }, "closed, cycle \(cycle)")
+                spin(for: 1.5)  // memory goes back a second after a flow ends
+                last = try XCTUnwrap(Memory.residentKiB)
+                if cycle == 0 { afterFirst = last }
+            }
+            print("memory after the first cycle \(afterFirst / 1024) MiB, after the 20th \(last / 1024) MiB")
+            XCTAssertLessThan(last - afterFirst, 20 * 1024, "20 open → scroll to the end → cancel cycles keep memory within 20 MB")
+        }
+    }
+
 }
