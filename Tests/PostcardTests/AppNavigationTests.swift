@@ -184,6 +184,32 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testAnEditedCaptionIsKeptWhenTheWindowGoesAndResumedAtTheNextLaunch() throws {
+        try onMain {
+            let app = try makeApp(posts: ["Original"])
+            openFirstPost(app)
+            findButton(labeled: "Edit Caption", in: app.mainWindow.stack.headerBar)!.activate()
+            spin(until: { app.mainWindow.stack.visiblePage is CommentPage && app.mainWindow.stack.transition == .idle }, "Edit Caption")
+            let editor = app.mainWindow.stack.visiblePage as! CommentPage
+            editor.commentView.text = "Original, then rewritten"
+            app.mainWindow.window.destroy()  // the app quits
+            spin(until: { app.activeFlow == nil }, "ended with the window")
+            XCTAssertEqual(try app.store.drafts().map(\.comment), ["Original, then rewritten"])
+            XCTAssertEqual(try app.store.posts(onProfile: "me").first?.comment, "Original", "not saved: only kept as a draft")
+
+            let next = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
+            show(next.mainWindow.window)
+            next.offerDraft()
+            next.myProfile.draftButtons!.resume.activate()
+            spin(until: { (next.mainWindow.stack.visiblePage as? CommentPage)?.commentView.text == "Original, then rewritten" },
+                 "Edit Caption again, with the rewritten caption")
+            postWhenReady(next.mainWindow.stack.visiblePage as! CommentPage)  // Save
+            spin(until: { next.activeFlow == nil }, "saved")
+            XCTAssertEqual(try app.store.posts(onProfile: "me").first?.comment, "Original, then rewritten")
+            XCTAssertEqual(try app.store.drafts(), [], "saving removes the draft")
+        }
+    }
+
     /// Chooses `photo` and posts `comment` on a photo flow showing on `stack`.
     @MainActor
     private func postThroughFlow(on stack: @escaping () -> NavigationStack?, photo: String, comment: String) {

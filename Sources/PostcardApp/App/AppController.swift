@@ -271,11 +271,14 @@ public final class AppController {
     /// **Discard** forgets it. A draft whose post is gone is forgotten.
     public func offerDraft() {
         guard let draft = (try? store.drafts())?.first else { return }
-        let text = draft.kind == "reply"
-            // Translators: the banner on My Profile when a reply was left unfinished (the app quit or crashed).
-            ? localized("You have an unfinished reply")
-            // Translators: the banner on My Profile when a post was left unfinished (the app quit or crashed).
-            : localized("You have an unfinished post")
+        let text = switch draft.kind {
+        // Translators: the banner on My Profile when a reply was left unfinished (the app quit or crashed).
+        case "reply": localized("You have an unfinished reply")
+        // Translators: the banner on My Profile when a caption edit was left unfinished (the app quit or crashed).
+        case "caption": localized("You have an unfinished caption")
+        // Translators: the banner on My Profile when a post was left unfinished (the app quit or crashed).
+        default: localized("You have an unfinished post")
+        }
         myProfile.showDraftBanner(text, detail: String(draft.comment.map { $0.isNewline ? " " : $0 }), onResume: { [weak self] in
             self?.resume(draft)
         }, onDiscard: { [store] in
@@ -288,6 +291,14 @@ public final class AppController {
         let start = CommentedPhotoFlow.Start.addComment(Photo(uri: draft.photoURI), comment: draft.comment)
         Log.debug("Draft resumed: \(draft.kind) \(draft.target)")
         switch draft.kind {
+        case "caption":
+            guard let id = Int64(draft.target), let post = try? store.post(id: id), post.author == Person.me.id else {
+                try? store.removeDraft(kind: draft.kind, target: draft.target)  // its post is gone
+                return
+            }
+            stack.popToRoot()
+            let detail = showPost(post)
+            startFlow("Edit Caption") { [weak self] in await self?.editCaption(of: post, shownIn: detail, resuming: draft.comment) }
         case "reply":
             guard let id = Int64(draft.target), let post = try? store.post(id: id) else {
                 try? store.removeDraft(kind: draft.kind, target: draft.target)  // its post is gone
@@ -382,10 +393,21 @@ public final class AppController {
     }
 
     /// Edit Caption reuses the Add a Comment page unchanged: pushed with the current caption, "Save".
-    private func editCaption(of post: Post, shownIn detail: PhotoDetailPage) async {
+    private func editCaption(of post: Post, shownIn detail: PhotoDetailPage, resuming draft: String? = nil) async {
         let current = (try? store.post(id: post.id))?.comment ?? post.comment
-        let editor = CommentPage(photo: Photo(path: post.photoPath), comment: current, actionLabel: localized("Save"),
+        let editor = CommentPage(photo: Photo(path: post.photoPath), comment: draft ?? current, actionLabel: localized("Save"),
                                  title: localized("Edit Caption"), photoDescription: current)
+        // The edited caption is kept as a draft too (kind "caption"), until saved or left.
+        let drafts = self.drafts(kind: "caption", target: String(post.id))
+        var pendingSave: Task<Void, Never>?
+        editor.onCommentChanged = { [weak editor] _ in
+            pendingSave?.cancel()
+            pendingSave = Task { [weak editor] in
+                try? await Task.sleep(for: .seconds(drafts.delay))
+                guard !Task.isCancelled, let editor else { return }
+                drafts.save(editor.photo, editor.commentView.text)
+            }
+        }
         let done = FlowCompletion<Bool>()
         editor.onPost = { [weak self, weak editor] caption in
             guard let self, let editor else { return }
@@ -396,12 +418,21 @@ public final class AppController {
                 editor.showError("\(error)")
             }
         }
+        var keepsDraft = false
         stack.observePops(owner: editor) { [weak editor] removed in
             if removed.contains(where: { $0 === editor }) { done.resolve(false) }
         }
-        stack.observeDestruction(owner: editor) { done.resolve(false) }  // window closed, app quit
+        stack.observeDestruction(owner: editor) { [weak editor] in  // window closed, app quit: keep what was typed
+            if let editor, editor.commentView.text != current {
+                drafts.save(editor.photo, editor.commentView.text)
+                keepsDraft = true
+            }
+            done.resolve(false)
+        }
         stack.push(editor)
         let saved = await done.value(onCancel: { done.resolve(false) })
+        pendingSave?.cancel()
+        if !keepsDraft { drafts.remove() }
         stack.removeObservers(owner: editor)
         if stack.pages.contains(where: { $0 === editor }) { stack.pop(to: detail) }
         if saved {
