@@ -210,6 +210,48 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testAMessageBeingWrittenIsKeptAndResumedForTheSameRecipient() throws {
+        try onMain {
+            let app = try makeApp()
+            app.showMessages()
+            settle(app, depth: 2)
+            let messages = try XCTUnwrap(app.mainWindow.stack.visiblePage as? MessagesPage)
+            messages.newMessageButton.activate()
+            spin(until: { SendPhotoMessageFlow.current?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
+            (SendPhotoMessageFlow.current!.stack.visiblePage as! ChooseRecipientPage).friendButtons[1].activate()  // Grace
+            chooseAndType(on: { SendPhotoMessageFlow.current?.stack }, photo: "rocket.jpg", comment: "Look, Grace")
+            spin(until: { (try? app.store.drafts().first?.comment) == "Look, Grace" }, "kept a moment later")
+            app.mainWindow.window.destroy()  // the app quits
+            spin(until: { app.activeFlow == nil }, "ended")
+            let draft = try XCTUnwrap(try app.store.drafts().first)
+            XCTAssertEqual(draft.kind, "message")
+            XCTAssertEqual(draft.target, "grace")
+
+            let next = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
+            show(next.mainWindow.window)
+            next.offerDraft()
+            next.myProfile.draftButtons!.resume.activate()
+            spin(until: { (SendPhotoMessageFlow.current?.stack.visiblePage as? CommentPage)?.hasDecodedPhoto == true }, "Add a Comment again")
+            let page = SendPhotoMessageFlow.current!.stack.visiblePage as! CommentPage
+            XCTAssertEqual(page.commentView.text, "Look, Grace")
+            XCTAssertEqual(page.photo.fileName, "rocket.jpg")
+            postWhenReady(page)
+            spin(until: { next.activeFlow == nil }, "sent")
+            XCTAssertEqual(try app.store.messages().map(\.recipient), ["grace"], "sent to the same recipient")
+            XCTAssertEqual(try app.store.drafts(), [])
+        }
+    }
+
+    /// Chooses `photo` and types `comment` on a photo flow showing on `stack`, without posting.
+    @MainActor
+    private func chooseAndType(on stack: @escaping () -> NavigationStack?, photo: String, comment: String) {
+        spin(until: { (stack()?.visiblePage as? PhotoPickerPage)?.hasSettled == true && stack()?.transition == .idle }, "picker")
+        let picker = stack()!.visiblePage as! PhotoPickerPage
+        picker.grid.activateItem(at: picker.photos.firstIndex { $0.fileName == photo }!)
+        spin(until: { stack()?.visiblePage is CommentPage && stack()?.transition == .idle }, "comment page")
+        (stack()!.visiblePage as! CommentPage).commentView.text = comment
+    }
+
     /// Chooses `photo` and posts `comment` on a photo flow showing on `stack`.
     @MainActor
     private func postThroughFlow(on stack: @escaping () -> NavigationStack?, photo: String, comment: String) {

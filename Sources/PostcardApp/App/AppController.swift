@@ -257,6 +257,10 @@ public final class AppController {
     /// Where a flow for `kind` and `target` keeps what is typed (the store's drafts); a failure to keep
     /// it is logged, and the flow goes on.
     private func drafts(kind: String, target: String) -> CommentedPhotoFlow.Drafts {
+        Self.drafts(in: store, kind: kind, target: target)
+    }
+
+    private static func drafts(in store: PostStore, kind: String, target: String) -> CommentedPhotoFlow.Drafts {
         CommentedPhotoFlow.Drafts(save: { [store] photo, comment in
             do { try store.saveDraft(kind: kind, target: target, photoURI: photo.uri, comment: comment) } catch {
                 Log.problem("Couldn't keep the draft: \(error)")
@@ -276,6 +280,8 @@ public final class AppController {
         case "reply": localized("You have an unfinished reply")
         // Translators: the banner on My Profile when a caption edit was left unfinished (the app quit or crashed).
         case "caption": localized("You have an unfinished caption")
+        // Translators: the banner on My Profile when a message was left unfinished (the app quit or crashed).
+        case "message": localized("You have an unfinished message")
         // Translators: the banner on My Profile when a post was left unfinished (the app quit or crashed).
         default: localized("You have an unfinished post")
         }
@@ -291,6 +297,15 @@ public final class AppController {
         let start = CommentedPhotoFlow.Start.addComment(Photo(uri: draft.photoURI), comment: draft.comment)
         Log.debug("Draft resumed: \(draft.kind) \(draft.target)")
         switch draft.kind {
+        case "message":
+            guard let person = Person.named(draft.target) else {
+                try? store.removeDraft(kind: draft.kind, target: draft.target)
+                return
+            }
+            stack.popToRoot()
+            let messages = showMessages()
+            let resuming = (recipient: person, photo: Photo(uri: draft.photoURI), comment: draft.comment)
+            startFlow("New Message") { [weak self] in await self?.sendMessage(from: messages, resuming: resuming) }
         case "caption":
             guard let id = Int64(draft.target), let post = try? store.post(id: id), post.author == Person.me.id else {
                 try? store.removeDraft(kind: draft.kind, target: draft.target)  // its post is gone
@@ -465,9 +480,11 @@ public final class AppController {
     }
 
     /// The message caller runs the composed flow: Choose Recipient, then the photo flow as a step.
-    private func sendMessage(from page: MessagesPage) async {
+    private func sendMessage(from page: MessagesPage, resuming: (recipient: Person, photo: Photo, comment: String)? = nil) async {
         var stored: Message?
-        let result = await SendPhotoMessageFlow.run(from: page, library: library, camera: camera) { [store] person, photo, comment in
+        let result = await SendPhotoMessageFlow.run(from: page, library: library, camera: camera,
+                                                    drafts: { [store] person in Self.drafts(in: store, kind: "message", target: person.id) },
+                                                    resuming: resuming) { [store] person, photo, comment in
             stored = try await store.addMessageInBackground(to: person.id, photo: photo, comment: comment, author: Person.me.id)
         }
         if case .sent = result, let stored { page.insertNewMessage(stored) }

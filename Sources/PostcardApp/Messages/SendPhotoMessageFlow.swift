@@ -28,6 +28,7 @@ public final class SendPhotoMessageFlow {
     private let library: PhotoLibrary
     private let camera: CameraSettings?
     private let send: Send
+    private let drafts: ((Person) -> CommentedPhotoFlow.Drafts)?
     private let completion = FlowCompletion<Result>()
     private var host: FlowHost?
     private var step: CommentedPhotoFlow?
@@ -40,9 +41,11 @@ public final class SendPhotoMessageFlow {
     /// The running flow's dialog (for tests and the review tour), while open.
     public private(set) static weak var current: ModalDialog?
 
-    private init(library: PhotoLibrary, camera: CameraSettings?, send: @escaping Send) {
+    private init(library: PhotoLibrary, camera: CameraSettings?, drafts: ((Person) -> CommentedPhotoFlow.Drafts)?,
+                 send: @escaping Send) {
         self.library = library
         self.camera = camera
+        self.drafts = drafts
         self.send = send
         Self.lifetimeObserver?(true)
     }
@@ -50,11 +53,19 @@ public final class SendPhotoMessageFlow {
     deinit { Self.lifetimeObserver?(false) }
 
     /// Runs the flow modally from `page` and waits for its result; with `camera`, Choose a Photo offers
-    /// Take Photo.
+    /// Take Photo. `drafts` says where the comment for each recipient is kept (see
+    /// ``CommentedPhotoFlow/Drafts``); `resuming` opens at once on Add a Comment for that recipient with
+    /// that photo and comment (a draft from an earlier run), above Choose Recipient.
     public static func run(from page: Page, library: PhotoLibrary, camera: CameraSettings? = nil,
+                           drafts: ((Person) -> CommentedPhotoFlow.Drafts)? = nil,
+                           resuming: (recipient: Person, photo: Photo, comment: String)? = nil,
                            send: @escaping Send) async -> Result {
-        let flow = SendPhotoMessageFlow(library: library, camera: camera, send: send)
+        let flow = SendPhotoMessageFlow(library: library, camera: camera, drafts: drafts, send: send)
         flow.start(from: page)
+        if let resuming, let recipients = flow.host?.stack.pages.first {
+            flow.runStep(for: resuming.recipient, from: recipients,
+                         start: .addComment(resuming.photo, comment: resuming.comment))
+        }
         return await flow.completion.value(onCancel: { [weak flow] in flow?.finish(.canceled) })
     }
 
@@ -70,10 +81,11 @@ public final class SendPhotoMessageFlow {
         Self.current = host.dialog
     }
 
-    private func runStep(for person: Person, from page: Page) {
+    private func runStep(for person: Person, from page: Page, start: CommentedPhotoFlow.Start = .choosePhoto) {
         guard step == nil, !completion.isResolved else { return }
         let send = self.send
-        let step = CommentedPhotoFlow(library: library, presentation: .pushed, camera: camera) { photo, comment in
+        let step = CommentedPhotoFlow(library: library, presentation: .pushed, camera: camera, start: start,
+                                      drafts: drafts?(person)) { photo, comment in
             try await send(person, photo, comment)
         }
         self.step = step
