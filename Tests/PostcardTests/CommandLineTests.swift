@@ -1,4 +1,5 @@
 import CGtk
+import CXTest
 import Foundation
 import Gtk
 import PhotoPosting
@@ -156,6 +157,46 @@ final class DraftSurvivalTests: GtkTestCase, @unchecked Sendable {
         XCTAssertTrue(heard.contains("label|\(text)"), "the comment is quoted: \(heard)")
         XCTAssertTrue(heard.contains("push button|Resume"))
         XCTAssertTrue(heard.contains("push button|Discard"))
+    }
+}
+
+/// A post killed mid-copy leaves no half photo visible and no row; the next launch removes the leftover.
+final class KilledMidCopyTests: GtkTestCase, @unchecked Sendable {
+    func testAPostKilledMidCopyLeavesNothingAndTheNextLaunchSweepsUp() throws {
+        let home = makeTemporaryDirectory()
+        // A real photo followed by 400 MB of padding: it decodes at once (decoders stop at its end) but
+        // takes a while to copy, so the kill lands mid-copy.
+        let big = home + "/big.jpg"
+        var photo = try Data(contentsOf: URL(fileURLWithPath: bundledPhotos + "/rocket.jpg"))
+        photo.append(Data(count: 400 * 1024 * 1024))
+        try photo.write(to: URL(fileURLWithPath: big))
+        photo = Data()
+        let environment: [String: String?] = ["XDG_DATA_HOME": home + "/data", "G_MESSAGES_DEBUG": "Postcard"]
+        let logPath = home + "/log"
+        let app = try startPostcard([big], environment: environment, log: logPath)
+        defer { if app.isRunning { app.terminate() } }
+        func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        try waitFor("Add a Comment with the big photo", timeout: 30) { log().contains("Flow started: New Post") }
+        usleep(1_500_000)  // the photo decodes; Post is enabled then
+        MainActor.assumeIsolated {
+            for character in "big".unicodeScalars { pressKey(Int32(character.value)) }
+            pressKey(XK_Return, modifiers: [XK_Control_L])  // Post
+        }
+        try waitFor("the copy to start", timeout: 10) { log().contains("into the store") }
+        kill(app.processIdentifier, SIGKILL)
+        app.waitUntilExit()
+        XCTAssertFalse(log().contains("Stored post"), "killed before the row was written")
+
+        let photos = home + "/data/postcard/photos"
+        let left = try FileManager.default.contentsOfDirectory(atPath: photos)
+        XCTAssertTrue(left.contains { $0.hasPrefix(".incoming-") }, "the half copy is only under a hidden temporary name: \(left)")
+        XCTAssertFalse(left.contains { !$0.hasPrefix(".") }, "no half photo under a visible name: \(left)")
+        try onMain {
+            let store = try PostStore(directory: home + "/data/postcard")  // the next launch
+            XCTAssertEqual(try store.count(), 0, "and no row")
+            let after = try FileManager.default.contentsOfDirectory(atPath: photos)
+            XCTAssertFalse(after.contains { $0.hasPrefix(".incoming-") }, "the leftover is swept: \(after)")
+        }
     }
 }
 

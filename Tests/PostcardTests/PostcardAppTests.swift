@@ -263,10 +263,16 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             _ = FileManager.default.createFile(atPath: fresh, contents: Data(count: 1000))
             let hoursAgo = Date().addingTimeInterval(-Double(PostStore.leftoverAge) - 60)
             try FileManager.default.setAttributes([.modificationDate: hoursAgo], ofItemAtPath: stale)
-            _ = try PostStore(directory: folder)  // the next launch
+            // Another Postcard is writing into the folder (it holds the writers' lock): only old leftovers go.
+            let otherWriter = try XCTUnwrap(PostStore.lockWriters(in: photos, exclusively: false))
+            _ = try PostStore(directory: folder)  // a launch meanwhile
             XCTAssertFalse(FileManager.default.fileExists(atPath: stale), "an interrupted copy is removed")
             XCTAssertTrue(FileManager.default.fileExists(atPath: fresh), "a copy another Postcard may still be making is kept")
+            close(otherWriter)
+            _ = try PostStore(directory: folder)  // the next launch, no writer anywhere: every leftover goes
+            XCTAssertFalse(FileManager.default.fileExists(atPath: fresh), "no writer holds it: it was interrupted")
             XCTAssertTrue(FileManager.default.fileExists(atPath: post.photoPath), "stored photos are kept")
+            _ = FileManager.default.createFile(atPath: fresh, contents: Data(count: 1000))
 
             // The final move never replaces a file.
             let original = try Data(contentsOf: URL(fileURLWithPath: post.photoPath))

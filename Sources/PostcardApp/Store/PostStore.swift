@@ -127,12 +127,33 @@ public final class PostStore {
         }
     }
 
-    /// How old a half-copied photo (`photos/.incoming-*`) must be before a launch removes it: older than
-    /// any copy still running in another Postcard on the same folder, in seconds.
+    /// How old a half-copied photo (`photos/.incoming-*`) must be before a launch removes it while
+    /// another Postcard is writing into the same folder (older than any copy still running), in seconds.
     static let leftoverAge: Int = 3600
 
-    /// Removes photo copies that a crash, kill or power cut interrupted (`.incoming-*`, never given a row).
+    /// The lock file every writer holds (shared, `flock`) while it copies a photo in; the kernel drops a
+    /// killed writer's lock, so a launch that can take it exclusively knows no copy is running anywhere.
+    /// (`photos.lock` beside the `photos` folder, so the folder holds photos only.)
+    nonisolated static func writerLockPath(in photosDirectory: String) -> String { photosDirectory + ".lock" }
+
+    /// Takes the writers' lock on `photosDirectory` (`LOCK_SH`, or `LOCK_EX | LOCK_NB` when
+    /// `exclusively`); returns its file descriptor (close it to release), or nil.
+    nonisolated static func lockWriters(in photosDirectory: String, exclusively: Bool) -> Int32? {
+        let descriptor = open(writerLockPath(in: photosDirectory), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, exclusively ? LOCK_EX | LOCK_NB : LOCK_SH) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
+    /// Removes photo copies that a crash, kill or power cut interrupted (`.incoming-*`, never given a row):
+    /// all of them when no other Postcard is writing into the folder now, else those older than
+    /// ``leftoverAge``.
     private func sweepLeftovers() {
+        let exclusive = Self.lockWriters(in: photosDirectory, exclusively: true)
+        defer { if let exclusive { close(exclusive) } }
         guard let folder = opendir(photosDirectory) else { return }
         defer { closedir(folder) }
         let now = time(nil)
@@ -141,7 +162,7 @@ public final class PostStore {
             guard name.hasPrefix(".incoming-") else { continue }
             let path = Files.join(photosDirectory, name)
             var info = stat()
-            guard stat(path, &info) == 0, now - info.st_mtim.tv_sec > Self.leftoverAge else { continue }
+            guard stat(path, &info) == 0, exclusive != nil || now - info.st_mtim.tv_sec > Self.leftoverAge else { continue }
             Files.remove(path)
             Log.info("Removed an interrupted photo copy: \(name)")
         }
@@ -442,6 +463,10 @@ public final class PostStore {
         let finalPath = Files.join(photosDirectory, name)
         let storedPath = "photos/\(name)"  // relative to the data directory
         let temporaryPath = Files.join(photosDirectory, ".incoming-\(name)")
+        // Held while the half-copied file exists, so a launch meanwhile leaves it alone.
+        let writerLock = lockWriters(in: photosDirectory, exclusively: false)
+        defer { if let writerLock { close(writerLock) } }
+        Log.debug("Copying \(photo.uri) into the store")
         do {
             // Durable before the row exists: the copy's bytes, then its name in the folder, reach the
             // disk; the final name is never taken from another file.
