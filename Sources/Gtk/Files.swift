@@ -144,6 +144,13 @@ public enum Files {
         return String(cString: contents)
     }
 
+    /// Replaces the file at `path` with `text` atomically (`g_file_set_contents`: a temporary file,
+    /// flushed, renamed over it), so a crash leaves the old text or the new, never half of it. Blocking.
+    /// - Throws: ``GLibError`` with GLib's reason.
+    public static func writeText(_ text: String, to path: String) throws {
+        _ = try GLibError.check { g_file_set_contents(path, text, -1, $0) }
+    }
+
     /// The user's cache folder (`$XDG_CACHE_HOME`, default `~/.cache`).
     public static var userCacheDirectory: String { String(cString: g_get_user_cache_dir()) }
 

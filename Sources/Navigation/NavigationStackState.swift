@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A stable identity for a page on a navigation stack. Unique within the process.
-public struct PageID: Hashable, Sendable, CustomStringConvertible {
+public struct PageID: Hashable, Sendable, CustomStringConvertible, Codable {
     /// The raw number; only meaningful for equality and debugging.
     public let rawValue: UInt64
 
@@ -24,21 +24,29 @@ public struct PageID: Hashable, Sendable, CustomStringConvertible {
 ///
 /// Misuse is reported by the return value and changes nothing (pushing a page already on the stack,
 /// popping the root), following libadwaita's `AdwNavigationView`, which logs and ignores such calls.
-public struct NavigationStackState: Equatable, Sendable {
+public struct NavigationStackState: Equatable, Sendable, Codable {
     /// One page on the stack.
-    public struct Entry: Equatable, Sendable, Identifiable {
+    public struct Entry: Equatable, Sendable, Identifiable, Codable {
         /// The page's identity.
         public let id: PageID
         /// The title shown in the bar while the page is visible, and as the Back button's tooltip on
         /// the page above it.
         public var title: String
+        /// What the page shows, as text an app can rebuild the page from at its next launch (e.g.
+        /// "profile/ada", "post/12"), or nil for a page that is not restored.
+        public var route: String?
 
         /// Creates an entry.
-        public init(id: PageID, title: String) {
+        public init(id: PageID, title: String, route: String? = nil) {
             self.id = id
             self.title = title
+            self.route = route
         }
     }
+
+    /// The routes of the pages, root first, for restoring the stack at the next launch: the state
+    /// encoded as JSON by `Codable` keeps the same, and apps may store either.
+    public var routes: [String?] { entries.map(\.route) }
 
     /// The pages, root first, visible page last. Never contains an id twice.
     public private(set) var entries: [Entry]

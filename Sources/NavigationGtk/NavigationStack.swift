@@ -130,7 +130,7 @@ public final class NavigationStack {
             return false  // that page is already open: a second open of the same thing
         }
         var new = state
-        new.push(.init(id: page.id, title: page.title))
+        new.push(.init(id: page.id, title: page.title, route: page.route))
         attach(page)
         apply(new)
         return true
@@ -169,7 +169,7 @@ public final class NavigationStack {
     public func replace(with newPages: [Page], animated: Bool = true) {
         var new = NavigationStackState()
         var accepted: [Page] = []
-        for page in newPages where new.push(.init(id: page.id, title: page.title)) {
+        for page in newPages where new.push(.init(id: page.id, title: page.title, route: page.route)) {
             accepted.append(page)
         }
         accepted.forEach(attach)

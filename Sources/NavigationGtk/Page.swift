@@ -89,6 +89,10 @@ open class Page {
     /// once. See ``NavigationStack/push(_:)``.
     public var subject: AnyHashable?
 
+    /// What the page shows as text its app can rebuild it from at the next launch (e.g. "post/12"), or
+    /// nil (not restored). Kept in the stack's ``NavigationStack/state``.
+    public var route: String?
+
     /// Asked before the user leaves the page with Back (button, keys, mouse) or Escape; return false
     /// to stay (e.g. to ask "Discard this post?" first). Set by whoever owns the page, not the page.
     public var shouldLeave: (@MainActor () -> Bool)?

@@ -242,6 +242,31 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testThePagesOpenAtQuitComeBackAtTheNextLaunchWithoutOnesWhoseSubjectIsGone() throws {
+        try onMain {
+            let app = try makeApp(posts: ["Espresso"])
+            openFirstThread(app)
+            XCTAssertEqual(app.mainWindow.stack.pages.map(\.title), ["My Profile", "Post", "Comments"])
+            app.shutdown()  // quit
+
+            let next = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
+            show(next.mainWindow.window)
+            next.restoreNavigation()
+            settle(next, depth: 3)
+            XCTAssertEqual(next.mainWindow.stack.pages.map(\.title), ["My Profile", "Post", "Comments"], "as they were")
+            XCTAssertEqual((next.mainWindow.stack.visiblePage as? CommentThreadPage)?.post.comment, "Espresso")
+            next.shutdown()
+
+            // The post is deleted meanwhile: its page and the thread above it are skipped.
+            try app.store.execute("DELETE FROM posts")
+            let third = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
+            show(third.mainWindow.window)
+            third.restoreNavigation()
+            spin(for: 0.3)
+            XCTAssertEqual(third.mainWindow.stack.pages.map(\.title), ["My Profile"])
+        }
+    }
+
     /// Chooses `photo` and types `comment` on a photo flow showing on `stack`, without posting.
     @MainActor
     private func chooseAndType(on stack: @escaping () -> NavigationStack?, photo: String, comment: String) {

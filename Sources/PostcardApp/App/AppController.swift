@@ -191,6 +191,7 @@ public final class AppController {
     /// Closes everything as the app quits: the main window is destroyed, which destroys its dialogs,
     /// so every running flow resolves (as canceled) before the process ends. Idempotent.
     public func shutdown() {
+        if Window.isListed(mainWindow.window.pointer()) { saveNavigation() }
         mainWindow.window.destroy()
         MainLoopBridge.drain()
     }
@@ -273,8 +274,10 @@ public final class AppController {
     /// Offers the newest draft kept from an earlier run on My Profile: **Resume** opens the same flow on
     /// the same page (a friend's profile, a post's thread) with the photo chosen and the comment typed;
     /// **Discard** forgets it. A draft whose post is gone is forgotten.
-    public func offerDraft() {
-        guard let draft = (try? store.drafts())?.first else { return }
+    /// - Returns: whether a draft is offered.
+    @discardableResult
+    public func offerDraft() -> Bool {
+        guard let draft = (try? store.drafts())?.first else { return false }
         let text = switch draft.kind {
         // Translators: the banner on My Profile when a reply was left unfinished (the app quit or crashed).
         case "reply": localized("You have an unfinished reply")
@@ -290,6 +293,7 @@ public final class AppController {
         }, onDiscard: { [store] in
             try? store.removeDraft(kind: draft.kind, target: draft.target)
         })
+        return true
     }
 
     /// Opens `draft` again where it was left.
@@ -354,6 +358,7 @@ public final class AppController {
         let page = PhotoDetailPage(title: title, subtitle: subtitle, photoPath: post.photoPath,
                                    comment: post.comment, detail: Self.postedLine(post.createdAt))
         page.subject = post.id
+        page.route = "post/\(post.id)"
         // Translators: a button under a post that opens its comment thread.
         let comments = Button(label: localized("Comments"))
         comments.onClicked { [weak self, weak page] in
@@ -380,7 +385,7 @@ public final class AppController {
     }
 
     @discardableResult
-    private func showThread(of post: Post, from detail: PhotoDetailPage) -> CommentThreadPage {
+    func showThread(of post: Post, from detail: PhotoDetailPage) -> CommentThreadPage {
         let thread = CommentThreadPage(post: post)
         reload(thread)
         thread.onReply = { [weak self, weak thread] in
@@ -684,7 +689,9 @@ final class RunningApp {
                 self?.application.quit()
             }
         } else {
-            if !started { controller.offerDraft() }  // what an earlier run left unfinished
+            // What an earlier run left: an unfinished post is offered on My Profile; otherwise the pages
+            // open at quit come back.
+            if !started, !controller.offerDraft() { controller.restoreNavigation() }
             if let first = options.files.first { controller.startNewPost(with: first) }
         }
     }
