@@ -57,8 +57,6 @@ public struct PostStoreError: Error, CustomStringConvertible, Sendable {
     public let description: String
 }
 
-/// The posts, in a SQLite database with a folder of photo copies beside it.
-///
 /// A comment being written that was not posted yet: what a flow keeps until it is posted or discarded.
 public struct Draft: Equatable, Sendable {
     /// What the comment is for: `"post"` (to a profile), `"reply"` (in a post's thread).
@@ -82,12 +80,18 @@ public struct Draft: Equatable, Sendable {
     }
 }
 
-/// Layout under the data directory (`$XDG_DATA_HOME/postcard/` by default): `posts.sqlite3` and
-/// `photos/`. Rows store photo paths relative to the data directory, so the folder can be moved. Adding a post copies the photo into `photos/` under a temporary name, renames it into
-/// place, then inserts the row in a transaction with a prepared statement; if any step fails, what was
-/// written is removed and the error says why, so nothing half-written remains.
+/// The posts, in a SQLite database with a folder of photo copies beside it.
 ///
-/// Main actor only (one connection, used from the UI; the work is small and local).
+/// Layout under the data directory (`$XDG_DATA_HOME/postcard/` by default): `posts.sqlite3` (write-ahead
+/// log, schema versioned with `PRAGMA user_version`, see ``migrations``), `photos/`, `photos.lock` and
+/// `navigation.json`. Rows store photo paths relative to the data directory, so the folder can be moved;
+/// other paths are refused on read. Adding a post copies the photo into `photos/` under a temporary
+/// name, flushes it, moves it into place without replacing anything, flushes the folder, then inserts
+/// the row in a transaction; if any step fails, what was written is removed and the error says why, so
+/// nothing half-written remains, and a launch sweeps copies a kill interrupted.
+///
+/// Main actor only, for its own connection (reads, drafts, captions); posting can run on a writer
+/// thread with a connection of its own (``addInBackground(photo:comment:author:profile:)``).
 @MainActor
 public final class PostStore {
     /// The data directory.
