@@ -146,12 +146,8 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     func testClosingTheMainWindowWithAFlowOpenClosesItAndKeepsTheDraft() throws {
         try onMain {
             let app = try makeApp()
-            app.myProfile.postButton.activate()
-            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
-            let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
-            (dialog.stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
-            spin(until: { dialog.stack.visiblePage is CommentPage }, "Add a Comment")
-            (dialog.stack.visiblePage as! CommentPage).commentView.text = "Half a thought"
+            let (dialog, page) = try openAddAComment(app)
+            page.commentView.text = "Half a thought"
             gtk_window_close(app.mainWindow.window.pointer())  // the window's close button, Alt+F4
             spin(until: { dialog.isDismissed && app.activeFlow == nil }, "the flow ends with the window")
             XCTAssertFalse(app.mainWindow.window.isMapped, "the main window closed")
@@ -162,12 +158,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     func testPostingRunsOffTheMainThreadWhileThePageShowsItIsPosting() throws {
         try onMain {
             let app = try makeApp()
-            app.myProfile.postButton.activate()
-            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
-            let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
-            (dialog.stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
-            spin(until: { dialog.stack.visiblePage is CommentPage }, "Add a Comment")
-            let page = dialog.stack.visiblePage as! CommentPage
+            let (dialog, page) = try openAddAComment(app)
             page.commentView.text = "Slow disk"
             // Another writer holds the database: the post waits for it (busy timeout) off the main thread.
             try app.store.execute("BEGIN IMMEDIATE")
@@ -265,6 +256,17 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             spin(for: 0.3)
             XCTAssertEqual(third.mainWindow.stack.pages.map(\.title), ["My Profile"])
         }
+    }
+
+    /// New Post on My Profile, the first photo chosen: the flow's dialog and its Add a Comment page.
+    @MainActor
+    private func openAddAComment(_ app: AppController) throws -> (ModalDialog, CommentPage) {
+        app.myProfile.postButton.activate()
+        spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
+        let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
+        (dialog.stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
+        spin(until: { dialog.stack.visiblePage is CommentPage }, "Add a Comment")
+        return (dialog, dialog.stack.visiblePage as! CommentPage)
     }
 
     /// Chooses `photo` and types `comment` on a photo flow showing on `stack`, without posting.
