@@ -22,6 +22,16 @@ public enum Localization {
         textdomain(domain)  // GtkBuilder's translatable strings (the Keyboard Shortcuts window)
     }
 
+    /// The user's languages for messages, most preferred first, each also in its shorter forms
+    /// (`de_DE.UTF-8`, `de_DE`, `de.UTF-8`, `de`), ending with `C` (`g_get_language_names`, from
+    /// `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and `LANG`).
+    public static var languageNames: [String] {
+        guard let names = g_get_language_names() else { return ["C"] }
+        var result: [String] = [], index = 0
+        while let name = names[index] { result.append(String(cString: name)); index += 1 }
+        return result
+    }
+
     /// Whether the user's language runs right to left (Arabic, Hebrew, …), as GTK decides it for the
     /// default text direction (its own translation of "default:LTR").
     @MainActor

@@ -61,6 +61,9 @@ final class LocalizationTests: GtkTestCase, @unchecked Sendable {
                 gtk_widget_set_default_direction(GTK_TEXT_DIR_LTR)
             }
             XCTAssertEqual(localized("New Post"), try german("New Post"), "German is in use")
+            let guide = AppController.guidePage(in: bundledPhotos + "/../guide")
+            XCTAssertTrue(guide.hasSuffix("/guide/de/index.html"), "the guide in German: \(guide)")
+            XCTAssertTrue((Files.readText(guide) ?? "").contains("<html lang=\"de\">"))
             XCTAssertTrue(Localization.isRightToLeft)
 
             StyleSheet.load(path: bundledPhotos + "/../style.css")

@@ -117,10 +117,20 @@ public final class AppController {
     /// missing, or web pages cannot be shown here and the guide opened in the desktop's browser instead.
     private func makeGuide(section: String?) -> WebPage? {
         guard let guideFolder else { return nil }
-        let uri = Files.uri(forPath: Files.join(guideFolder, "index.html")) + (section.map { "#" + $0 } ?? "")
+        let uri = Files.uri(forPath: Self.guidePage(in: guideFolder)) + (section.map { "#" + $0 } ?? "")
         guard WebPage.unavailableReason == nil else { openOutside(uri); return nil }
         // Translators: the title of the app's own help pages (a user guide), shown in the bar.
         return WebPage(uri: uri, title: localized("Guide"), localFolder: guideFolder)
+    }
+
+    /// The guide in the user's language: `guide/<lang>/index.html` for the first of their languages that
+    /// has one (as GNOME help is installed per language), else the English `guide/index.html`.
+    static func guidePage(in guideFolder: String) -> String {
+        for language in Localization.languageNames where language != "C" {
+            let page = Files.join(guideFolder, language, "index.html")
+            if Files.exists(page) { return page }
+        }
+        return Files.join(guideFolder, "index.html")
     }
 
     /// Pushes the Postcard Guide onto the main stack (F1, Help in the primary menu): the bar shows
