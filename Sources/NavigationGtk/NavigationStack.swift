@@ -233,6 +233,18 @@ public final class NavigationStack {
         let observers = destroyObservers
         destroyObservers = []
         for observer in observers where observer.owner.object != nil { observer.handler() }
+        // The window is gone: let go of its pages, so none outlives it (whoever made a page may keep it).
+        for page in pagesByID.values {
+            page.navigationStack = nil
+            page.titleObserver = nil
+            page.savedFocus = nil
+        }
+        pagesByID.removeAll()
+        pagesAwaitingRemoval.removeAll()
+        state = NavigationStackState()
+        popObservers.removeAll()
+        visiblePageObservers.removeAll()
+        titleObservers.removeAll()
     }
 
     /// Installs the back shortcuts on `window`: Alt+Left, the Back key (`XF86Back`), Escape, and mouse

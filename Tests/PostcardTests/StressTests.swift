@@ -82,7 +82,7 @@ final class StressTests: GtkTestCase, @unchecked Sendable {
             XCTAssertLessThanOrEqual(ended, started, "a flow ended twice — \(context)")
             checkStacks(app, context)
             try checkStore(store, context)
-            for page in app.mainWindow.stack.pages { pagesAlive.append({ [weak page] in page != nil }) }
+            for page in app.mainWindow.stack.pages.dropFirst() { pagesAlive.append({ [weak page] in page != nil }) }
             if app.mainWindow.window.isMapped == false { break }
         }
         // The end of the sequence: everything closes, as when the app quits.
@@ -90,6 +90,8 @@ final class StressTests: GtkTestCase, @unchecked Sendable {
         MainLoopBridge.run(until: { ended == started && GtkTestCase.flowsAlive == 0 }, timeout: 10)
         XCTAssertEqual(ended, started, "every flow that started ended exactly once — seed \(seed): \(done.joined(separator: ", "))")
         XCTAssertEqual(GtkTestCase.flowsAlive, 0, "no flow outlives its window — seed \(seed)")
+        MainLoopBridge.run(until: { !pagesAlive.contains { $0() } }, timeout: 5)
+        XCTAssertEqual(pagesAlive.filter { $0() }.count, 0, "no page pushed on the main stack outlives its window — seed \(seed)")
         try checkStore(store, "seed \(seed), at the end")
         withExtendedLifetime(app) {}
         return actions
