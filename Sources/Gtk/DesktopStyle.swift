@@ -15,11 +15,18 @@ public final class DesktopStyle {
     /// Follows `org.gnome.desktop.interface` through GSettings; nil when that schema is not installed
     /// (Debian `gsettings-desktop-schemas`), in which case GTK's own default (light) stays.
     public convenience init?() {
+        guard let settings = Self.settings(havingKey: "color-scheme") else { return nil }
+        self.init(settings: settings)
+    }
+
+    /// A new `GSettings` of ``schemaID`` (a reference the caller owns), or nil when that schema
+    /// (gsettings-desktop-schemas) or its `key` is not installed: reading a missing key would abort.
+    static func settings(havingKey key: String) -> UnsafeMutableRawPointer? {
         guard let source = g_settings_schema_source_get_default(),
-              let schema = g_settings_schema_source_lookup(source, Self.schemaID, 1) else { return nil }
+              let schema = g_settings_schema_source_lookup(source, schemaID, 1) else { return nil }
         defer { g_settings_schema_unref(schema) }
-        guard g_settings_schema_has_key(schema, "color-scheme") != 0 else { return nil }
-        self.init(settings: UnsafeMutableRawPointer(g_settings_new(Self.schemaID)!))
+        guard g_settings_schema_has_key(schema, key) != 0 else { return nil }
+        return UnsafeMutableRawPointer(g_settings_new(schemaID)!)
     }
 
     /// Follows the `color-scheme` key of `settings` (a `GSettings` of `org.gnome.desktop.interface`, e.g.

@@ -235,13 +235,8 @@ public enum DateText {
     /// `org.gnome.desktop.interface`, or nil when the schema (gsettings-desktop-schemas) or the key is
     /// missing; tests may replace it with settings on a memory backend.
     @MainActor
-    public static var interfaceSettings: Object? = {
-        guard let source = g_settings_schema_source_get_default(),
-              let schema = g_settings_schema_source_lookup(source, "org.gnome.desktop.interface", 1) else { return nil }
-        defer { g_settings_schema_unref(schema) }
-        guard g_settings_schema_has_key(schema, "clock-format") != 0 else { return nil }
-        return Object(UnsafeMutableRawPointer(g_settings_new("org.gnome.desktop.interface")!), transfer: .full)
-    }()
+    public static var interfaceSettings: Object? = DesktopStyle.settings(havingKey: "clock-format")
+        .map { Object($0, transfer: .full) }
 }
 
 /// An application style sheet (`GtkCssProvider`) applied to the whole display.

@@ -236,7 +236,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     func testThePagesOpenAtQuitComeBackAtTheNextLaunchWithoutOnesWhoseSubjectIsGone() throws {
         try onMain {
             let app = try makeApp(posts: ["Espresso"])
-            openFirstThread(app)
+            _ = openFirstThread(app)
             XCTAssertEqual(app.mainWindow.stack.pages.map(\.title), ["My Profile", "Post", "Comments"])
             app.shutdown()  // quit
 

@@ -30,7 +30,7 @@ final class FlowHarness {
     private(set) var flow: CommentedPhotoFlow?
 
     func start() {
-        var drafts = CommentedPhotoFlow.Drafts(save: { [weak self] photo, comment in
+        let drafts = CommentedPhotoFlow.Drafts(save: { [weak self] photo, comment in
             self?.draft = (photo.fileName, comment)
             self?.draftSaves += 1
         }, remove: { [weak self] in self?.draft = nil })

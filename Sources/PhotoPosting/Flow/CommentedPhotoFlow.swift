@@ -79,19 +79,38 @@ public final class CommentedPhotoFlow {
     /// The flow calls ``save`` a moment (``delay``) after each change of the comment and at once when it
     /// ends that way; ``remove`` when the comment is posted, emptied, or discarded by the user (Cancel
     /// with nothing typed, or **Discard** in the question).
-    public struct Drafts {
+    @MainActor
+    public final class Drafts {
         /// Keeps `comment` on `photo` (replacing what was kept for this flow before).
         public let save: @MainActor (_ photo: Photo, _ comment: String) -> Void
         /// Forgets what was kept for this flow.
         public let remove: @MainActor () -> Void
         /// Seconds between the last change and saving (typing is not written key by key).
         public var delay: Double = 0.5
+        private var pending: Task<Void, Never>?
 
         /// Drafts saved with `save` and removed with `remove`.
         public init(save: @escaping @MainActor (_ photo: Photo, _ comment: String) -> Void,
                     remove: @escaping @MainActor () -> Void) {
             self.save = save
             self.remove = remove
+        }
+
+        /// Saves `comment` on `photo` ``delay`` seconds from now, unless another change comes first.
+        public func saveSoon(_ photo: Photo, _ comment: String) {
+            pending?.cancel()
+            pending = Task { [weak self, delay] in
+                try? await Task.sleep(for: .seconds(delay))
+                guard !Task.isCancelled, let self else { return }
+                self.pending = nil
+                self.save(photo, comment)
+            }
+        }
+
+        /// Drops a save scheduled by ``saveSoon(_:_:)`` (saving or removing now instead).
+        public func cancelPendingSave() {
+            pending?.cancel()
+            pending = nil
         }
     }
 
@@ -111,7 +130,6 @@ public final class CommentedPhotoFlow {
     private var endWhenSubmitEnds = false
     private let discardQuestion = DiscardPostQuestion()
     private let drafts: Drafts?
-    private var pendingDraftSave: Task<Void, Never>?
 
     /// Observes every flow object's lifetime (diagnostics; tests count live flows). Nil by default.
     nonisolated(unsafe) public static var lifetimeObserver: (@Sendable (_ alive: Bool) -> Void)?
@@ -268,7 +286,7 @@ public final class CommentedPhotoFlow {
             guard let self, let page else { return }
             self.post(photo: photo, comment: comment, from: page)
         }
-        page.onCommentChanged = { [weak self] _ in self?.scheduleDraftSave() }
+        page.onCommentChanged = { [weak self] text in self?.drafts?.saveSoon(photo, text) }
         commentPage = page
         host.push(page)
     }
@@ -310,21 +328,9 @@ public final class CommentedPhotoFlow {
         }
     }
 
-    /// Saves the draft ``Drafts/delay`` seconds after the last change.
-    private func scheduleDraftSave() {
-        guard let drafts else { return }
-        pendingDraftSave?.cancel()
-        pendingDraftSave = Task { [weak self] in
-            try? await Task.sleep(for: .seconds(drafts.delay))
-            guard !Task.isCancelled else { return }
-            self?.saveDraftNow()
-        }
-    }
-
     /// Keeps the comment on the chosen photo now (or forgets the draft when the comment is empty).
     private func saveDraftNow() {
-        pendingDraftSave?.cancel()
-        pendingDraftSave = nil
+        drafts?.cancelPendingSave()
         guard let drafts, let page = commentPage else { return }
         if page.comment.isEmpty { drafts.remove() } else { drafts.save(page.photo, page.commentView.text) }
     }
@@ -370,8 +376,7 @@ public final class CommentedPhotoFlow {
     /// the user choosing to).
     private func finish(_ result: Result, keepsDraft: Bool = false) {
         guard completion.resolve(result) else { return }
-        pendingDraftSave?.cancel()
-        pendingDraftSave = nil
+        drafts?.cancelPendingSave()
         if !keepsDraft { drafts?.remove() }
         discardQuestion.withdraw()
         host?.pages.first?.shouldLeave = nil

@@ -429,14 +429,8 @@ public final class AppController {
                                  title: localized("Edit Caption"), photoDescription: current)
         // The edited caption is kept as a draft too (kind "caption"), until saved or left.
         let drafts = self.drafts(kind: "caption", target: String(post.id))
-        var pendingSave: Task<Void, Never>?
-        editor.onCommentChanged = { [weak editor] _ in
-            pendingSave?.cancel()
-            pendingSave = Task { [weak editor] in
-                try? await Task.sleep(for: .seconds(drafts.delay))
-                guard !Task.isCancelled, let editor else { return }
-                drafts.save(editor.photo, editor.commentView.text)
-            }
+        editor.onCommentChanged = { [weak editor] text in
+            if let editor { drafts.saveSoon(editor.photo, text) }
         }
         let done = FlowCompletion<Bool>()
         editor.onPost = { [weak self, weak editor] caption in
@@ -454,6 +448,7 @@ public final class AppController {
         }
         stack.observeDestruction(owner: editor) { [weak editor] in  // window closed, app quit: keep what was typed
             if let editor, editor.commentView.text != current {
+                drafts.cancelPendingSave()
                 drafts.save(editor.photo, editor.commentView.text)
                 keepsDraft = true
             }
@@ -461,7 +456,7 @@ public final class AppController {
         }
         stack.push(editor)
         let saved = await done.value(onCancel: { done.resolve(false) })
-        pendingSave?.cancel()
+        drafts.cancelPendingSave()
         if !keepsDraft { drafts.remove() }
         stack.removeObservers(owner: editor)
         if stack.pages.contains(where: { $0 === editor }) { stack.pop(to: detail) }

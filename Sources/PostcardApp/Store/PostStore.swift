@@ -580,12 +580,8 @@ public final class PostStore {
 
     /// Runs SQL with no results (schema, transactions). Internal: tests use it to simulate failures.
     func execute(_ sql: String) throws {
-        var message: UnsafeMutablePointer<CChar>?
-        if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? localized("unknown error")
-            sqlite3_free(message)
-            throw PostStoreError(description: text)
-        }
+        guard let db else { throw PostStoreError(description: localized("The post database is closed")) }
+        try Self.execute(sql, on: db)
     }
 
     private func prepare(_ sql: String) throws -> OpaquePointer? {
