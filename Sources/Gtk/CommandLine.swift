@@ -72,12 +72,12 @@ public struct CommandLineOptions {
         return String(cString: g_variant_get_string(variant, nil))
     }
 
-    /// The file name given with `--name` (decoded for Swift; see ``Files``), or nil.
-    public func filename(_ name: String) -> String? {
+    /// The file name given with `--name`, byte for byte (see ``FilePath``), or nil.
+    public func filename(_ name: String) -> FilePath? {
         guard let variant = value(name) else { return nil }
         defer { g_variant_unref(variant) }
         guard String(cString: g_variant_get_type_string(variant)) == "ay" else { return nil }
-        return String(cString: g_variant_get_bytestring(variant))
+        return FilePath(cString: g_variant_get_bytestring(variant))
     }
 
     /// The remaining arguments (``CommandLineOption/remainingFilenames(description:argumentDescription:)``),
@@ -144,13 +144,14 @@ public struct CommandLineInvocation {
         return String(cString: uri)
     }
 
-    /// The absolute path of `argument`, resolved against the launching process's current folder.
-    public func absolutePath(forArgument argument: String) -> String {
-        let file = g_application_command_line_create_file_for_arg(commandLine, argument)!
+    /// The absolute path of `argument`, resolved against the launching process's current folder, byte
+    /// for byte.
+    public func absolutePath(forArgument argument: FilePath) -> FilePath {
+        let file = argument.withCString { g_application_command_line_create_file_for_arg(commandLine, $0)! }
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         guard let path = g_file_get_path(file) else { return argument }
         defer { g_free(path) }
-        return String(cString: path)
+        return FilePath(cString: path)
     }
 
     /// Prints `message` and a newline on the launching process's standard error.

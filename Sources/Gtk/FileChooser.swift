@@ -9,7 +9,7 @@ public final class FileChooser: Object {
     /// Creates a chooser that opens one image file (filter: every format GdkPixbuf can read).
     /// `title` is the dialog title; `acceptLabel` the affirmative button (e.g. "_Open"); `folder`, when
     /// given, is the folder it starts in (else GTK's default, Recent).
-    public init(title: String, acceptLabel: String, parent: UnsafeMutablePointer<GtkWindow>?, folder: String? = nil) {
+    public init(title: String, acceptLabel: String, parent: UnsafeMutablePointer<GtkWindow>?, folder: FilePath? = nil) {
         super.init(gtk_file_chooser_native_new(title, parent, GTK_FILE_CHOOSER_ACTION_OPEN, acceptLabel, localized("_Cancel")),
                    transfer: .full)
         gtk_native_dialog_set_modal(pointer(), 1)
@@ -18,7 +18,7 @@ public final class FileChooser: Object {
         gtk_file_filter_set_name(filter, localized("Images"))
         gtk_file_chooser_add_filter(pointer(), filter)
         g_object_unref(UnsafeMutableRawPointer(filter))  // the chooser holds its own reference
-        if let folder, let start = g_file_new_for_path(folder) {
+        if let folder, let start = folder.withCString({ g_file_new_for_path($0) }) {
             _ = gtk_file_chooser_set_current_folder(pointer(), start, nil)
             g_object_unref(UnsafeMutableRawPointer(start))
         }

@@ -5,49 +5,33 @@ import Glibc
 /// All are synchronous; call them on the main actor for small files or from a background task.
 public enum Files {
     /// Whether a regular file or directory exists at `path`.
-    public static func exists(_ path: String) -> Bool { g_file_test(path, G_FILE_TEST_EXISTS) != 0 }
+    public static func exists(_ path: FilePath) -> Bool { path.withCString { g_file_test($0, G_FILE_TEST_EXISTS) != 0 } }
 
     /// Whether `path` is a directory.
-    public static func isDirectory(_ path: String) -> Bool { g_file_test(path, G_FILE_TEST_IS_DIR) != 0 }
-
-    /// The last component of `path` (`g_path_get_basename`).
-    public static func baseName(_ path: String) -> String {
-        let name = g_path_get_basename(path)!
-        defer { g_free(name) }
-        return String(cString: name)
-    }
-
-    /// Joins path components with exactly one "/" between them.
-    public static func join(_ first: String, _ rest: String...) -> String {
-        rest.reduce(first) { partial, next in
-            partial.hasSuffix("/") ? partial + next : partial + "/" + next
-        }
-    }
+    public static func isDirectory(_ path: FilePath) -> Bool { path.withCString { g_file_test($0, G_FILE_TEST_IS_DIR) != 0 } }
 
     /// Creates `path` and missing parents (mode 0700, private to the user).
     /// - Throws: ``GLibError`` with the system's reason when it cannot.
-    public static func makeDirectory(_ path: String) throws {
-        if g_mkdir_with_parents(path, 0o700) != 0 {
+    public static func makeDirectory(_ path: FilePath) throws {
+        if path.withCString({ g_mkdir_with_parents($0, 0o700) }) != 0 {
             let reason = String(cString: g_strerror(errno))  // before anything else can change errno
             // Translators: %1$s is a folder, %2$s the system's reason, e.g. "Permission denied".
-            throw GLibError(message: localized("Could not create folder %1$s: %2$s", path, reason))
+            throw GLibError(message: localized("Could not create folder %1$s: %2$s", path.displayName, reason))
         }
     }
 
     /// Copies `source` to `destination`, replacing it if present (`g_file_copy`).
     /// - Throws: ``GLibError`` (e.g. source missing, disk full, no permission).
-    public static func copy(_ source: String, to destination: String) throws {
-        try withFiles(source, destination) { from, to, error in
-            g_file_copy(from, to, G_FILE_COPY_OVERWRITE, nil, nil, nil, error)
-        }
+    public static func copy(_ source: FilePath, to destination: FilePath) throws {
+        try copy(uri: source.uri, to: destination)
     }
 
     /// Copies the regular file at `sourceURI` (any `file://` URI, so file names that are not UTF-8 copy
     /// byte-exact) to the path `destination`, replacing it if present. A pipe, device or socket is
     /// refused before it is opened (opening one can block forever).
     /// - Throws: ``GLibError`` (e.g. source missing, not a regular file, disk full, no permission).
-    public static func copy(uri sourceURI: String, to destination: String) throws {
-        let from = g_file_new_for_uri(sourceURI)!, to = g_file_new_for_path(destination)!
+    public static func copy(uri sourceURI: String, to destination: FilePath) throws {
+        let from = g_file_new_for_uri(sourceURI)!, to = file(destination)
         defer {
             g_object_unref(UnsafeMutableRawPointer(from))
             g_object_unref(UnsafeMutableRawPointer(to))
@@ -59,23 +43,10 @@ public enum Files {
         _ = try GLibError.check { g_file_copy(from, to, G_FILE_COPY_OVERWRITE, nil, nil, nil, $0) }
     }
 
-    /// The `file://` URI of the absolute `path` (`g_filename_to_uri`; characters outside ASCII are
-    /// escaped), or a URI of `path` made absolute when it is relative.
-    public static func uri(forPath path: String) -> String {
-        let absolutePath = path.hasPrefix("/") ? path : absolute(path)
-        guard let uri = g_filename_to_uri(absolutePath, nil, nil) else { return "file://" + absolutePath }
-        defer { g_free(uri) }
-        return String(cString: uri)
-    }
-
     /// The local path of a `file://` URI for showing to a user (`g_filename_display_name`: bytes that
     /// are not UTF-8 show as "�"), or nil for a URI that is not a local file.
     public static func displayPath(forURI uri: String) -> String? {
-        guard let name = g_filename_from_uri(uri, nil, nil) else { return nil }
-        defer { g_free(name) }
-        let display = g_filename_display_name(name)!
-        defer { g_free(display) }
-        return String(cString: display)
+        FilePath(uri: uri)?.displayName
     }
 
     /// Whether the file at `uri` still exists (`g_file_query_exists`; blocking, but only a `stat`).
@@ -87,59 +58,67 @@ public enum Files {
 
     /// Renames `source` to `destination` (atomic within one file system), replacing it if present.
     /// - Throws: ``GLibError``.
-    public static func move(_ source: String, to destination: String) throws {
-        try withFiles(source, destination) { from, to, error in
-            g_file_move(from, to, G_FILE_COPY_OVERWRITE, nil, nil, nil, error)
+    public static func move(_ source: FilePath, to destination: FilePath) throws {
+        let from = file(source), to = file(destination)
+        defer {
+            g_object_unref(UnsafeMutableRawPointer(from))
+            g_object_unref(UnsafeMutableRawPointer(to))
         }
+        _ = try GLibError.check { g_file_move(from, to, G_FILE_COPY_OVERWRITE, nil, nil, nil, $0) }
     }
 
     /// Moves the file at `source` to `destination` on the same file system, failing (and leaving both
     /// as they are) when `destination` already exists: a hard link then unlinking the source, so no
     /// moment exists where another file at `destination` could be replaced.
     /// - Throws: ``GLibError`` naming the file and the system's reason (`EEXIST` when taken).
-    public static func moveWithoutReplacing(_ source: String, to destination: String) throws {
-        guard link(source, destination) == 0 else {
+    public static func moveWithoutReplacing(_ source: FilePath, to destination: FilePath) throws {
+        let linked = source.withCString { from in destination.withCString { link(from, $0) } }
+        guard linked == 0 else {
             let reason = String(cString: strerror(errno))
-            throw GLibError(message: localized("Can't move %1$s to %2$s: %3$s", source, destination, reason))
+            throw GLibError(message: localized("Can't move %1$s to %2$s: %3$s", source.displayName, destination.displayName, reason))
         }
-        _ = unlink(source)
+        remove(source)
     }
 
     /// Flushes the file or folder at `path` to the disk (`fsync`): after it returns, a power cut does
     /// not lose what was written to it (for a folder: the names created or renamed in it).
     /// - Throws: ``GLibError`` with the system's reason.
-    public static func sync(_ path: String) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    public static func sync(_ path: FilePath) throws {
+        let descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
-            throw GLibError(message: localized("Can't open %1$s: %2$s", path, String(cString: strerror(errno))))
+            throw GLibError(message: localized("Can't open %1$s: %2$s", path.displayName, String(cString: strerror(errno))))
         }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else {
-            throw GLibError(message: localized("Can't write %1$s to the disk: %2$s", path, String(cString: strerror(errno))))
+            throw GLibError(message: localized("Can't write %1$s to the disk: %2$s", path.displayName, String(cString: strerror(errno))))
         }
     }
 
     /// Deletes the file at `path`; does nothing if it does not exist.
-    public static func remove(_ path: String) {
-        _ = unlink(path)
+    public static func remove(_ path: FilePath) {
+        _ = path.withCString { unlink($0) }
     }
 
-    private static func withFiles(
-        _ a: String, _ b: String,
-        _ body: (OpaquePointer, OpaquePointer, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> gboolean
-    ) throws {
-        let from = g_file_new_for_path(a)!, to = g_file_new_for_path(b)!
-        defer {
-            g_object_unref(UnsafeMutableRawPointer(from))
-            g_object_unref(UnsafeMutableRawPointer(to))
+    /// The names in the folder at `path` (bytes, without "." and ".."), or nil when it cannot be read.
+    /// Blocking: for the app's own folders, not for a photo library (see ``DirectoryReader``).
+    public static func names(inDirectory path: FilePath) -> [FilePath]? {
+        guard let folder = path.withCString({ opendir($0) }) else { return nil }
+        defer { closedir(folder) }
+        var names: [FilePath] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { FilePath(bytes: $0) }
+            if name != "." && name != ".." { names.append(name) }
         }
-        _ = try GLibError.check { body(from, to, $0) }
+        return names
     }
+
+    /// A new `GFile` for `path` (the caller unrefs it).
+    static func file(_ path: FilePath) -> OpaquePointer { path.withCString { g_file_new_for_path($0)! } }
 
     /// The whole text of a small file (`g_file_get_contents`), or nil when it cannot be read. Blocking.
-    public static func readText(_ path: String) -> String? {
+    public static func readText(_ path: FilePath) -> String? {
         var contents: UnsafeMutablePointer<CChar>?
-        guard g_file_get_contents(path, &contents, nil, nil) != 0, let contents else { return nil }
+        guard path.withCString({ g_file_get_contents($0, &contents, nil, nil) }) != 0, let contents else { return nil }
         defer { g_free(contents) }
         return String(cString: contents)
     }
@@ -147,47 +126,40 @@ public enum Files {
     /// Replaces the file at `path` with `text` atomically (`g_file_set_contents`: a temporary file,
     /// flushed, renamed over it), so a crash leaves the old text or the new, never half of it. Blocking.
     /// - Throws: ``GLibError`` with GLib's reason.
-    public static func writeText(_ text: String, to path: String) throws {
-        _ = try GLibError.check { g_file_set_contents(path, text, -1, $0) }
+    public static func writeText(_ text: String, to path: FilePath) throws {
+        _ = try GLibError.check { error in path.withCString { g_file_set_contents($0, text, -1, error) } }
     }
 
-    /// The user's cache folder (`$XDG_CACHE_HOME`, default `~/.cache`).
-    public static var userCacheDirectory: String { String(cString: g_get_user_cache_dir()) }
+    /// The user's cache folder (`$XDG_CACHE_HOME`, default `~/.cache`), byte for byte.
+    public static var userCacheDirectory: FilePath { FilePath(cString: g_get_user_cache_dir()) }
 
-    /// The user's data folder (`$XDG_DATA_HOME`, default `~/.local/share`).
-    public static var userDataDirectory: String { String(cString: g_get_user_data_dir()) }
+    /// The user's data folder (`$XDG_DATA_HOME`, default `~/.local/share`), byte for byte.
+    public static var userDataDirectory: FilePath { FilePath(cString: g_get_user_data_dir()) }
 
-    /// The user's Pictures folder (XDG user dir `PICTURES`), or nil when none is configured.
-    public static var picturesDirectory: String? {
-        g_get_user_special_dir(G_USER_DIRECTORY_PICTURES).map { String(cString: $0) }
+    /// The user's Pictures folder (XDG user dir `PICTURES`), byte for byte, or nil when none is configured.
+    public static var picturesDirectory: FilePath? {
+        g_get_user_special_dir(G_USER_DIRECTORY_PICTURES).map { FilePath(cString: $0) }
     }
 
-    /// The absolute path of the running executable (from `/proc/self/exe`), or nil.
-    public static var executablePath: String? {
+    /// The absolute path of the running executable (from `/proc/self/exe`), byte for byte, or nil.
+    public static var executablePath: FilePath? {
         guard let target = g_file_read_link("/proc/self/exe", nil) else { return nil }
         defer { g_free(target) }
-        return String(cString: target)
+        return FilePath(cString: target)
     }
 
-    /// `path` made absolute against the current folder and cleaned of `.`/`..` (`g_canonicalize_filename`).
-    public static func absolute(_ path: String) -> String {
-        let result = g_canonicalize_filename(path, nil)!
-        defer { g_free(result) }
-        return String(cString: result)
-    }
-
-    /// The parent folder of `path` (`g_path_get_dirname`).
-    public static func directoryName(_ path: String) -> String {
-        let name = g_path_get_dirname(path)!
-        defer { g_free(name) }
-        return String(cString: name)
-    }
-
-    /// Reads an environment variable, or nil when unset or empty.
+    /// Reads an environment variable as text, or nil when unset or empty.
     public static func environment(_ name: String) -> String? {
         guard let value = g_getenv(name) else { return nil }
         let string = String(cString: value)
         return string.isEmpty ? nil : string
+    }
+
+    /// Reads an environment variable that names a file or folder, byte for byte, or nil when unset or
+    /// empty.
+    public static func environmentPath(_ name: String) -> FilePath? {
+        guard let value = g_getenv(name), value.pointee != 0 else { return nil }
+        return FilePath(cString: value)
     }
 }
 
@@ -244,9 +216,9 @@ public enum DateText {
 public enum StyleSheet {
     /// Loads the CSS file at `path` for every window at application priority.
     /// Parse errors are logged by GTK as warnings; a missing file loads nothing.
-    public static func load(path: String) {
+    public static func load(path: FilePath) {
         guard let provider = gtk_css_provider_new(), let display = gdk_display_get_default() else { return }
-        gtk_css_provider_load_from_path(provider, path)
+        path.withCString { gtk_css_provider_load_from_path(provider, $0) }
         gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
         g_object_unref(UnsafeMutableRawPointer(provider))
     }

@@ -15,9 +15,9 @@ public enum Localization {
     /// Sets the locale from the environment (`LANG`, `LC_ALL`, `LANGUAGE`; `setlocale(LC_ALL, "")`) and
     /// binds ``domain`` to `directory` (`<prefix>/share/locale` when installed) in UTF-8, so GTK's own
     /// strings and the app's follow the user's language. Call first thing, before any string is made.
-    public static func bind(directory: String) {
+    public static func bind(directory: FilePath) {
         setlocale(LC_ALL, "")
-        bindtextdomain(domain, directory)
+        directory.withCString { _ = bindtextdomain(domain, $0) }
         bind_textdomain_codeset(domain, "UTF-8")
         textdomain(domain)  // GtkBuilder's translatable strings (the Keyboard Shortcuts window)
     }

@@ -94,6 +94,13 @@ public final class Application: Object {
         }
     }
 
+    /// Sets the application's human-readable name (`g_set_application_name`), e.g. "Postcard": what
+    /// GTK records as the app that opened a file in the user's recently used files, and what desktop
+    /// components may show. Call once, before any window opens, with the translated name.
+    public static func setDisplayName(_ name: String) {
+        g_set_application_name(name)
+    }
+
     /// Runs `handler` when the application is activated (launched, or launched again while running).
     public func onActivate(_ handler: @escaping @MainActor () -> Void) {
         connect("activate") { _ in handler() }

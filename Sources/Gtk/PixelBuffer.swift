@@ -28,7 +28,7 @@ public final class PixelBuffer: @unchecked Sendable {
     /// Writes the pixels as a JPEG file at `path` (GdkPixbuf's JPEG saver; `quality` 1…100). Blocking:
     /// call it off the main thread.
     /// - Throws: ``GLibError`` whose message is GdkPixbuf's reason (e.g. no space left, no permission).
-    public func writeJPEG(to path: String, quality: Int = 90) throws {
+    public func writeJPEG(to path: FilePath, quality: Int = 90) throws {
         guard let pixbuf = gdk_pixbuf_new_from_bytes(bytes, GDK_COLORSPACE_RGB, 0, 8, width, height, Int32(stride)) else {
             // Translators: a width and a height in pixels.
             throw GLibError(message: localized("Could not make an image of %d × %d pixels", width, height))
@@ -36,7 +36,7 @@ public final class PixelBuffer: @unchecked Sendable {
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         let value = String(min(100, max(1, quality)))
         var error: UnsafeMutablePointer<GError>?
-        if postcard_pixbuf_save_jpeg(pixbuf, path, value, &error) == 0 {
+        if path.withCString({ postcard_pixbuf_save_jpeg(pixbuf, $0, value, &error) }) == 0 {
             let reason = error.map { String(cString: $0.pointee.message) } ?? localized("unknown error")
             if let error { g_error_free(error) }
             throw GLibError(message: reason)

@@ -19,11 +19,11 @@ public final class Texture: Object {
 
     /// Writes the texture to a PNG file at `path`; returns whether it worked.
     @discardableResult
-    public func save(toPNG path: String) -> Bool { gdk_texture_save_to_png(opaque, path) != 0 }
+    public func save(toPNG path: FilePath) -> Bool { path.withCString { gdk_texture_save_to_png(opaque, $0) } != 0 }
 
     /// Writes the texture to a PNG file at `path` on a background thread (GdkTexture is immutable and
     /// may be read from any thread); returns whether it worked.
-    public func writePNG(to path: String) async -> Bool {
+    public func writePNG(to path: FilePath) async -> Bool {
         let handle = SendableTexture(opaque)
         return (try? await ImageDecoder.queue.run { handle.savePNG(path) }) ?? false
     }
@@ -35,7 +35,7 @@ public final class Texture: Object {
             g_object_ref(UnsafeMutableRawPointer(texture))
         }
         deinit { g_object_unref(UnsafeMutableRawPointer(texture)) }
-        func savePNG(_ path: String) -> Bool { gdk_texture_save_to_png(texture, path) != 0 }
+        func savePNG(_ path: FilePath) -> Bool { path.withCString { gdk_texture_save_to_png(texture, $0) } != 0 }
     }
 
     /// Whether every pixel has the same colour (a blank or single-colour image). Reads the pixels.
@@ -57,8 +57,8 @@ public final class Texture: Object {
     }
 
     /// Loads the image at `path` to fit in `maxSize` × `maxSize` pixels; see ``load(uri:fit:)``.
-    public static func load(path: String, maxSize: Int32) async throws -> Texture {
-        try await load(uri: Files.uri(forPath: path), fit: .contain(width: maxSize, height: maxSize))
+    public static func load(path: FilePath, maxSize: Int32) async throws -> Texture {
+        try await load(uri: path.uri, fit: .contain(width: maxSize, height: maxSize))
     }
 }
 

@@ -231,7 +231,7 @@ extension Widget {
     /// Renders the widget as it is on screen now (a window includes its title bar) into a PNG file.
     /// The widget must be mapped (shown in a realized window).
     /// - Throws: ``GLibError`` when it is not mapped, has no size, or the file cannot be written.
-    public func saveSnapshot(toPNG path: String) throws {
+    public func saveSnapshot(toPNG path: FilePath) throws {
         guard isMapped, let native = gtk_widget_get_native(widget),
               let renderer = gtk_native_get_renderer(native) else {
             throw GLibError(message: "can't snapshot \(typeName): not shown on screen")
@@ -251,7 +251,7 @@ extension Widget {
             throw GLibError(message: "can't snapshot \(typeName): rendering failed")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
-        if gdk_texture_save_to_png(texture, path) == 0 {
+        if path.withCString({ gdk_texture_save_to_png(texture, $0) }) == 0 {
             throw GLibError(message: "can't write \(path)")
         }
     }

@@ -47,7 +47,7 @@ public final class WebPage: Page {
     public let messageLabel = Label()
 
     /// The folder whose files may load inside (the app's own pages), or nil for none.
-    public let localFolder: String?
+    public let localFolder: FilePath?
     /// The title shown instead of the document's, or nil to follow the document.
     public let fixedTitle: String?
     /// The URI shown or being loaded.
@@ -65,10 +65,10 @@ public final class WebPage: Page {
 
     /// Creates a page that loads `uri`. `localFolder` (an absolute path) is the folder whose `file://`
     /// pages may load here; `title` fixes the bar's title (nil: the document's `<title>`).
-    public init(uri: String, title: String? = nil, localFolder: String? = nil) {
+    public init(uri: String, title: String? = nil, localFolder: FilePath? = nil) {
         currentURI = uri
         fixedTitle = title
-        self.localFolder = localFolder.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        self.localFolder = localFolder.map { $0.absolute.appending("") }  // ends in "/": "guide-old" is not in "guide"
         guard let functions = WebKitLibrary.functions else {
             preconditionFailure("WebPage needs WebKitGTK 6.0; check WebPage.unavailableReason first")
         }
@@ -161,15 +161,10 @@ public final class WebPage: Page {
         case "file":
             // The file's path, without the #fragment or ?query (which GLib's file URIs cannot carry).
             let file = String(uri.prefix { $0 != "#" && $0 != "?" })
-            guard let localFolder, let path = g_filename_from_uri(file, nil, nil) else {
+            guard let localFolder, let path = FilePath(uri: file) else {
                 return .refuse(localized("Postcard doesn't open files from web pages or posts."))
             }
-            defer { g_free(path) }
-            let canonical = g_canonicalize_filename(path, nil).map { pointer in
-                defer { g_free(pointer) }
-                return String(cString: pointer)
-            } ?? ""
-            return canonical.hasPrefix(localFolder) ? .load : .refuse(localized("Postcard doesn't open files from web pages or posts."))
+            return path.absolute.hasPrefix(localFolder) ? .load : .refuse(localized("Postcard doesn't open files from web pages or posts."))
         case "":
             return .refuse(localized("Postcard doesn't open this link."))
         case "javascript", "data", "blob":

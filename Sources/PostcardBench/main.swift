@@ -92,10 +92,10 @@ func makeData() {
         log("making \(data) with \(count) posts")
         try? FileManager.default.removeItem(atPath: data)
         MainActor.assumeIsolated {
-            let store = try! PostStore(directory: data)
+            let store = try! PostStore(directory: FilePath(data))
             guard count > 0 else { return }
             let first = try! store.add(photo: Photo(path: "\(source)/0.jpg"), comment: "Post 1", author: "me", profile: "me")
-            let stored = first.photoPath.replacingOccurrences(of: data + "/", with: "")
+            let stored = first.photoPath.displayName.replacingOccurrences(of: data + "/", with: "")
             var db: OpaquePointer?
             sqlite3_open(data + "/posts.sqlite3", &db)
             sqlite3_exec(db, """
@@ -179,7 +179,7 @@ nonisolated(unsafe) var lastPercentile99: Double = 0
 }
 
 @MainActor func pickerWindow(library: String, loader: ThumbnailLoader) -> (Gtk.Window, PhotoPickerPage) {
-    let page = PhotoPickerPage(library: PhotoLibrary(directory: library), loader: loader)
+    let page = PhotoPickerPage(library: PhotoLibrary(directory: FilePath(library)), loader: loader)
     let window = NavigationWindow(root: page, width: 560, height: 640)  // the photo flow dialog's size
     window.present()
     return (window.window, page)
@@ -210,7 +210,7 @@ try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectori
 /// the app showing My Profile (its window drawn: GTK's renderer and fonts are set up, as in use).
 @MainActor func gridMemoryGrowth() -> Double {
     let store = try! PostStore(directory: "\(cacheRoot)/data-0")
-    let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: repository + "/Resources/photos"))
+    let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: FilePath(repository).appending("Resources", "photos")))
     app.present()
     var painted = false
     app.mainWindow.window.afterNextPaint { painted = true }
@@ -274,7 +274,7 @@ if arguments.contains("--only-stalls") {
         print("grid-p99-ms", lastPercentile99)
         window.destroy()
         let store = try! PostStore(directory: "\(cacheRoot)/data-10000")
-        let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: repository + "/Resources/photos"))
+        let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: FilePath(repository).appending("Resources", "photos")))
         app.present()
         MainLoopBridge.run(until: { app.myProfile.feedItems.first?.isPhotoLoaded == true }, timeout: 30)
         let feedAdjustment = gtk_scrollable_get_vadjustment(OpaquePointer(app.myProfile.list.gobject))!
@@ -347,7 +347,7 @@ guard MainActor.assumeIsolated({ initializeGtk() }) else {
         var done = false, found = 0
         let start = DateText.monotonicMicroseconds
         Task {
-            try? await PhotoLibrary(directory: library).scan { found += $0.count }
+            try? await PhotoLibrary(directory: FilePath(library)).scan { found += $0.count }
             done = true
         }
         MainLoopBridge.run(until: { done }, timeout: 300)
@@ -371,7 +371,7 @@ let inProcess: [String: Double] = MainActor.assumeIsolated {
         var finished = 0
         let start = DateText.monotonicMicroseconds
         for path in thumbnailPhotos {
-            let uri = Files.uri(forPath: path)
+            let uri = FilePath(path).uri
             var info = stat()
             stat(path, &info)
             let photo = LibraryPhoto(photo: Photo(uri: uri), date: 0, isDateTaken: false, modified: UInt64(info.st_mtim.tv_sec),

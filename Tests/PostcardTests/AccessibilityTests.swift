@@ -133,7 +133,7 @@ final class AccessibilityTourTests: GtkTestCase, @unchecked Sendable {
             app.present()
             var heard: [String] = []
             var succeeded: Bool?
-            ReviewTour.run(app: app, into: makeTemporaryDirectory(), onScreen: { screen in
+            ReviewTour.run(app: app, into: FilePath(makeTemporaryDirectory()), onScreen: { screen in
                 let lines = await self.readAccessibilityTreeWhileRunning()
                 heard.append("## \(screen)")
                 heard += lines.filter { line in Self.roles.contains(String(line.prefix { $0 != "|" })) }.map(Self.masked)

@@ -62,7 +62,7 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
             var files: [OpaquePointer?] = [file]
             g_application_open(application.pointer(as: GApplication.self), &files, 1, "")
             g_object_unref(UnsafeMutableRawPointer(file))
-            XCTAssertEqual(opened, [Files.uri(forPath: coffee)])
+            XCTAssertEqual(opened, [coffee.uri])
 
             let store = try PostStore(directory: makeTemporaryDirectory())
             let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos))

@@ -111,7 +111,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             let folder = makeTemporaryDirectory()
             do {
                 let earlier = try PostStore(directory: folder)
-                try earlier.saveDraft(kind: "post", target: "ada", photoURI: Files.uri(forPath: bundledPhotos + "/chelsea.png"),
+                try earlier.saveDraft(kind: "post", target: "ada", photoURI: (bundledPhotos + "/chelsea.png").uri,
                                       comment: "For Ada,\nwith love")
             }
             let store = try PostStore(directory: folder)
@@ -135,7 +135,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             // Discard forgets it.
             app.mainWindow.stack.popToRoot()
             settle(app, depth: 1)
-            try store.saveDraft(kind: "reply", target: "999", photoURI: Files.uri(forPath: bundledPhotos + "/coffee.png"), comment: "Gone")
+            try store.saveDraft(kind: "reply", target: "999", photoURI: (bundledPhotos + "/coffee.png").uri, comment: "Gone")
             app.offerDraft()
             try XCTUnwrap(app.myProfile.draftButtons).discard.activate()
             spin(until: { app.myProfile.draftBanner == nil }, "the banner goes")
@@ -172,6 +172,34 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             try app.store.execute("COMMIT")
             spin(until: { dialog.isDismissed && app.activeFlow == nil }, "posted once the database is free")
             XCTAssertEqual(try app.store.posts(onProfile: "me").map(\.comment), ["Slow disk"])
+        }
+    }
+
+    func testKeepingADraftNeverMakesTheWindowWaitForTheDatabase() throws {
+        try onMain {
+            let app = try makeApp()
+            let (_, page) = try openAddAComment(app)
+            // Another Postcard holds the database (a long write): keeping the draft waits for it, off
+            // the main thread.
+            let other = try PostStore(directory: app.store.directory)
+            try other.execute("BEGIN IMMEDIATE")
+            page.commentView.text = "Typed while the database is busy"
+            var longest: Int64 = 0, last = Int64(g_get_monotonic_time())
+            let started = last
+            spin(until: {
+                let now = Int64(g_get_monotonic_time())
+                longest = max(longest, now - last)
+                last = now
+                return now - started > 1_500_000  // past the save's 0.5 s delay, well into the busy wait
+            }, "the window keeps running")
+            XCTAssertLessThan(longest, 250_000, "no main-loop iteration waited for the database (longest \(longest) µs)")
+            try other.execute("COMMIT")
+            XCTAssertEqual(try app.store.drafts().map(\.comment), ["Typed while the database is busy"], "kept once it was free")
+            // Posting removes it, in order after the save (the draft does not come back).
+            page.commentView.text = "Typed while the database is busy, then posted"
+            postWhenReady(page)
+            spin(until: { app.activeFlow == nil }, "posted")
+            XCTAssertEqual(try app.store.drafts(), [], "posting removed the draft, after every save before it")
         }
     }
 

@@ -65,7 +65,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
             pressKey(XK_space)
             spin(until: { self.dialog?.stack.visiblePage is CommentPage }, "Add a Comment")
             let commentPage = dialog!.stack.visiblePage as! CommentPage
-            XCTAssertTrue(commentPage.photo.path.hasPrefix(app.camera.captureDirectory), commentPage.photo.path)
+            XCTAssertTrue(commentPage.photo.path.hasPrefix(app.camera.captureDirectory.text), commentPage.photo.path)
             commentPage.commentView.text = "Snapped"
             postWhenReady(commentPage)
             spin(until: { results.count == 1 }, "posted")
@@ -74,7 +74,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
             let row = try app.store.posts(onProfile: "me")[0]
             XCTAssertEqual(row.comment, "Snapped")
             var width: Int32 = 0, height: Int32 = 0
-            let format = gdk_pixbuf_get_file_info(row.photoPath, &width, &height)
+            let format = row.photoPath.withCString { gdk_pixbuf_get_file_info($0, &width, &height) }
             XCTAssertEqual(format.map { String(cString: gdk_pixbuf_format_get_name($0)) }, "jpeg")
             XCTAssertEqual([width, height], [1280, 720], "the camera's full resolution")
             var stored: Texture?
@@ -237,7 +237,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
         try onMain {
             let app = try makeApp()
             // A file where the capture folder should be: the folder cannot be made.
-            XCTAssertTrue(FileManager.default.createFile(atPath: app.camera.captureDirectory, contents: Data("x".utf8)))
+            XCTAssertTrue(FileManager.default.createFile(atPath: app.camera.captureDirectory.text, contents: Data("x".utf8)))
             let camera = openCamera(in: app)
             camera.shutterButton.activate()
             spin(until: { camera.errorLabel.isVisible }, "the failure is shown")

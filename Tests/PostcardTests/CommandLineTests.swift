@@ -18,7 +18,7 @@ final class CommandLineTests: GtkTestCase, @unchecked Sendable {
         application.addMainOptions(AppOptions.commandLineOptions)
         var result: Result<AppOptions, Error>?
         application.onHandleLocalOptions { parsed in
-            result = Result { try AppOptions(options: parsed, resolve: Files.absolute, uri: CommandLineOptions.localURI(forArgument:)) }
+            result = Result { try AppOptions(options: parsed, resolve: \.absolute, uri: CommandLineOptions.localURI(forArgument:)) }
             return 0  // stop here: nothing is started
         }
         return (application.run(arguments: ["postcard"] + arguments), result)
@@ -27,10 +27,10 @@ final class CommandLineTests: GtkTestCase, @unchecked Sendable {
     func testOptionsAreParsedByGOptionInBothSpellings() throws {
         try onMain {
             let options = try XCTUnwrap(parse(["--data-dir=relative/dir", "--library", "pics", "--camera", "test", "photo one.jpg"]).options).get()
-            XCTAssertEqual(options.dataDirectory, FileManager.default.currentDirectoryPath + "/relative/dir")
-            XCTAssertEqual(options.library, .folder(FileManager.default.currentDirectoryPath + "/pics"))
+            XCTAssertEqual(options.dataDirectory, FilePath(FileManager.default.currentDirectoryPath + "/relative/dir"))
+            XCTAssertEqual(options.library, .folder(FilePath(FileManager.default.currentDirectoryPath + "/pics")))
             XCTAssertEqual(options.camera, .test)
-            XCTAssertEqual(options.files, [Files.uri(forPath: FileManager.default.currentDirectoryPath + "/photo one.jpg")])
+            XCTAssertEqual(options.files, [(FileManager.default.currentDirectoryPath + "/photo one.jpg").uri])
             XCTAssertTrue(options.needsOwnInstance, "another data folder is another Postcard")
 
             let forwarded = try XCTUnwrap(parse(["--library=/srv/photos", "--camera=/dev/video2", "a.jpg"]).options).get()
@@ -217,7 +217,7 @@ final class ByteExactNameTests: GtkTestCase, @unchecked Sendable {
                                  environment: environment)
         XCTAssertEqual(run.status, 0, run.errors)
         try waitFor("New Post with the photo") { log().contains("Flow started: New Post") }
-        XCTAssertTrue(log().contains("New Post with the photo " + Files.uri(forPath: home) + "/%FF%FE.jpg"),
+        XCTAssertTrue(log().contains("New Post with the photo " + home.uri + "/%FF%FE.jpg"),
                       "the running Postcard got the name's own bytes:\n\(log())")
         var heard: [String] = []
         do {
@@ -230,6 +230,84 @@ final class ByteExactNameTests: GtkTestCase, @unchecked Sendable {
             throw error
         }
         XCTAssertFalse(heard.contains { $0.contains("can't be opened") }, "the photo opened: \(heard)")
+    }
+}
+
+extension ByteExactNameTests {
+    /// A folder named `name` (raw bytes, not UTF-8) in `parent`.
+    private func folder(_ parent: String, _ name: [UInt8]) throws -> FilePath {
+        let path = FilePath(parent).appending(FilePath(bytes: name))
+        try Files.makeDirectory(path)
+        return path
+    }
+
+    private func symlink(_ target: String, at path: FilePath) {
+        XCTAssertEqual(path.withCString { Glibc.symlink(target, $0) }, 0)
+    }
+
+    /// `--data-dir` and `--library` with names that are not UTF-8, and resources found through
+    /// `POSTCARD_RESOURCES` with such a name: each is used as that very folder.
+    func testDataLibraryAndResourceFoldersWhoseNamesAreNotUTF8() throws {
+        let home = makeTemporaryDirectory()
+        let data = FilePath(home).appending(FilePath(bytes: [0xFF] + Array("-data".utf8)))  // made by Postcard
+        let library = try folder(home, [0xFE] + Array("-library".utf8))
+        try Files.copy(FilePath(bundledPhotos + "/coffee.png"), to: library.appending("coffee.png"))
+        let resources = try folder(home, [0xFD] + Array("-resources".utf8))
+        symlink(bundledPhotos, at: resources.appending("photos"))
+        symlink(bundledPhotos + "/../guide", at: resources.appending("guide"))
+        let logPath = home + "/log"
+        // The shell hands over the raw bytes (a Swift String could not hold them).
+        let app = try startProgram("/bin/sh", ["-c", #"POSTCARD_RESOURCES="$(printf '%s/\375-resources' "$1")" exec "$0" --data-dir "$(printf '%s/\377-data' "$1")" --library "$(printf '%s/\376-library' "$1")""#,
+                                               postcardPath, home],
+                                   environment: ["XDG_DATA_HOME": home + "/xdg", "G_MESSAGES_DEBUG": "Postcard"], log: logPath)
+        defer { if app.isRunning { app.terminate() } }
+        func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        try waitFor("Postcard", timeout: 30) { log().contains("Started: posts in ") }
+        XCTAssertTrue(Files.exists(data.appending("posts.sqlite3")), "the store is in the --data-dir folder itself:\n\(log())")
+        XCTAssertEqual(Files.names(inDirectory: FilePath(home))?.filter { $0.displayName.hasSuffix("-data") }.count, 1,
+                       "and no look-alike folder was made beside it")
+        XCTAssertTrue(log().contains("Started: posts in \(data.displayName), photos from \(library.displayName)"), log())
+        app.terminate()
+        app.waitUntilExit()
+
+        // Without --library: the bundled photos, from the POSTCARD_RESOURCES folder (not the checkout's).
+        let secondLog = home + "/second.log"
+        let second = try startProgram("/bin/sh", ["-c", #"POSTCARD_RESOURCES="$(printf '%s/\375-resources' "$1")" exec "$0" --data-dir "$(printf '%s/\377-data' "$1")""#,
+                                                  postcardPath, home],
+                                      environment: ["XDG_DATA_HOME": home + "/xdg", "G_MESSAGES_DEBUG": "Postcard"], log: secondLog)
+        defer { if second.isRunning { second.terminate() } }
+        func secondOutput() -> String { (try? String(contentsOfFile: secondLog, encoding: .utf8)) ?? "" }
+        try waitFor("Postcard", timeout: 30) { secondOutput().contains("Started: posts in ") }
+        XCTAssertTrue(secondOutput().contains("photos from \(resources.appending("photos").displayName)"), secondOutput())
+    }
+
+    /// The default data folder under an `XDG_DATA_HOME` whose name is not UTF-8, and an installed
+    /// Postcard whose prefix has such a name (its resources are found beside the executable).
+    func testXDGDataHomeAndInstallPrefixWhoseNamesAreNotUTF8() throws {
+        // Beside the build (same file system), so the program can be hard-linked rather than copied.
+        let build = URL(fileURLWithPath: postcardPath).deletingLastPathComponent().path
+        let home = build + "/byte-exact-\(getpid())"
+        try? FileManager.default.removeItem(atPath: home)
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let xdgData = try folder(home, [0xFC] + Array("-xdg".utf8))
+        let prefix = try folder(home, [0xFB] + Array("-prefix".utf8))
+        try Files.makeDirectory(prefix.appending("bin"))
+        try Files.makeDirectory(prefix.appending("share", "postcard"))
+        let installed = prefix.appending("bin", "postcard")
+        XCTAssertEqual(installed.withCString { link(postcardPath, $0) }, 0, "hard-linked: /proc/self/exe names the link")
+        symlink(bundledPhotos, at: prefix.appending("share", "postcard", "photos"))
+        symlink(bundledPhotos + "/../guide", at: prefix.appending("share", "postcard", "guide"))
+        let logPath = home + "/log"
+        let app = try startProgram("/bin/sh", ["-c", #"XDG_DATA_HOME="$(printf '%s/\374-xdg' "$1")" exec "$(printf '%s/\373-prefix/bin/postcard' "$1")""#,
+                                               "sh", home],
+                                   environment: ["G_MESSAGES_DEBUG": "Postcard", "POSTCARD_RESOURCES": nil], log: logPath)
+        defer { if app.isRunning { app.terminate() } }
+        func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        try waitFor("Postcard", timeout: 30) { log().contains("Started: posts in ") }
+        XCTAssertTrue(Files.exists(xdgData.appending("postcard", "posts.sqlite3")), "the store is under XDG_DATA_HOME itself:\n\(log())")
+        XCTAssertTrue(log().contains("photos from \(prefix.appending("share", "postcard", "photos").displayName)"),
+                      "the resources beside the installed program:\n\(log())")
     }
 }
 
@@ -289,8 +367,13 @@ extension GtkTestCase {
 
     /// Starts `postcard` with `arguments`, its standard output and error going to `log`.
     func startPostcard(_ arguments: [String], environment: [String: String?], log: String) throws -> Process {
+        try startProgram(postcardPath, arguments, environment: environment, log: log)
+    }
+
+    /// Starts `program` with `arguments`, its standard output and error going to `log`.
+    func startProgram(_ program: String, _ arguments: [String], environment: [String: String?], log: String) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: postcardPath)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         configure(process, environment: environment, directory: nil)
         _ = FileManager.default.createFile(atPath: log, contents: nil)

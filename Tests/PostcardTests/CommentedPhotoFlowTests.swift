@@ -20,7 +20,9 @@ final class FlowHarness {
     var draft: (photo: String, comment: String)?
     var draftSaves = 0
 
-    init(library: String) {
+    convenience init(library: String) { self.init(library: FilePath(library)) }
+
+    init(library: FilePath) {
         self.library = PhotoLibrary(directory: library)
         let opener = Button(label: "Open Flow")
         rootPage.content.append(opener)

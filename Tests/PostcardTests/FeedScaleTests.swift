@@ -13,7 +13,7 @@ final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
     private func makeStore(posts count: Int, photo: String = PhotoFixtures.samples + "/rocket.jpg") throws -> PostStore {
         let store = try PostStore(directory: makeTemporaryDirectory())
         let first = try store.add(photo: Photo(path: photo), comment: "Post 1", author: "me", profile: "me")
-        let stored = first.photoPath.replacingOccurrences(of: store.directory + "/", with: "")
+        let stored = first.photoPath.text.replacingOccurrences(of: store.directory.text + "/", with: "")
         if count > 1 {
             try store.execute("""
                 WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
@@ -98,7 +98,7 @@ final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
             XCTAssertLessThan(texture.width, texture.height, "upright in the feed")
             XCTAssertLessThanOrEqual(texture.height, FeedItem.photoHeight * item()!.view.scaleFactor, "decoded at the size shown")
             // The placeholder shown while it loads has the upright shape (427 × 640), so the row does not jump.
-            let shape = try ImageMetadata.uprightSize(uri: Files.uri(forPath: folder + "/sideways.jpg"))
+            let shape = try ImageMetadata.uprightSize(uri: (folder + "/sideways.jpg").uri)
             XCTAssertEqual([shape.width, shape.height], [427, 640])
             let placeholder = FeedItem.placeholder(width: shape.width, height: shape.height)
             XCTAssertEqual(Double(placeholder.width) / Double(placeholder.height), 427.0 / 640.0, accuracy: 0.05)

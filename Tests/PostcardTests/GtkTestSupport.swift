@@ -3,6 +3,7 @@ import CXTest
 import Gtk
 import NavigationGtk
 import PhotoPosting
+import PostcardApp
 import Foundation
 import XCTest
 
@@ -28,7 +29,10 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
         CommentedPhotoFlow.lifetimeObserver = { alive in
             DispatchQueue.main.async { GtkTestCase.flowsAlive += alive ? 1 : -1 }
         }
-        let ready = MainActor.assumeIsolated { initializeGtk() }
+        let ready = MainActor.assumeIsolated {
+            if g_get_application_name() == nil { Application.setDisplayName("Postcard") }  // as the app does
+            return initializeGtk()
+        }
         guard ready else { throw NoDisplay() }
         continueAfterFailure = false
     }
@@ -202,5 +206,40 @@ extension GtkTestCase {
     func postWhenReady(_ page: CommentPage, file: StaticString = #filePath, line: UInt = #line) {
         spin(until: { page.postButton.isSensitive }, "Post enabled (the photo decoded)", file: file, line: line)
         page.postButton.activate()
+    }
+}
+
+// Tests name their temporary folders as text (always UTF-8 here); the app's API takes byte-exact
+// ``FilePath``s. ByteExactNameTests covers names that are not UTF-8.
+extension PostStore {
+    convenience init(directory: String) throws { try self.init(directory: FilePath(directory)) }
+}
+
+extension PhotoLibrary {
+    init(directory: String) { self.init(directory: FilePath(directory)) }
+}
+
+extension Photo {
+    init(path: String) { self.init(path: FilePath(path)) }
+}
+
+extension FilePath {
+    /// The path as text, for Foundation's file APIs in tests (every test folder's name is UTF-8).
+    var text: String { string! }
+}
+
+extension String {
+    /// The `file://` URI of this path (made absolute).
+    var uri: String { FilePath(self).uri }
+}
+
+@MainActor
+extension StyleSheet {
+    static func load(path: String) { load(path: FilePath(path)) }
+}
+
+extension ImageMetadata {
+    static func write(dateTaken date: Int64? = nil, orientation: Int32? = nil, toFileAt path: String) throws {
+        try write(dateTaken: date, orientation: orientation, toFileAt: FilePath(path))
     }
 }

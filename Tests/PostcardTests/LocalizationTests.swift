@@ -53,7 +53,7 @@ final class LocalizationTests: GtkTestCase, @unchecked Sendable {
                 XCTFail("the de_DE.UTF-8 locale is missing: make deps generates it"); return
             }
             setenv("LANGUAGE", "de", 1)
-            bindtextdomain(Localization.domain, ResourceLocator.localeDirectory)
+            ResourceLocator.localeDirectory.withCString { _ = bindtextdomain(Localization.domain, $0) }
             gtk_widget_set_default_direction(GTK_TEXT_DIR_RTL)
             defer {
                 setlocale(LC_MESSAGES, "C")
@@ -61,8 +61,8 @@ final class LocalizationTests: GtkTestCase, @unchecked Sendable {
                 gtk_widget_set_default_direction(GTK_TEXT_DIR_LTR)
             }
             XCTAssertEqual(localized("New Post"), try german("New Post"), "German is in use")
-            let guide = AppController.guidePage(in: bundledPhotos + "/../guide")
-            XCTAssertTrue(guide.hasSuffix("/guide/de/index.html"), "the guide in German: \(guide)")
+            let guide = AppController.guidePage(in: FilePath(bundledPhotos + "/../guide"))
+            XCTAssertTrue(guide.text.hasSuffix("/guide/de/index.html"), "the guide in German: \(guide)")
             XCTAssertTrue((Files.readText(guide) ?? "").contains("<html lang=\"de\">"))
             XCTAssertTrue(Localization.isRightToLeft)
 

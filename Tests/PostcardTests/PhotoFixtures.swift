@@ -40,7 +40,7 @@ enum PhotoFixtures {
     @MainActor
     static func writePNG(width: Int32, height: Int32, to path: String) {
         let texture = Texture.solid(width: width, height: height, rgba: 0x3584E4FF)
-        precondition(texture.save(toPNG: path))
+        precondition(texture.save(toPNG: FilePath(path)))
     }
 
     static func crc32(_ data: Data) -> UInt32 {

@@ -26,7 +26,7 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
 
     @MainActor
     private func decode(_ path: String, _ fit: ImageDecoder.Fit) async -> Result<Texture, Error> {
-        do { return .success(try await Texture.load(uri: Files.uri(forPath: path), fit: fit)) } catch { return .failure(error) }
+        do { return .success(try await Texture.load(uri: path.uri, fit: fit)) } catch { return .failure(error) }
     }
 
     @MainActor
@@ -96,7 +96,7 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
                 let path = folder + "/" + name
                 var info = stat()
                 stat(path, &info)
-                return LibraryPhoto(photo: Photo(uri: Files.uri(forPath: path)), date: 0, isDateTaken: false,
+                return LibraryPhoto(photo: Photo(uri: path.uri), date: 0, isDateTaken: false,
                                     modified: UInt64(info.st_mtim.tv_sec), mimeType: type)
             }
             func cacheFile(_ kind: String, _ photo: LibraryPhoto) -> String {
@@ -210,7 +210,7 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
             guard case .posted(let photo, _) = harness.results.first else { return XCTFail("not posted") }
             let store = try PostStore(directory: makeTemporaryDirectory())
             let post = try store.add(photo: photo, comment: "Café", author: "me", profile: "me")
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: post.photoPath)), jpeg, "the stored copy keeps the original bytes")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: post.photoPath.text)), jpeg, "the stored copy keeps the original bytes")
         }
     }
 

@@ -8,7 +8,7 @@ import XCTest
 /// Choosing a photo without the grid's mouse: keyboard alone, a file dragged in, a paste.
 final class PhotoPickerInputTests: GtkTestCase, @unchecked Sendable {
     @MainActor
-    private func openPicker(_ library: String = PhotoFixtures.samples) -> FlowHarness {
+    private func openPicker(_ library: FilePath = FilePath(PhotoFixtures.samples)) -> FlowHarness {
         let harness = FlowHarness(library: library)
         show(harness.host.window)
         harness.start()
@@ -48,7 +48,7 @@ final class PhotoPickerInputTests: GtkTestCase, @unchecked Sendable {
         onMain {
             let harness = openPicker()
             let heic = PhotoFixtures.formatsFolder + "/phone.heic"
-            Clipboard.setFiles([Files.uri(forPath: heic)])
+            Clipboard.setFiles([heic.uri])
             pressKey(XK_v, modifiers: [XK_Control_L])
             spin(until: { harness.commentPage != nil }, "Add a Comment")
             XCTAssertEqual(harness.commentPage?.photo, Photo(path: heic))
@@ -87,7 +87,11 @@ final class PhotoPickerInputTests: GtkTestCase, @unchecked Sendable {
         try onMain {
             let harness = openPicker()
             let dialog = harness.dialog!.window
-            let photoPath = PhotoFixtures.formatsFolder + "/photo.webp"
+            // Named with bytes that are not UTF-8: the drop hands over the file itself, not a look-alike.
+            let folder = makeTemporaryDirectory()
+            PhotoFixtures.createFile(rawName: [0xFF, 0xFE] + Array(".webp".utf8), in: folder,
+                                     contents: try Data(contentsOf: URL(fileURLWithPath: PhotoFixtures.formatsFolder + "/photo.webp")))
+            let photoPath = FilePath(folder).appending(FilePath(bytes: [0xFF, 0xFE] + Array(".webp".utf8)))
             // The drag source: a window beside the dialog offering the file, as a file manager does.
             let source = Gtk.Window()
             let handle = Label("photo.webp")
@@ -97,7 +101,7 @@ final class PhotoPickerInputTests: GtkTestCase, @unchecked Sendable {
             let group = gtk_window_group_new()!
             gtk_window_group_add_window(group, source.pointer())
             defer { g_object_unref(UnsafeMutableRawPointer(group)) }
-            var list: UnsafeMutablePointer<GSList>? = g_slist_prepend(nil, UnsafeMutableRawPointer(g_file_new_for_path(photoPath)))
+            var list: UnsafeMutablePointer<GSList>? = g_slist_prepend(nil, UnsafeMutableRawPointer(photoPath.withCString { g_file_new_for_path($0) }))
             var value = GValue()
             g_value_init(&value, gdk_file_list_get_type())
             g_value_take_boxed(&value, UnsafeRawPointer(gdk_file_list_new_from_list(list)))
@@ -127,7 +131,41 @@ final class PhotoPickerInputTests: GtkTestCase, @unchecked Sendable {
             postcard_test_pointer(display, UnsafeMutableRawPointer(dialog.gobject), dialog.width / 2, dialog.height / 2, 1, 0)
             spin(until: { harness.commentPage != nil }, "Add a Comment")
             XCTAssertEqual(harness.commentPage?.photo, Photo(path: photoPath))
+            spin(until: { harness.commentPage?.preview.texture != nil }, "the dropped photo shows")
             source.destroy()
+        }
+    }
+
+    /// Open File… in a library folder and on a file whose names are not UTF-8: the chooser starts in
+    /// that folder, and the file chosen is the one opened (GTK's own chooser dialog here: no portal).
+    func testOpenFileWithNamesThatAreNotUTF8() throws {
+        try onMain {
+            let library = FilePath(makeTemporaryDirectory()).appending(FilePath(bytes: Array("Fotos ".utf8) + [0xE9]))
+            try Files.makeDirectory(library)
+            let photo = library.appending(FilePath(bytes: Array("caf".utf8) + [0xE9] + Array(".jpg".utf8)))
+            try Files.copy(FilePath(bundledPhotos + "/rocket.jpg"), to: photo)
+            let harness = openPicker(library)
+            let picker = harness.picker!
+            XCTAssertEqual(picker.photos.map(\.uri), [photo.uri], "the library folder is read as itself")
+            picker.openFileButton.activate()
+            var found: UnsafeMutablePointer<GtkWindow>?
+            spin(until: {
+                found = Gtk.Window.all().first { String(cString: postcard_type_name_of(UnsafeMutableRawPointer($0))) == "GtkFileChooserDialog" }
+                return found.map { gtk_widget_get_mapped(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self)) != 0 } ?? false
+            }, "the file chooser")
+            let chooser = try XCTUnwrap(found)
+            let current = gtk_file_chooser_get_current_folder(OpaquePointer(chooser))
+            let currentPath = current.flatMap { g_file_get_path($0) }.map { path in defer { g_free(path) }; return FilePath(cString: path) }
+            if let current { g_object_unref(UnsafeMutableRawPointer(current)) }
+            XCTAssertEqual(currentPath, library, "the chooser starts in the library folder")
+            let file = photo.withCString { g_file_new_for_path($0)! }
+            defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+            XCTAssertNotEqual(gtk_file_chooser_set_file(OpaquePointer(chooser), file, nil), 0)
+            spin(for: 0.5)
+            gtk_dialog_response(UnsafeMutableRawPointer(chooser).assumingMemoryBound(to: GtkDialog.self), GTK_RESPONSE_ACCEPT.rawValue)
+            spin(until: { harness.commentPage != nil }, "Add a Comment")
+            XCTAssertEqual(harness.commentPage?.photo, Photo(path: photo))
+            spin(until: { harness.commentPage?.preview.texture != nil }, "the chosen photo shows")
         }
     }
 }

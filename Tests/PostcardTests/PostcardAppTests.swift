@@ -66,9 +66,9 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(rows.map(\.comment), ["A cup of coffee", "Old one"], "newest first")
             XCTAssertEqual(try app.store.count(), 2)
             XCTAssertEqual(rows[0].author, "me")
-            XCTAssertTrue(FileManager.default.fileExists(atPath: rows[0].photoPath))
+            XCTAssertTrue(FileManager.default.fileExists(atPath: rows[0].photoPath.text))
             XCTAssertTrue(rows[0].photoPath.hasPrefix(app.store.photosDirectory), "a copy in the store's folder")
-            XCTAssertEqual(FileManager.default.contents(atPath: rows[0].photoPath),
+            XCTAssertEqual(FileManager.default.contents(atPath: rows[0].photoPath.text),
                            FileManager.default.contents(atPath: bundledPhotos + "/coffee.png"))
 
             XCTAssertEqual(app.myProfile.feedItems.first?.commentLabel.text, "A cup of coffee")
@@ -121,7 +121,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             XCTAssertNotNil(dialog, "the dialog stays open")
             XCTAssertTrue(results.isEmpty)
             XCTAssertEqual(try app.store.count(), 0)
-            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: app.store.photosDirectory), [],
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: app.store.photosDirectory.text), [],
                            "the copied photo was removed")
 
             try app.store.execute("DROP TRIGGER refuse")
@@ -135,8 +135,8 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
     func testPhotoCopyFailureIsShownAndStoresNothing() throws {
         try onMain {
             let app = try makeApp()
-            try FileManager.default.removeItem(atPath: app.store.photosDirectory)
-            XCTAssertTrue(FileManager.default.createFile(atPath: app.store.photosDirectory, contents: Data()))
+            try FileManager.default.removeItem(atPath: app.store.photosDirectory.text)
+            XCTAssertTrue(FileManager.default.createFile(atPath: app.store.photosDirectory.text, contents: Data()))
             post("No room", photo: "grass.png", from: app.myProfile, in: app)
             let page = dialog!.stack.visiblePage as! CommentPage
             spin(until: { page.errorLabel.isVisible }, "error shown")
@@ -175,8 +175,8 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             try FileManager.default.moveItem(atPath: parent + "/before", toPath: parent + "/after")
             let moved = try PostStore(directory: parent + "/after")
             let post = try XCTUnwrap(try moved.posts(onProfile: "me").first)
-            XCTAssertTrue(post.photoPath.hasPrefix(parent + "/after/photos/"), post.photoPath)
-            XCTAssertTrue(FileManager.default.fileExists(atPath: post.photoPath))
+            XCTAssertTrue(post.photoPath.text.hasPrefix(parent + "/after/photos/"), post.photoPath.text)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: post.photoPath.text))
         }
     }
 
@@ -211,7 +211,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(try store.integer("PRAGMA foreign_keys"), 1)
             let post = try XCTUnwrap(try store.posts(onProfile: "me").first)
             XCTAssertEqual(post.comment, "Espresso")
-            XCTAssertTrue(FileManager.default.fileExists(atPath: post.photoPath), post.photoPath)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: post.photoPath.text), post.photoPath.text)
             XCTAssertEqual(try store.integer("SELECT count(*) FROM posts WHERE photo_path LIKE '/%'"), 0, "made relative")
             XCTAssertEqual(try store.replies(to: post).map(\.comment), ["Cat"])
             XCTAssertEqual(try store.messages().map(\.comment), ["Launch"])
@@ -245,9 +245,9 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             for path in ["/etc/passwd", "photos/../../secret.png"] {
                 try store.execute("UPDATE posts SET photo_path = '\(path)'")
                 let post = try XCTUnwrap(try store.posts(onProfile: "me").first)
-                XCTAssertTrue(post.photoPath.hasPrefix(store.directory + "/"), "\(path) read as \(post.photoPath)")
-                XCTAssertFalse(post.photoPath.contains(".."))
-                XCTAssertFalse(FileManager.default.fileExists(atPath: post.photoPath), "shown as unavailable")
+                XCTAssertTrue(post.photoPath.text.hasPrefix(store.directory.text + "/"), "\(path) read as \(post.photoPath)")
+                XCTAssertFalse(post.photoPath.text.contains(".."))
+                XCTAssertFalse(FileManager.default.fileExists(atPath: post.photoPath.text), "shown as unavailable")
             }
         }
     }
@@ -264,20 +264,20 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             let hoursAgo = Date().addingTimeInterval(-Double(PostStore.leftoverAge) - 60)
             try FileManager.default.setAttributes([.modificationDate: hoursAgo], ofItemAtPath: stale)
             // Another Postcard is writing into the folder (it holds the writers' lock): only old leftovers go.
-            let otherWriter = try XCTUnwrap(PostStore.lockWriters(in: photos, exclusively: false))
+            let otherWriter = try XCTUnwrap(PostStore.lockWriters(in: FilePath(photos), exclusively: false))
             _ = try PostStore(directory: folder)  // a launch meanwhile
             XCTAssertFalse(FileManager.default.fileExists(atPath: stale), "an interrupted copy is removed")
             XCTAssertTrue(FileManager.default.fileExists(atPath: fresh), "a copy another Postcard may still be making is kept")
             close(otherWriter)
             _ = try PostStore(directory: folder)  // the next launch, no writer anywhere: every leftover goes
             XCTAssertFalse(FileManager.default.fileExists(atPath: fresh), "no writer holds it: it was interrupted")
-            XCTAssertTrue(FileManager.default.fileExists(atPath: post.photoPath), "stored photos are kept")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: post.photoPath.text), "stored photos are kept")
             _ = FileManager.default.createFile(atPath: fresh, contents: Data(count: 1000))
 
             // The final move never replaces a file.
-            let original = try Data(contentsOf: URL(fileURLWithPath: post.photoPath))
-            XCTAssertThrowsError(try Files.moveWithoutReplacing(fresh, to: post.photoPath))
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: post.photoPath)), original, "the stored photo is untouched")
+            let original = try Data(contentsOf: URL(fileURLWithPath: post.photoPath.text))
+            XCTAssertThrowsError(try Files.moveWithoutReplacing(FilePath(fresh), to: post.photoPath))
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: post.photoPath.text)), original, "the stored photo is untouched")
             XCTAssertTrue(FileManager.default.fileExists(atPath: fresh), "and the source stays where it was")
         }
     }
@@ -288,10 +288,10 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             let pipe = folder + "/pipe.jpg"
             XCTAssertEqual(mkfifo(pipe, 0o644), 0)
             // Opening a pipe nobody writes to blocks forever: it must never be opened.
-            XCTAssertThrowsError(try ImageDecoder.header(uri: Files.uri(forPath: pipe))) { error in
+            XCTAssertThrowsError(try ImageDecoder.header(uri: pipe.uri)) { error in
                 XCTAssertTrue("\(error)".contains("not a regular file"), "\(error)")
             }
-            XCTAssertThrowsError(try Files.copy(uri: Files.uri(forPath: pipe), to: folder + "/copy.jpg"))
+            XCTAssertThrowsError(try Files.copy(uri: pipe.uri, to: FilePath(folder + "/copy.jpg")))
             let page = CommentPage(photo: Photo(path: pipe))
             let window = Gtk.Window()
             window.setChild(page.view)

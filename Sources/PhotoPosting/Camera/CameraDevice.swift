@@ -37,11 +37,11 @@ public struct CameraSettings: Equatable, Sendable {
     /// The sources offered, first one first (more than one shows a camera switcher).
     public var sources: [CameraSource]
     /// The folder taken photos are written to.
-    public var captureDirectory: String
+    public var captureDirectory: FilePath
 
     /// Creates settings for `sources` (default: the cameras GStreamer finds) writing into
     /// `captureDirectory`.
-    public init(sources: [CameraSource] = [.automatic], captureDirectory: String) {
+    public init(sources: [CameraSource] = [.automatic], captureDirectory: FilePath) {
         self.sources = sources
         self.captureDirectory = captureDirectory
     }

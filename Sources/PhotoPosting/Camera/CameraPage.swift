@@ -196,7 +196,7 @@ public final class CameraPage: Page {
         let directory = settings.captureDirectory
         let now = DateText.nowMicroseconds / 1_000_000
         Task { [weak self] in
-            let result: Result<String, Error>
+            let result: Result<FilePath, Error>
             do {
                 result = .success(try await Camera.saveQueue.run { try Self.write(frame, takenAt: now, into: directory) })
             } catch {
@@ -219,24 +219,24 @@ public final class CameraPage: Page {
     /// Writes `frame` as "Photo YYYY-MM-DD HH-MM-SS.jpg" (a number added if taken twice in a second) in
     /// `directory`, with its EXIF date taken; the file appears whole (written under another name, then
     /// renamed). Blocking. Returns its path.
-    nonisolated static func write(_ frame: PixelBuffer, takenAt seconds: Int64, into directory: String) throws -> String {
+    nonisolated static func write(_ frame: PixelBuffer, takenAt seconds: Int64, into directory: FilePath) throws -> FilePath {
         try Files.makeDirectory(directory)
         let stem = "Photo " + DateText.format(unixSeconds: seconds, "%Y-%m-%d %H-%M-%S")
-        var path = Files.join(directory, stem + ".jpg")
+        var name = stem + ".jpg"
         var number = 2
-        while Files.exists(path) {
-            path = Files.join(directory, "\(stem) (\(number)).jpg")
+        while Files.exists(directory.appending(name)) {
+            name = "\(stem) (\(number)).jpg"
             number += 1
         }
-        let partial = Files.join(directory, ".incoming-" + Files.baseName(path))
+        let path = directory.appending(name), partial = directory.appending(".incoming-" + name)
         do {
             try frame.writeJPEG(to: partial, quality: 90)
             try ImageMetadata.write(dateTaken: seconds, toFileAt: partial)
-            guard rename(partial, path) == 0 else {
+            guard partial.withCString({ from in path.withCString { rename(from, $0) } }) == 0 else {
                 throw GLibError(message: String(cString: strerror(errno)))
             }
         } catch {
-            unlink(partial)
+            Files.remove(partial)
             throw error
         }
         return path

@@ -12,17 +12,15 @@ public struct Photo: Equatable, Hashable, Sendable {
     /// The file's name (last path component), e.g. `"coffee.png"`; also its accessible name in grids.
     public let fileName: String
 
-    /// Creates a photo for the file at `path` (made absolute against the current folder).
-    public init(path: String) {
-        uri = Files.uri(forPath: path)
-        self.path = Files.displayPath(forURI: uri) ?? path
-        fileName = Files.baseName(self.path)
+    /// Creates a photo for the file at `path` (made absolute against the current folder), byte for byte.
+    public init(path: FilePath) {
+        self.init(uri: path.uri)
     }
 
     /// Creates a photo for the local file at `uri`.
     public init(uri: String) {
         self.uri = uri
         path = Files.displayPath(forURI: uri) ?? uri
-        fileName = Files.baseName(path)
+        fileName = FilePath(uri: uri).map { $0.lastComponent.displayName } ?? uri
     }
 }

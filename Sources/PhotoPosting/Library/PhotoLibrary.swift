@@ -37,14 +37,14 @@ public struct LibraryPhoto: Equatable, Hashable, Sendable {
 /// `--library DIR`, or the user's XDG Pictures folder.
 public struct PhotoLibrary: Equatable, Sendable {
     /// The folder's path.
-    public let directory: String
+    public let directory: FilePath
 
     /// Creates a library for `directory` (nothing is read until ``scan(batchSize:onFound:)``).
-    public init(directory: String) { self.directory = directory }
+    public init(directory: FilePath) { self.directory = directory }
 
     /// The last complete listing of each library folder in this process, newest first (see
     /// ``lastListing``).
-    @MainActor private static var listings: [String: [LibraryPhoto]] = [:]
+    @MainActor private static var listings: [FilePath: [LibraryPhoto]] = [:]
 
     /// The photos this library had when it was last read completely in this process, newest first, or
     /// nil. Choose a Photo shows them at once when it opens again, while it reads the folder anew.
@@ -74,7 +74,7 @@ public struct PhotoLibrary: Equatable, Sendable {
     ///   the task is cancelled (the page went away).
     @MainActor
     public func scan(batchSize: Int32 = 200, onFound: @escaping @MainActor ([LibraryPhoto]) -> Void) async throws {
-        let rootURI = Files.uri(forPath: directory)
+        let rootURI = directory.uri
         var visited: Set<String> = []
         if let rootID = await DirectoryReader.fileID(uri: rootURI) { visited.insert(rootID) }
         // Up to three folders are read at once, so one folder's EXIF dates are read while the next is listed.
@@ -220,12 +220,12 @@ public enum ImageMetadata {
     /// Writes `date` (seconds since 1970-01-01 UTC, as local time) as the EXIF date taken and
     /// `orientation` (1–8, EXIF's values) into the JPEG at `path`. Blocking.
     /// - Throws: ``GLibError`` when the file cannot be read or written.
-    public static func write(dateTaken date: Int64? = nil, orientation: Int32? = nil, toFileAt path: String) throws {
+    public static func write(dateTaken date: Int64? = nil, orientation: Int32? = nil, toFileAt path: FilePath) throws {
         _ = setUp
         guard let metadata = gexiv2_metadata_new() else { throw GLibError(message: localized("Out of memory")) }
         defer { g_object_unref(metadata) }
         var error: UnsafeMutablePointer<GError>?
-        guard gexiv2_metadata_open_path(metadata, path, &error) != 0 else { throw errorMessage(error, path) }
+        guard path.withCString({ gexiv2_metadata_open_path(metadata, $0, &error) }) != 0 else { throw errorMessage(error, path) }
         if let date {
             let text = DateText.format(unixSeconds: date, "%Y:%m:%d %H:%M:%S")
             _ = gexiv2_metadata_try_set_tag_string(metadata, "Exif.Photo.DateTimeOriginal", text, nil)
@@ -233,10 +233,10 @@ public enum ImageMetadata {
         if let orientation {
             gexiv2_metadata_try_set_orientation(metadata, GExiv2Orientation(rawValue: UInt32(orientation)), nil)
         }
-        guard gexiv2_metadata_save_file(metadata, path, &error) != 0 else { throw errorMessage(error, path) }
+        guard path.withCString({ gexiv2_metadata_save_file(metadata, $0, &error) }) != 0 else { throw errorMessage(error, path) }
     }
 
-    private static func errorMessage(_ error: UnsafeMutablePointer<GError>?, _ path: String) -> GLibError {
+    private static func errorMessage(_ error: UnsafeMutablePointer<GError>?, _ path: FilePath) -> GLibError {
         // Translators: %s is a photo file (the date it was taken is written into it).
         guard let error else { return GLibError(message: localized("Can't write metadata of %s", path)) }
         defer { g_error_free(error) }

@@ -30,19 +30,19 @@ extension PhotoPickerPage {
                 guard let uri = uris.first else { return }
                 self?.chooseIfImage(Photo(uri: uri))
             case .image(let texture)?:
-                let folder = Files.join(Files.userCacheDirectory, "postcard", "pasted")
+                let folder = Files.userCacheDirectory.appending("postcard", "pasted")
                 do {
                     try Files.makeDirectory(folder)
                 } catch {
                     self?.showMessage(localized("Can't keep the pasted image: %s", "\(error)"))
                     return
                 }
-                let path = Files.join(folder, "Pasted image \(DateText.nowMicroseconds).png")
+                let path = folder.appending("Pasted image \(DateText.nowMicroseconds).png")
                 if await texture.writePNG(to: path) {
                     self?.onPhotoChosen?(Photo(path: path))
                 } else {
                     // Translators: %s is the file the pasted image was to be saved as.
-                    self?.showMessage(localized("Can't keep the pasted image: writing %s failed.", path))
+                    self?.showMessage(localized("Can't keep the pasted image: writing %s failed.", path.displayName))
                 }
             case nil:
                 self?.showMessage(localized("There is no image or image file to paste."))

@@ -71,7 +71,7 @@ public final class AppController {
                 cameraSources: [CameraSource] = CameraSource.fromEnvironment) {
         self.store = store
         self.library = library
-        camera = CameraSettings(sources: cameraSources, captureDirectory: Files.join(store.directory, "camera"))
+        camera = CameraSettings(sources: cameraSources, captureDirectory: store.directory.appending("camera"))
         myProfile = ProfilePage(person: .me)
         mainWindow = NavigationWindow(application: application, root: myProfile)
         // "Postcard" on My Profile; elsewhere the page and the app, as GNOME apps title their windows.
@@ -111,13 +111,13 @@ public final class AppController {
 
     /// The guide's folder (`guide/` in the resources), or nil when the resources cannot be found; looked
     /// up once.
-    public private(set) lazy var guideFolder: String? = (try? ResourceLocator.resourcesDirectory()).map { Files.join($0, "guide") }
+    public private(set) lazy var guideFolder: FilePath? = (try? ResourceLocator.resourcesDirectory()).map { $0.appending("guide") }
 
     /// A Web Page showing the guide at `section` (an anchor such as "posting"), or nil: the guide is
     /// missing, or web pages cannot be shown here and the guide opened in the desktop's browser instead.
     private func makeGuide(section: String?) -> WebPage? {
         guard let guideFolder else { return nil }
-        let uri = Files.uri(forPath: Self.guidePage(in: guideFolder)) + (section.map { "#" + $0 } ?? "")
+        let uri = Self.guidePage(in: guideFolder).uri + (section.map { "#" + $0 } ?? "")
         guard WebPage.unavailableReason == nil else { openOutside(uri); return nil }
         // Translators: the title of the app's own help pages (a user guide), shown in the bar.
         return WebPage(uri: uri, title: localized("Guide"), localFolder: guideFolder)
@@ -125,12 +125,12 @@ public final class AppController {
 
     /// The guide in the user's language: `guide/<lang>/index.html` for the first of their languages that
     /// has one (as GNOME help is installed per language), else the English `guide/index.html`.
-    static func guidePage(in guideFolder: String) -> String {
+    static func guidePage(in guideFolder: FilePath) -> FilePath {
         for language in Localization.languageNames where language != "C" {
-            let page = Files.join(guideFolder, language, "index.html")
+            let page = guideFolder.appending(language, "index.html")
             if Files.exists(page) { return page }
         }
-        return Files.join(guideFolder, "index.html")
+        return guideFolder.appending("index.html")
     }
 
     /// Pushes the Postcard Guide onto the main stack (F1, Help in the primary menu): the bar shows
@@ -204,6 +204,7 @@ public final class AppController {
         if Window.isListed(mainWindow.window.pointer()) { saveNavigation() }
         mainWindow.window.destroy()
         MainLoopBridge.drain()
+        store.waitForWrites()  // the drafts the closing flows just kept reach the disk before the process ends
     }
 
     private var stack: NavigationStack { mainWindow.stack }
@@ -273,11 +274,9 @@ public final class AppController {
 
     private static func drafts(in store: PostStore, kind: String, target: String) -> CommentedPhotoFlow.Drafts {
         CommentedPhotoFlow.Drafts(save: { [store] photo, comment in
-            do { try store.saveDraft(kind: kind, target: target, photoURI: photo.uri, comment: comment) } catch {
-                Log.problem("Couldn't keep the draft: \(error)")
-            }
+            store.saveDraftInBackground(kind: kind, target: target, photoURI: photo.uri, comment: comment)
         }, remove: { [store] in
-            do { try store.removeDraft(kind: kind, target: target) } catch { Log.problem("Couldn't remove the draft: \(error)") }
+            store.removeDraftInBackground(kind: kind, target: target)
         })
     }
 
@@ -593,6 +592,7 @@ public enum PostcardMain {
     public static func run(arguments: [String]? = nil) -> Int32 {
         Localization.bind(directory: ResourceLocator.localeDirectory)
         let app = Application(id: applicationID)
+        Application.setDisplayName(localized("Postcard"))
         app.addMainOptions(AppOptions.commandLineOptions)
         let help = AppOptions.commandLineHelp
         app.setCommandLineHelp(summary: help.summary, description: help.description)
@@ -601,7 +601,7 @@ public enum PostcardMain {
         app.onHandleLocalOptions { parsed in  // in the launching process
             let options: AppOptions
             do {
-                options = try AppOptions(options: parsed, resolve: Files.absolute, uri: CommandLineOptions.localURI(forArgument:))
+                options = try AppOptions(options: parsed, resolve: \.absolute, uri: CommandLineOptions.localURI(forArgument:))
             } catch {
                 printError("postcard: \(error)")
                 return 2
@@ -663,7 +663,7 @@ public enum PostcardMain {
 final class RunningApp {
     let application: Application
     let controller: AppController
-    let resources: String
+    let resources: FilePath
     var tourFailed = false
     private var started = false
 

@@ -10,7 +10,7 @@ public struct AppOptions: Equatable, Sendable {
         /// The sample photos bundled in `Resources/photos`.
         case bundled
         /// A folder given with `--library DIR`.
-        case folder(String)
+        case folder(FilePath)
         /// The user's XDG Pictures folder (`--pictures`).
         case pictures
     }
@@ -20,7 +20,7 @@ public struct AppOptions: Equatable, Sendable {
     /// Whether `--library` or `--pictures` was given (a running Postcard then switches its library).
     public var libraryWasGiven = false
     /// The data directory for posts (`--data-dir DIR`); nil: `$XDG_DATA_HOME/postcard`.
-    public var dataDirectory: String?
+    public var dataDirectory: FilePath?
     /// Where Take Photo and Quick Snap take pictures from (`--camera test|DEVICE`, else
     /// `POSTCARD_CAMERA`, else the cameras GStreamer finds).
     public var camera: CameraSource = CameraSource.fromEnvironment[0]
@@ -40,7 +40,7 @@ public struct AppOptions: Equatable, Sendable {
     /// `--version`: print the version and quit.
     public var showsVersion = false
     /// `--review-tour DIR`: walk through every screen, save screenshots in DIR, and quit.
-    public var reviewTourDirectory: String?
+    public var reviewTourDirectory: FilePath?
     /// `--measure-startup`: show My Profile, print how long the first frame took and the resident memory
     /// once its photos show, then quit (for `make bench`).
     public var measuresStartup = false
@@ -77,10 +77,10 @@ public struct AppOptions: Equatable, Sendable {
     /// the launching process's current folder) and photos by `uri`, from their bytes (byte for byte).
     /// - Throws: ``AppOptionsError`` naming the bad value (an empty folder name, an unknown camera).
     @MainActor
-    public init(options: CommandLineOptions, resolve: (String) -> String, uri: (UnsafePointer<CChar>) -> String) throws {
-        func folder(_ name: String) throws -> String? {
+    public init(options: CommandLineOptions, resolve: (FilePath) -> FilePath, uri: (UnsafePointer<CChar>) -> String) throws {
+        func folder(_ name: String) throws -> FilePath? {
             guard let value = options.filename(name) else { return nil }
-            guard !value.isEmpty else { throw AppOptionsError(message: localized("--%s needs a folder", name)) }
+            guard !value.bytes.isEmpty else { throw AppOptionsError(message: localized("--%s needs a folder", name)) }
             return resolve(value)
         }
         if let library = try folder("library") {
@@ -109,9 +109,9 @@ public struct AppOptions: Equatable, Sendable {
 
     /// The photo folder to use, given the bundled resources folder.
     /// - Throws: ``AppOptionsError`` when `--pictures` is given but no Pictures folder is configured.
-    public func libraryDirectory(resources: String) throws -> String {
+    public func libraryDirectory(resources: FilePath) throws -> FilePath {
         switch library {
-        case .bundled: return Files.join(resources, "photos")
+        case .bundled: return resources.appending("photos")
         case .folder(let dir): return dir
         case .pictures:
             guard let pictures = Files.picturesDirectory else {
@@ -123,10 +123,10 @@ public struct AppOptions: Equatable, Sendable {
 
     /// The data directory to use: `--data-dir`, else a fresh `data` folder inside the review-tour
     /// folder, else `$XDG_DATA_HOME/postcard`.
-    public var resolvedDataDirectory: String {
+    public var resolvedDataDirectory: FilePath {
         if let dataDirectory { return dataDirectory }
-        if let reviewTourDirectory { return Files.join(reviewTourDirectory, "data-\(DateText.nowMicroseconds)") }
-        return Files.join(Files.userDataDirectory, "postcard")
+        if let reviewTourDirectory { return reviewTourDirectory.appending("data-\(DateText.nowMicroseconds)") }
+        return Files.userDataDirectory.appending("postcard")
     }
 }
 
@@ -146,40 +146,40 @@ public struct AppOptionsError: Error, CustomStringConvertible, Sendable {
 public enum ResourceLocator {
     /// The first candidate folder that holds the sample photos and the guide (`photos/`, `guide/`).
     /// - Throws: ``AppOptionsError`` listing every folder tried.
-    public static func resourcesDirectory() throws -> String {
+    public static func resourcesDirectory() throws -> FilePath {
         let candidates = self.candidates()
-        if let found = candidates.first(where: { Files.isDirectory(Files.join($0, "photos")) && Files.isDirectory(Files.join($0, "guide")) }) {
+        if let found = candidates.first(where: { Files.isDirectory($0.appending("photos")) && Files.isDirectory($0.appending("guide")) }) {
             return found
         }
         // Translators: %s is a list of folders, separated by commas.
         throw AppOptionsError(message: localized("can't find the app's resources (photos/, guide/); looked in: %s. Set POSTCARD_RESOURCES to the Resources folder.",
-                                                 candidates.joined(separator: ", ")))
+                                                 candidates.map(\.displayName).joined(separator: ", ")))
     }
 
     /// Where the compiled translations are (`<lang>/LC_MESSAGES/postcard.mo`): the installed
     /// `<prefix>/share/locale` when the app runs installed (its `share/postcard` exists), else the
     /// checkout's `.build/locale`, which `make` builds from `po/`.
-    public static var localeDirectory: String {
+    public static var localeDirectory: FilePath {
         if let exe = Files.executablePath {
-            let prefix = Files.directoryName(Files.directoryName(exe))
-            if Files.isDirectory(Files.join(prefix, "share", "postcard")) { return Files.join(prefix, "share", "locale") }
+            let prefix = exe.removingLastComponent.removingLastComponent
+            if Files.isDirectory(prefix.appending("share", "postcard")) { return prefix.appending("share", "locale") }
         }
-        return Files.join(sourceRoot, ".build", "locale")
+        return sourceRoot.appending(".build", "locale")
     }
 
     /// The checkout (Sources/PostcardApp/App/AppOptions.swift → its root).
-    private static var sourceRoot: String {
-        Files.directoryName(Files.directoryName(Files.directoryName(Files.directoryName(#filePath))))
+    private static var sourceRoot: FilePath {
+        FilePath(#filePath).removingLastComponent.removingLastComponent.removingLastComponent.removingLastComponent
     }
 
-    static func candidates() -> [String] {
-        var result: [String] = []
-        if let override = Files.environment("POSTCARD_RESOURCES") { result.append(override) }
+    static func candidates() -> [FilePath] {
+        var result: [FilePath] = []
+        if let override = Files.environmentPath("POSTCARD_RESOURCES") { result.append(override) }
         if let exe = Files.executablePath {
-            let prefix = Files.directoryName(Files.directoryName(exe))
-            result.append(Files.join(prefix, "share", "postcard"))
+            let prefix = exe.removingLastComponent.removingLastComponent
+            result.append(prefix.appending("share", "postcard"))
         }
-        result.append(Files.join(sourceRoot, "Resources"))
+        result.append(sourceRoot.appending("Resources"))
         return result
     }
 }

@@ -9,7 +9,7 @@ import NavigationGtk
 /// subject is gone (a deleted post) and everything above it.
 extension AppController {
     /// Where the back stack is kept.
-    var navigationFile: String { Files.join(store.directory, "navigation.json") }
+    var navigationFile: FilePath { store.directory.appending("navigation.json") }
 
     /// Writes the main stack's state (called on quit). A failure is logged; nothing else depends on it.
     public func saveNavigation() {

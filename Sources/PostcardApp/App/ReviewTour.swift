@@ -18,7 +18,7 @@ enum ReviewTour {
     /// Runs the tour on `app`, then calls `finish(succeeded)` (which quits the app). A failure is
     /// printed to standard error. `onScreen` runs after each screenshot with its file name, while the
     /// screen still shows (tests read it over AT-SPI there).
-    static func run(app: AppController, into directory: String, onScreen: (@MainActor (String) async -> Void)? = nil,
+    static func run(app: AppController, into directory: FilePath, onScreen: (@MainActor (String) async -> Void)? = nil,
                     finish: @escaping @MainActor (Bool) -> Void) {
         Task {
             do {
@@ -46,7 +46,7 @@ enum ReviewTour {
 @MainActor
 private struct Tour {
     let app: AppController
-    let directory: String
+    let directory: FilePath
     /// Readable photos of the library, at least 3; the tour picks from these.
     let photos: [String]
     /// Runs after each screenshot (see ``ReviewTour/run(app:into:onScreen:finish:)``).
@@ -288,7 +288,7 @@ private struct Tour {
 
     func save(_ window: Window, _ name: String) async throws {
         try await Task.sleep(for: .milliseconds(400))
-        try window.saveSnapshot(toPNG: Files.join(directory, name))
+        try window.saveSnapshot(toPNG: directory.appending(name))
         await onScreen?(name)
     }
 

@@ -24,7 +24,7 @@ public final class PhotoDetailPage: Page {
 
     /// Creates the page for the photo at `photoPath` with `comment`; `title` and `subtitle` go in the bar
     /// (e.g. "Post", "by Sam Rivera"); `detail` is the line under the comment.
-    public init(title: String, subtitle: String?, photoPath: String, comment: String, detail: String) {
+    public init(title: String, subtitle: String?, photoPath: FilePath, comment: String, detail: String) {
         super.init(title: title, subtitle: subtitle)
         picture.contentFit = .contain
         picture.canShrink = true

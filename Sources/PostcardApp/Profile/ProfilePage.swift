@@ -369,7 +369,7 @@ public final class FeedItem {
     /// the few on screen are mapped, so memory follows what is shown.
     private func startLoading() {
         guard let post, load == nil, !isPhotoLoaded else { return }
-        let uri = Files.uri(forPath: post.photoPath)
+        let uri = post.photoPath.uri
         let scale = view.scaleFactor
         let fit = ImageDecoder.Fit.contain(width: Self.photoMaximumWidth * scale, height: Self.photoHeight * scale)
         if let texture = Self.recent.texture(for: uri, fit: fit) {

@@ -1,4 +1,5 @@
 import CSQLite
+import Dispatch
 import Glibc
 import Gtk
 import PhotoPosting
@@ -14,7 +15,7 @@ public struct Post: Equatable, Sendable, Identifiable {
     /// The comment text.
     public let comment: String
     /// Absolute path of the store's own copy of the photo.
-    public let photoPath: String
+    public let photoPath: FilePath
     /// When it was posted, in seconds since 1970-01-01 UTC.
     public let createdAt: Int64
 }
@@ -30,7 +31,7 @@ public struct Reply: Equatable, Sendable, Identifiable {
     /// The reply's comment.
     public let comment: String
     /// The store's copy of the photo.
-    public let photoPath: String
+    public let photoPath: FilePath
     /// When, in seconds since 1970-01-01 UTC.
     public let createdAt: Int64
 }
@@ -46,7 +47,7 @@ public struct Message: Equatable, Sendable, Identifiable {
     /// The message text.
     public let comment: String
     /// The store's copy of the photo.
-    public let photoPath: String
+    public let photoPath: FilePath
     /// When, in seconds since 1970-01-01 UTC.
     public let createdAt: Int64
 }
@@ -95,29 +96,31 @@ public struct Draft: Equatable, Sendable {
 @MainActor
 public final class PostStore {
     /// The data directory.
-    public let directory: String
+    public let directory: FilePath
     /// The folder holding the photo copies.
-    public let photosDirectory: String
+    public let photosDirectory: FilePath
     nonisolated(unsafe) private var db: OpaquePointer?
+    private let writer: Writer
 
-    /// Opens (creating if needed) the store in `directory`.
+    /// Opens (creating if needed) the store in `directory` (any folder name, byte for byte).
     /// - Throws: ``PostStoreError`` if the folder cannot be created or the database cannot be opened.
-    public init(directory: String) throws {
+    public init(directory: FilePath) throws {
         self.directory = directory
-        photosDirectory = Files.join(directory, "photos")
+        photosDirectory = directory.appending("photos")
+        writer = Writer(databasePath: directory.appending("posts.sqlite3"))
         do {
             try Files.makeDirectory(photosDirectory)
         } catch {
             throw PostStoreError(description: localized("Can't create the data folder: %s", "\(error)"))
         }
         sweepLeftovers()
-        let path = Files.join(directory, "posts.sqlite3")
-        if sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) != SQLITE_OK {
+        let path = directory.appending("posts.sqlite3")
+        if path.withCString({ sqlite3_open_v2($0, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) }) != SQLITE_OK {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? localized("out of memory")
             sqlite3_close(db)
             db = nil
             // Translators: %1$s is the database file, %2$s why it can't be opened.
-            throw PostStoreError(description: localized("Can't open the post database %1$s: %2$s", path, message))
+            throw PostStoreError(description: localized("Can't open the post database %1$s: %2$s", path.displayName, message))
         }
         sqlite3_busy_timeout(db, 2000)
         do {
@@ -127,7 +130,7 @@ public final class PostStore {
             db = nil
             // Translators: %1$s is the database file, %2$s what is wrong with it.
             throw PostStoreError(description: localized("Can't use the post database %1$s: %2$s. Move it aside to start afresh, or choose another folder with --data-dir.",
-                                                        path, error.description))
+                                                        path.displayName, error.description))
         }
     }
 
@@ -138,12 +141,14 @@ public final class PostStore {
     /// The lock file every writer holds (shared, `flock`) while it copies a photo in; the kernel drops a
     /// killed writer's lock, so a launch that can take it exclusively knows no copy is running anywhere.
     /// (`photos.lock` beside the `photos` folder, so the folder holds photos only.)
-    nonisolated static func writerLockPath(in photosDirectory: String) -> String { photosDirectory + ".lock" }
+    nonisolated static func writerLockPath(in photosDirectory: FilePath) -> FilePath {
+        FilePath(bytes: photosDirectory.bytes + Array(".lock".utf8))
+    }
 
     /// Takes the writers' lock on `photosDirectory` (`LOCK_SH`, or `LOCK_EX | LOCK_NB` when
     /// `exclusively`); returns its file descriptor (close it to release), or nil.
-    nonisolated static func lockWriters(in photosDirectory: String, exclusively: Bool) -> Int32? {
-        let descriptor = open(writerLockPath(in: photosDirectory), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    nonisolated static func lockWriters(in photosDirectory: FilePath, exclusively: Bool) -> Int32? {
+        let descriptor = writerLockPath(in: photosDirectory).withCString { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
         guard descriptor >= 0 else { return nil }
         guard flock(descriptor, exclusively ? LOCK_EX | LOCK_NB : LOCK_SH) == 0 else {
             close(descriptor)
@@ -158,15 +163,11 @@ public final class PostStore {
     private func sweepLeftovers() {
         let exclusive = Self.lockWriters(in: photosDirectory, exclusively: true)
         defer { if let exclusive { close(exclusive) } }
-        guard let folder = opendir(photosDirectory) else { return }
-        defer { closedir(folder) }
         let now = time(nil)
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.hasPrefix(".incoming-") else { continue }
-            let path = Files.join(photosDirectory, name)
+        for name in Files.names(inDirectory: photosDirectory) ?? [] where name.hasPrefix(".incoming-") {
+            let path = photosDirectory.appending(name)
             var info = stat()
-            guard stat(path, &info) == 0, exclusive != nil || now - info.st_mtim.tv_sec > Self.leftoverAge else { continue }
+            guard path.withCString({ stat($0, &info) }) == 0, exclusive != nil || now - info.st_mtim.tv_sec > Self.leftoverAge else { continue }
             Files.remove(path)
             Log.info("Removed an interrupted photo copy: \(name)")
         }
@@ -188,7 +189,7 @@ public final class PostStore {
                     WHERE substr(photo_path, 1, length(?1) + 1) = ?1 || '/'
                     """)
                 defer { sqlite3_finalize(statement) }
-                sqlite3_bind_text(statement, 1, store.directory, -1, postcard_sqlite_transient())
+                store.directory.withCString { _ = sqlite3_bind_text(statement, 1, $0, Int32(store.directory.bytes.count), postcard_sqlite_transient()) }
                 guard sqlite3_step(statement) == SQLITE_DONE else { throw store.error { localized("Can't update the database: %s", $0) } }
             }
         },
@@ -211,36 +212,73 @@ public final class PostStore {
 
     /// Keeps `comment` on the photo at `photoURI` as the draft for `kind` and `target`, replacing the one
     /// kept before. Committed when it returns (write-ahead log: it survives a kill or a power cut).
+    /// Blocking; flows keep their drafts with ``saveDraftInBackground(kind:target:photoURI:comment:)``.
     /// - Throws: ``PostStoreError`` if the database cannot be written.
     public func saveDraft(kind: String, target: String, photoURI: String, comment: String) throws {
-        let statement = try prepare("""
-            INSERT INTO drafts (kind, target, photo_uri, comment, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT (kind, target) DO UPDATE SET photo_uri = ?3, comment = ?4, updated_at = ?5
-            """)
-        defer { sqlite3_finalize(statement) }
-        for (index, value) in [kind, target, photoURI, comment].enumerated() {
-            sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
+        guard let db else { throw PostStoreError(description: localized("The post database is closed")) }
+        try Self.saveDraft(on: db, kind: kind, target: target, photoURI: photoURI, comment: comment)
+    }
+
+    /// ``saveDraft(kind:target:photoURI:comment:)`` on the ``Writer``: returns at once, and the draft is
+    /// committed after every write asked for before it (``waitForWrites()`` waits for it). A failure is
+    /// logged (the flow goes on; the next change tries again).
+    public func saveDraftInBackground(kind: String, target: String, photoURI: String, comment: String) {
+        writer.post("Couldn't keep the draft") { db in
+            try Self.saveDraft(on: db, kind: kind, target: target, photoURI: photoURI, comment: comment)
         }
-        sqlite3_bind_int64(statement, 5, DateText.nowMicroseconds / 1_000_000)
-        guard sqlite3_step(statement) == SQLITE_DONE else { throw error { localized("Can't keep the draft: %s", $0) } }
-        Log.debug("Draft saved: \(kind) \(target), \(comment.count) characters")
     }
 
     /// Forgets the draft for `kind` and `target`, if any.
     /// - Throws: ``PostStoreError`` if the database cannot be written.
     public func removeDraft(kind: String, target: String) throws {
-        let statement = try prepare("DELETE FROM drafts WHERE kind = ?1 AND target = ?2")
+        guard let db else { throw PostStoreError(description: localized("The post database is closed")) }
+        try Self.removeDraft(on: db, kind: kind, target: target)
+    }
+
+    /// ``removeDraft(kind:target:)`` on the ``Writer``, after every write asked for before it (so a
+    /// draft saved a moment earlier never comes back). A failure is logged.
+    public func removeDraftInBackground(kind: String, target: String) {
+        writer.post("Couldn't remove the draft") { db in try Self.removeDraft(on: db, kind: kind, target: target) }
+    }
+
+    nonisolated private static func saveDraft(on db: OpaquePointer, kind: String, target: String, photoURI: String, comment: String) throws {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, """
+            INSERT INTO drafts (kind, target, photo_uri, comment, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT (kind, target) DO UPDATE SET photo_uri = ?3, comment = ?4, updated_at = ?5
+            """, -1, &statement, nil) == SQLITE_OK else {
+            throw PostStoreError(description: localized("Can't keep the draft: %s", String(cString: sqlite3_errmsg(db))))
+        }
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in [kind, target, photoURI, comment].enumerated() {
+            sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
+        }
+        sqlite3_bind_int64(statement, 5, DateText.nowMicroseconds / 1_000_000)
+        guard sqlite3_step(statement) == SQLITE_DONE else {
+            throw PostStoreError(description: localized("Can't keep the draft: %s", String(cString: sqlite3_errmsg(db))))
+        }
+        Log.debug("Draft saved: \(kind) \(target), \(comment.count) characters")
+    }
+
+    nonisolated private static func removeDraft(on db: OpaquePointer, kind: String, target: String) throws {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "DELETE FROM drafts WHERE kind = ?1 AND target = ?2", -1, &statement, nil) == SQLITE_OK else {
+            throw PostStoreError(description: localized("Can't remove the draft: %s", String(cString: sqlite3_errmsg(db))))
+        }
         defer { sqlite3_finalize(statement) }
         sqlite3_bind_text(statement, 1, kind, -1, postcard_sqlite_transient())
         sqlite3_bind_text(statement, 2, target, -1, postcard_sqlite_transient())
-        guard sqlite3_step(statement) == SQLITE_DONE else { throw error { localized("Can't remove the draft: %s", $0) } }
+        guard sqlite3_step(statement) == SQLITE_DONE else {
+            throw PostStoreError(description: localized("Can't remove the draft: %s", String(cString: sqlite3_errmsg(db))))
+        }
         if sqlite3_changes(db) > 0 { Log.debug("Draft removed: \(kind) \(target)") }
     }
 
-    /// The drafts kept, newest first.
+    /// The drafts kept, newest first, after every write queued before the call (``waitForWrites()``).
     /// - Throws: ``PostStoreError`` if the database cannot be read.
     public func drafts() throws -> [Draft] {
-        try query("SELECT kind, target, photo_uri, comment, updated_at FROM drafts ORDER BY updated_at DESC", bind: { _ in }) { statement in
+        waitForWrites()
+        return try query("SELECT kind, target, photo_uri, comment, updated_at FROM drafts ORDER BY updated_at DESC", bind: { _ in }) { statement in
             Draft(kind: self.text(statement, 0), target: self.text(statement, 1), photoURI: self.text(statement, 2),
                   comment: self.text(statement, 3), updatedAt: sqlite3_column_int64(statement, 4))
         }
@@ -430,43 +468,82 @@ public final class PostStore {
     /// Copies `photo` into the store (temporary name, then rename), then inserts one row with `sql`
     /// (parameters: `texts`, then the photo path, then the time) in a transaction. On any failure what
     /// was written is removed.
-    private func insertWithPhoto(_ photo: Photo, what: Record, sql: String, texts: [String]) throws -> (Int64, String, Int64) {
+    private func insertWithPhoto(_ photo: Photo, what: Record, sql: String, texts: [String]) throws -> (Int64, FilePath, Int64) {
         guard let db else { throw PostStoreError(description: localized("The post database is closed")) }
         return try Self.insert(into: db, photosDirectory: photosDirectory, photo: photo, what: what, sql: sql, texts: texts)
     }
 
-    /// One thread for posting: copying the photo, flushing it to the disk and inserting its row never run
-    /// on the main thread (a slow disk or a big photo would freeze the window).
-    nonisolated static let writeQueue = BackgroundWorkQueue(label: "postcard.store-write", width: 1, niceness: 0)
+    /// The store's writer: posting (copying the photo, flushing it to the disk, inserting its row) and
+    /// keeping drafts never run on the main thread, where a slow disk, a big photo or another process
+    /// holding the database would freeze the window.
+    ///
+    /// One serial queue, first in first out, so writes land in the order they were asked for (a draft
+    /// saved, then removed when posted, stays removed), with its own connection to the database (write-
+    /// ahead log, a 5-second busy timeout, foreign keys on), opened on first use. Any thread.
+    final class Writer: @unchecked Sendable {
+        private let queue = DispatchQueue(label: "postcard.store-write", qos: .userInitiated)
+        private let databasePath: FilePath
+        private var connection: OpaquePointer?  // only touched on `queue`
 
-    /// ``insertWithPhoto(_:what:sql:texts:)`` on ``writeQueue`` with its own connection to the database
-    /// (write-ahead log, a busy timeout, foreign keys on), so the main thread stays free meanwhile.
-    private func insertInBackground(_ photo: Photo, what: Record, sql: String, texts: [String]) async throws -> (Int64, String, Int64) {
-        let databasePath = Files.join(directory, "posts.sqlite3"), photosDirectory = self.photosDirectory
-        return try await Self.writeQueue.run {
-            var connection: OpaquePointer?
-            guard sqlite3_open_v2(databasePath, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let connection else {
-                let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? localized("out of memory")
-                sqlite3_close(connection)
-                throw PostStoreError(description: localized("Can't open the post database %1$s: %2$s", databasePath, message))
+        init(databasePath: FilePath) { self.databasePath = databasePath }
+
+        deinit { sqlite3_close(connection) }  // nothing else refers to the writer any more
+
+        /// Runs `work` on the queue with the writer's connection and returns its result.
+        /// - Throws: ``PostStoreError`` if the database cannot be opened; whatever `work` throws.
+        func run<T: Sendable>(_ work: @escaping @Sendable (OpaquePointer) throws -> T) async throws -> T {
+            try await withCheckedThrowingContinuation { continuation in
+                queue.async { continuation.resume(with: Result { try work(try self.open()) }) }
             }
-            defer { sqlite3_close(connection) }
-            sqlite3_busy_timeout(connection, 5000)
-            try Self.execute("PRAGMA foreign_keys = ON", on: connection)
-            return try Self.insert(into: connection, photosDirectory: photosDirectory, photo: photo, what: what, sql: sql, texts: texts)
+        }
+
+        /// Queues `work` and returns at once; a failure is logged as `what` failing.
+        func post(_ what: String, _ work: @escaping @Sendable (OpaquePointer) throws -> Void) {
+            queue.async {
+                do { try work(try self.open()) } catch { Log.problem("\(what): \(error)") }
+            }
+        }
+
+        /// Blocks until every write queued before the call has finished.
+        func waitUntilDone() { queue.sync {} }
+
+        private func open() throws -> OpaquePointer {
+            if let connection { return connection }
+            var opened: OpaquePointer?
+            guard databasePath.withCString({ sqlite3_open_v2($0, &opened, SQLITE_OPEN_READWRITE, nil) }) == SQLITE_OK, let opened else {
+                let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? localized("out of memory")
+                sqlite3_close(opened)
+                throw PostStoreError(description: localized("Can't open the post database %1$s: %2$s", databasePath.displayName, message))
+            }
+            sqlite3_busy_timeout(opened, 5000)
+            try PostStore.execute("PRAGMA foreign_keys = ON", on: opened)
+            connection = opened
+            return opened
+        }
+    }
+
+    /// Blocks until every write queued so far (posts, drafts) has reached the database. Called as the
+    /// app quits, so nothing asked for is lost; reads that must see those writes (``drafts()``) call it.
+    public func waitForWrites() { writer.waitUntilDone() }
+
+    /// ``insertWithPhoto(_:what:sql:texts:)`` on the ``Writer``, so the main thread stays free meanwhile.
+    private func insertInBackground(_ photo: Photo, what: Record, sql: String, texts: [String]) async throws -> (Int64, FilePath, Int64) {
+        let photosDirectory = self.photosDirectory
+        return try await writer.run { connection in
+            try Self.insert(into: connection, photosDirectory: photosDirectory, photo: photo, what: what, sql: sql, texts: texts)
         }
     }
 
     /// Copies `photo` into the store (temporary name, flushed, moved without replacing, folder flushed),
     /// then inserts one row with `sql` (parameters: `texts`, then the photo path, then the time) in a
     /// transaction on `db`. On any failure what was written is removed. Any thread.
-    nonisolated private static func insert(into db: OpaquePointer, photosDirectory: String, photo: Photo, what: Record,
-                                           sql: String, texts: [String]) throws -> (Int64, String, Int64) {
+    nonisolated private static func insert(into db: OpaquePointer, photosDirectory: FilePath, photo: Photo, what: Record,
+                                           sql: String, texts: [String]) throws -> (Int64, FilePath, Int64) {
         let createdAt = DateText.nowMicroseconds / 1_000_000
         let name = "\(createdAt)-\(UInt32.random(in: 0 ... .max))\(Self.fileExtension(of: photo.fileName))"
-        let finalPath = Files.join(photosDirectory, name)
+        let finalPath = photosDirectory.appending(name)
         let storedPath = "photos/\(name)"  // relative to the data directory
-        let temporaryPath = Files.join(photosDirectory, ".incoming-\(name)")
+        let temporaryPath = photosDirectory.appending(".incoming-\(name)")
         // Held while the half-copied file exists, so a launch meanwhile leaves it alone.
         let writerLock = lockWriters(in: photosDirectory, exclusively: false)
         defer { if let writerLock { close(writerLock) } }
@@ -595,13 +672,13 @@ public final class PostStore {
     /// A stored photo path made absolute. Rows keep it relative to the data directory; anything else
     /// (an absolute path, a `..` step out of the folder) is refused: the photo then shows as
     /// unavailable, and the refusal is logged.
-    private func photoPath(_ statement: OpaquePointer?, _ column: Int32) -> String {
+    private func photoPath(_ statement: OpaquePointer?, _ column: Int32) -> FilePath {
         let stored = text(statement, column)
         guard !stored.hasPrefix("/"), !stored.split(separator: "/").contains("..") else {
             Log.problem("Refused a stored photo path outside the data folder: \(stored)")
-            return Files.join(directory, "photos", ".refused-path")  // never exists: shown as unavailable
+            return directory.appending("photos", ".refused-path")  // never exists: shown as unavailable
         }
-        return Files.join(directory, stored)
+        return directory.appending(stored)
     }
 
     private func text(_ statement: OpaquePointer?, _ column: Int32) -> String {

@@ -111,7 +111,7 @@ public final class ReplyRow: ListCell {
         when.text = localized("Replied %s", AppController.timeText(reply.createdAt))
         frame.picture.alternativeText = reply.comment
         binding.setAccessibleLabel(reply.comment)
-        let uri = Files.uri(forPath: reply.photoPath), scale = view.scaleFactor
+        let uri = reply.photoPath.uri, scale = view.scaleFactor
         load = Task { [weak self] in
             let texture = try? await Texture.load(uri: uri, fit: .cover(width: 96 * scale, height: 96 * scale))
             guard !Task.isCancelled, let self, self.reply == reply else { return }
