@@ -37,7 +37,7 @@ make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/x
 # The locales the tests run the app in (German; generated if missing, as Debian's locales package leaves them out).
 TEST_LOCALES := de_DE.UTF-8
 
-.PHONY: deps build run test test-model test-gtk test-install install uninstall resources screenshots bench clean po locale stress
+.PHONY: deps build run test test-model test-gtk test-install test-example install uninstall resources screenshots bench clean po locale stress
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -87,6 +87,10 @@ test: deps locale
 	  --target=.build/resources-check.c Resources/postcard.gresource.xml && \
 	  cmp -s .build/resources-check.c Sources/PostcardResources/resources.c || \
 	  { echo "Sources/PostcardResources/resources.c is older than Resources/style.css: run make resources"; exit 1; }
+	@glib-compile-resources --sourcedir=Sources/NavigationGtkResources --generate-source --c-name navigation \
+	  --target=.build/navigation-resources-check.c Sources/NavigationGtkResources/navigation.gresource.xml && \
+	  cmp -s .build/navigation-resources-check.c Sources/NavigationGtkResources/resources.c || \
+	  { echo "Sources/NavigationGtkResources/resources.c is older than navigation.css: run make resources"; exit 1; }
 	$(SWIFT) build --build-tests
 	set -o pipefail; env -u DISPLAY -u WAYLAND_DISPLAY $(SWIFT) test --skip-build --filter '^NavigationTests\.' 2>&1 \
 	  | tee .build/test-model.log
@@ -97,6 +101,7 @@ test: deps locale
 	  n=$$(echo "$$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); f=$$(echo "$$line" | sed -E 's/.*with ([0-9]+) failures?.*/\1/'); \
 	  total=$$((total + n)); failed=$$((failed + f)); done; \
 	  echo "tests: $$((total - failed)) passed, $$failed failed"
+	$(MAKE) --no-print-directory test-example
 	$(MAKE) --no-print-directory test-install
 
 # The random-action stress test, long: STRESS_SEQUENCES sequences (make test runs 200); a failure names
@@ -110,6 +115,11 @@ stress: deps locale
 
 # Installs into a temporary DESTDIR, validates the desktop files and starts the installed app with the
 # toolchain off PATH and LD_LIBRARY_PATH (Tests/install-test.sh).
+# The toolkit as another app uses it: Examples/ (a package of its own) built, tested and started; the
+# README's snippets checked against it.
+test-example: deps
+	SWIFT="$(SWIFT)" Tests/example-test.sh
+
 test-install: deps locale
 	./Tests/install-test.sh
 
@@ -117,6 +127,8 @@ test-install: deps locale
 resources:
 	glib-compile-resources --sourcedir=Resources --generate-source --c-name postcard \
 	  --target=Sources/PostcardResources/resources.c Resources/postcard.gresource.xml
+	glib-compile-resources --sourcedir=Sources/NavigationGtkResources --generate-source --c-name navigation \
+	  --target=Sources/NavigationGtkResources/resources.c Sources/NavigationGtkResources/navigation.gresource.xml
 
 # The installed app: a release build with the Swift runtime linked in (runs without the toolchain),
 # its resources, and the desktop files (launcher, AppStream metainfo, icons, D-Bus activation).

@@ -31,7 +31,10 @@ let package = Package(
         // The app's style sheet compiled in as a GResource (generated C; `make resources`).
         .target(name: "PostcardResources", dependencies: ["CGtk"]),
         .target(name: "Navigation"),
-        .target(name: "NavigationGtk", dependencies: ["Gtk", "Navigation"]),
+        // The toolkit's own style (the translucent bar) compiled in as a GResource (generated C; `make resources`).
+        .target(name: "NavigationGtkResources", dependencies: ["CGtk"],
+                exclude: ["navigation.css", "navigation-dark.css", "navigation.gresource.xml"]),
+        .target(name: "NavigationGtk", dependencies: ["Gtk", "Navigation", "NavigationGtkResources"]),
         // A web page as a navigation page (under the translucent bar); its own target so that apps using
         // the toolkit without web pages never link WebKit.
         .target(name: "NavigationWeb", dependencies: ["NavigationGtk", "Gtk", "CGtk", "CWebKit"]),

@@ -223,12 +223,22 @@ public enum StyleSheet {
         g_object_unref(UnsafeMutableRawPointer(provider))
     }
 
+    /// Where a style sheet sits among GTK's style providers (a higher one wins over a lower one, whatever
+    /// the selectors' specificity).
+    public enum Priority: UInt32, Sendable {
+        /// A library's own style (the navigation toolkit's bar): above the theme and the user's
+        /// settings, just below the app's sheets, so an app can restyle what the library draws.
+        case library = 590  // GTK_STYLE_PROVIDER_PRIORITY_APPLICATION - 10
+        /// The app's own style (`GTK_STYLE_PROVIDER_PRIORITY_APPLICATION`).
+        case application = 600
+    }
+
     /// Loads the CSS compiled into the program as the GResource at `path` (e.g.
-    /// `/io/github/postcard/Postcard/style.css`), for every window at application priority.
-    public static func load(resource path: String) {
+    /// `/io/github/postcard/Postcard/style.css`), for every window at `priority`.
+    public static func load(resource path: String, priority: Priority = .application) {
         guard let provider = gtk_css_provider_new(), let display = gdk_display_get_default() else { return }
         gtk_css_provider_load_from_resource(provider, path)
-        gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), priority.rawValue)
         g_object_unref(UnsafeMutableRawPointer(provider))
     }
 }

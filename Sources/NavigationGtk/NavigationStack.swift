@@ -87,6 +87,7 @@ public final class NavigationStack {
 
     /// Creates a stack, optionally with a root page.
     public init(root: Page? = nil) {
+        NavigationStyle.loadOnce()
         view.transitionDuration = Self.transitionDuration
         view.isHomogeneous = false
         view.expandsHorizontally = true

@@ -339,4 +339,47 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
             spin(until: { opener.isFocus }, "focus back on the button that opened the dialog")
         }
     }
+
+    /// The translucent bar comes with the toolkit (a GResource in NavigationGtk, loaded with the first
+    /// stack), not from the app's style sheet: red behind the bar shows through it.
+    func testTheTranslucentBarShipsWithTheToolkit() throws {
+        try onMain {
+            let window = NavigationWindow(root: Page(title: "Under the Bar"), width: 400, height: 300)
+            let red = gtk_css_provider_new()!
+            gtk_css_provider_load_from_data(red, ".behind-the-bar { background-color: #ff0000; }", -1)
+            gtk_style_context_add_provider_for_display(gdk_display_get_default(), OpaquePointer(red),
+                                                       UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+            defer {
+                gtk_style_context_remove_provider_for_display(gdk_display_get_default(), OpaquePointer(red))
+                g_object_unref(UnsafeMutableRawPointer(red))
+            }
+            window.overlay.addCSSClass("behind-the-bar")
+            show(window.window)
+            spin(until: { window.topInset > 0 }, "laid out")
+            let barColor = try pixel(of: window.window, x: 200, y: Int(window.topInset) / 2)
+            // Adwaita's own bar is opaque (red = green there); the toolkit's lets 18 % through.
+            XCTAssertGreaterThan(Int(barColor.red) - Int(barColor.green), 30, "red shows through the bar: \(barColor)")
+            XCTAssertGreaterThan(barColor.green, 150, "yet the bar is there, mostly its own colour: \(barColor)")
+        }
+    }
+
+    /// The colour at (`x`, `y`) of `widget` as GTK renders it now.
+    @MainActor
+    private func pixel(of widget: Widget, x: Int, y: Int) throws -> (red: UInt8, green: UInt8, blue: UInt8) {
+        let paintable = gtk_widget_paintable_new(widget.widget)!
+        defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
+        let width = Double(gdk_paintable_get_intrinsic_width(paintable)), height = Double(gdk_paintable_get_intrinsic_height(paintable))
+        let snapshot = gtk_snapshot_new()!
+        gdk_paintable_snapshot(paintable, snapshot, width, height)
+        let node = try XCTUnwrap(gtk_snapshot_free_to_node(snapshot))
+        defer { gsk_render_node_unref(node) }
+        let renderer = try XCTUnwrap(gtk_native_get_renderer(gtk_widget_get_native(widget.widget)))
+        let texture = try XCTUnwrap(gsk_renderer_render_texture(renderer, node, nil))
+        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+        let stride = Int(gdk_texture_get_width(texture)) * 4
+        var bytes = [UInt8](repeating: 0, count: stride * Int(gdk_texture_get_height(texture)))
+        gdk_texture_download(texture, &bytes, gsize(stride))  // Cairo ARGB32 in memory order B, G, R, A
+        let offset = y * stride + x * 4
+        return (bytes[offset + 2], bytes[offset + 1], bytes[offset])
+    }
 }

@@ -1,0 +1,51 @@
+import NavigationGtk
+
+/// The app: one window with a navigation stack, and the code that navigates (pages never do).
+@MainActor public final class SwatchesApp {
+    public let window: NavigationWindow
+    public let home = HomePage()
+    public private(set) var picked: [PickColorFlow.Result] = []
+    public private(set) var flow: PickColorFlow?
+    public private(set) var about: PageDialog?
+
+    public init(application: Application? = nil) {
+        window = NavigationWindow(application: application, root: home)
+        home.detailsButton.onClicked { [weak self] in
+            guard let self else { return }
+            self.window.stack.push(ColorDetailPage(color: self.home.colorLabel.text))
+        }
+        home.pickButton.onClicked { [weak self] in self?.pickColor(presentation: .modal) }
+        home.pickHereButton.onClicked { [weak self] in self?.pickColor(presentation: .pushed) }
+        home.aboutButton.onClicked { [weak self] in
+            guard let self else { return }
+            let dialog = PageDialog(over: self.home, presenting: AboutColorsPage())
+            self.about = dialog
+            dialog.present()
+        }
+    }
+
+    /// The same caller code whether the flow is modal or pushed.
+    func pickColor(presentation: Presentation) {
+        guard flow == nil else { return }
+        let flow = PickColorFlow()
+        self.flow = flow
+        Task {
+            let result = await flow.run(from: home, presentation: presentation)
+            picked.append(result)
+            if case .picked(let color) = result { home.colorLabel.text = color }
+            self.flow = nil
+        }
+    }
+
+    /// Runs the app: `Application.run` installs the main-loop bridge, so `Task` and `await` run inside
+    /// GTK's loop. Call from a synchronous `main`.
+    public static func main() -> Int32 {
+        let application = Application(id: "io.github.postcard.Swatches")
+        var app: SwatchesApp?
+        application.onActivate {
+            if app == nil { app = SwatchesApp(application: application) }
+            app?.window.present()
+        }
+        return application.run()
+    }
+}

@@ -1,0 +1,4 @@
+import Glibc
+import Swatches
+
+exit(MainActor.assumeIsolated { SwatchesApp.main() })

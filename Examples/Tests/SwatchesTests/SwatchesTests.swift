@@ -1,0 +1,87 @@
+import NavigationGtk
+import Swatches
+import XCTest
+
+/// Swatches driven headlessly as its user would (under Xvfb: `dbus-run-session -- xvfb-run -a swift test`):
+/// GTK is initialized once; each test runs on the main actor and spins GTK's loop while it waits.
+/// (`@unchecked Sendable`: XCTest runs the tests one at a time on the main thread.)
+final class SwatchesTests: XCTestCase, @unchecked Sendable {
+    struct NoDisplay: Error {}
+
+    override func setUpWithError() throws {
+        // No display is a failure, not a skip.
+        guard MainActor.assumeIsolated({ initializeGtk() }) else { throw NoDisplay() }
+    }
+
+    @MainActor
+    private func spin(until condition: () -> Bool, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(MainLoopBridge.run(until: condition, timeout: 10), "timed out waiting for \(what)", file: file, line: line)
+    }
+
+    /// The app with its window shown, as at launch.
+    @MainActor
+    private func launch() -> SwatchesApp {
+        let app = SwatchesApp()
+        app.window.present()
+        spin(until: { app.window.window.isMapped }, "the window")
+        return app
+    }
+
+    @MainActor
+    private func settled(_ stack: NavigationStack) -> Bool { stack.transition == .idle }
+
+    func testPushedPageShowsItsTitleAndBackInTheStacksBar() {
+        MainActor.assumeIsolated {
+            let app = launch()
+            XCTAssertFalse(app.window.stack.backButton.isVisible, "no Back on the root page")
+            _ = app.home.detailsButton.activate()
+            spin(until: { app.window.stack.visiblePage is ColorDetailPage && settled(app.window.stack) }, "Details")
+            XCTAssertEqual(app.window.stack.titleLabel.text, "No color yet")
+            XCTAssertTrue(app.window.stack.backButton.isVisible, "Back in the stack's bar")
+            app.window.stack.goBack()
+            spin(until: { app.window.stack.visiblePage === app.home && settled(app.window.stack) }, "back home")
+            app.window.window.destroy()
+        }
+    }
+
+    func testTheFlowReturnsItsResultOnceModallyAndPushed() {
+        MainActor.assumeIsolated {
+            let app = launch()
+            for (button, presentation) in [(app.home.pickButton, Presentation.modal), (app.home.pickHereButton, .pushed)] {
+                _ = button.activate()
+                spin(until: { app.flow?.host?.stack.visiblePage is PickColorPage && app.flow.map { settled($0.host!.stack) } == true },
+                     "Pick a Color (\(presentation))")
+                XCTAssertEqual(app.flow?.host?.dialog == nil, presentation == .pushed, "a dialog only when modal")
+                _ = (app.flow!.host!.stack.visiblePage as! PickColorPage).buttons[2].activate()  // Blue
+                spin(until: { app.flow == nil && settled(app.window.stack) }, "the flow ended")
+                XCTAssertTrue(app.window.stack.visiblePage === app.home, "back where it started (\(presentation))")
+            }
+            XCTAssertEqual(app.picked, [.picked("Blue"), .picked("Blue")], "each result exactly once")
+            XCTAssertEqual(app.home.colorLabel.text, "Blue")
+
+            // Escape in the modal flow cancels it: one place handles every way out.
+            _ = app.home.pickButton.activate()
+            spin(until: { app.flow?.host?.dialog?.window.isMapped == true }, "the dialog")
+            app.flow!.host!.dialog!.window.close()
+            spin(until: { app.flow == nil }, "canceled")
+            XCTAssertEqual(app.picked.last, .canceled)
+            XCTAssertEqual(app.picked.count, 3)
+            app.window.window.destroy()
+        }
+    }
+
+    func testAPageShownAloneHasItsOwnBarWithClose() {
+        MainActor.assumeIsolated {
+            let app = launch()
+            _ = app.home.aboutButton.activate()
+            spin(until: { app.about?.window.isMapped == true }, "About Colors")
+            let about = app.about!
+            XCTAssertTrue(about.page.standaloneBar.isVisible, "its own bar")
+            XCTAssertEqual(about.window.title, "About Colors")
+            _ = about.closeButton.activate()
+            spin(until: { about.isDismissed }, "closed")
+            XCTAssertFalse(about.page.standaloneBar.isVisible, "the bar goes with the dialog")
+            app.window.window.destroy()
+        }
+    }
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# `make test-example`: the toolkit used as another app uses it. Builds Examples/ (a separate package that
+# depends on this checkout by path, as the README says), checks the build prints no warning, runs its
+# tests under Xvfb, starts the `swatches` program and reads its window over AT-SPI, and checks that every
+# Swift snippet in the README's "Using the navigation toolkit" is that example's code, word for word.
+# Prints "example test: passed" or what failed (exit 1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fail() { echo "example test: FAILED: $*" >&2; exit 1; }
+swift=${SWIFT:-swift}
+log=.build/example-build.log
+mkdir -p .build
+
+$swift build --package-path Examples --build-tests > "$log" 2>&1 || { tail -30 "$log"; fail "Examples did not build"; }
+# SwiftPM's own note about pkg-config flags it drops (GTK's `-pthread -mfpmath=sse`) is not from this
+# code and not yet avoidable (see the README); any other warning fails.
+if grep -E "warning:" "$log" | grep -v "prohibited flag"; then fail "building Examples printed warnings (above)"; fi
+
+xvfb=(dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24")
+G_DEBUG=fatal-warnings "${xvfb[@]}" $swift test --package-path Examples --skip-build > .build/example-test.log 2>&1 \
+  || { grep -E "error:|failed|Executed" .build/example-test.log | head -20; fail "the example's tests"; }
+grep -E "Executed [0-9]+ tests, with 0 failures" .build/example-test.log | tail -1
+
+# The program itself, as a user starts it: its window, read the way a screen reader reads it.
+bin=$($swift build --package-path Examples --show-bin-path)
+cat > .build/example-run.sh <<SCRIPT
+"$bin/swatches" & app=\$!
+for _ in \$(seq 1 100); do
+  if /usr/bin/python3 Tests/PostcardTests/Scripts/atspi_names.py \$app 2>/dev/null | grep -qx "push button|Pick a Color…"; then
+    /usr/bin/python3 Tests/PostcardTests/Scripts/atspi_names.py \$app; kill \$app; exit 0
+  fi
+  sleep 0.2
+done
+kill \$app; exit 1
+SCRIPT
+"${xvfb[@]}" bash .build/example-run.sh > .build/example-run.log 2>&1 || { cat .build/example-run.log; fail "swatches did not show its window"; }
+grep -qx "frame|Swatches" .build/example-run.log || { cat .build/example-run.log; fail "the window is not named after its page"; }
+
+/usr/bin/python3 - <<'PY' || fail "the README's snippets differ from Examples/ (above)"
+import pathlib, re, sys
+readme = pathlib.Path("README.md").read_text()
+section = readme.split("## Using the navigation toolkit", 1)[1].split("\n## ", 1)[0]
+sources = "\n".join(p.read_text() for p in pathlib.Path("Examples").rglob("*.swift") if ".build" not in p.parts)
+snippets = re.findall(r"```swift\n(.*?)```", section, re.S)
+missing = [s for s in snippets if s.strip() not in sources]
+for s in missing:
+    print("not in Examples/:\n" + s, file=sys.stderr)
+if not snippets or missing:
+    sys.exit(1)
+print(f"README: {len(snippets)} snippets, each the example's own code")
+PY
+echo "example test: passed"
