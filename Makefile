@@ -92,6 +92,8 @@ test: deps locale
 	  cmp -s .build/navigation-resources-check.c Sources/NavigationGtkResources/resources.c || \
 	  { echo "Sources/NavigationGtkResources/resources.c is older than navigation.css: run make resources"; exit 1; }
 	$(SWIFT) build --build-tests
+	@dir=$$($(SWIFT) package dump-symbol-graph --minimum-access-level public 2>&1 | sed -n 's/^Files written to //p'); \
+	  /usr/bin/python3 Tests/check-public-api.py "$$dir"
 	set -o pipefail; env -u DISPLAY -u WAYLAND_DISPLAY $(SWIFT) test --skip-build --filter '^NavigationTests\.' 2>&1 \
 	  | tee .build/test-model.log
 	rm -rf $(TEST_CACHE)

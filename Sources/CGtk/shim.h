@@ -12,7 +12,8 @@
 #include <gio/gsettingsbackend.h>
 #include <unistd.h>
 
-// libdispatch's main-queue hooks (exported by libdispatch on Linux, used by CoreFoundation's run loop).
+// libdispatch's main-queue hooks (exported by libdispatch on Linux, used by CoreFoundation's run loop);
+// used only in Sources/Gtk/DispatchMainQueueHooks.swift, which says why and what breaks if they change.
 // The handle is an eventfd that becomes readable when work is queued on the main queue.
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *msg);

@@ -89,7 +89,7 @@ public struct CommandLineOptions {
 
     /// The remaining arguments as `file://` URIs, byte for byte (a file name that is not UTF-8 stays
     /// that name): `resolve` turns each argument's bytes into a URI (relative to the right folder).
-    public func remainingFileURIs(resolve: (UnsafePointer<CChar>) -> String) -> [String] {
+    package func remainingFileURIs(resolve: (UnsafePointer<CChar>) -> String) -> [String] {
         withRemainingFilenames { $0.map(resolve) }
     }
 
@@ -109,7 +109,7 @@ public struct CommandLineOptions {
 
     /// The `file://` URI of a command-line argument given in the launching process itself (relative to
     /// its current folder), byte for byte (`g_file_new_for_commandline_arg`).
-    public static func localURI(forArgument argument: UnsafePointer<CChar>) -> String {
+    package static func localURI(forArgument argument: UnsafePointer<CChar>) -> String {
         let file = g_file_new_for_commandline_arg(argument)!
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         let uri = g_file_get_uri(file)!
@@ -136,7 +136,7 @@ public struct CommandLineInvocation {
     /// The `file://` URI of `argument` (a path relative to the launching process's current folder, an
     /// absolute path, or a URI), without converting the name to text on the way (GIO's
     /// `g_application_command_line_create_file_for_arg`).
-    public func uri(forArgument argument: UnsafePointer<CChar>) -> String {
+    package func uri(forArgument argument: UnsafePointer<CChar>) -> String {
         let file = g_application_command_line_create_file_for_arg(commandLine, argument)!
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         let uri = g_file_get_uri(file)!

@@ -24,7 +24,7 @@ public final class Box: Widget {
         return count
     }
     /// The child pointer at `index`, or nil.
-    public func child(at index: Int) -> UnsafeMutablePointer<GtkWidget>? {
+    package func child(at index: Int) -> UnsafeMutablePointer<GtkWidget>? {
         var child = gtk_widget_get_first_child(widget)
         var position = 0
         while let current = child {
@@ -50,7 +50,7 @@ public final class Stack: Widget {
     public func remove(_ child: Widget) { gtk_stack_remove(stack, child.widget) }
 
     /// Shows the child named `name` with `transition` (e.g. `GTK_STACK_TRANSITION_TYPE_OVER_LEFT`).
-    public func showChild(named name: String, transition: GtkStackTransitionType) {
+    package func showChild(named name: String, transition: GtkStackTransitionType) {
         gtk_stack_set_visible_child_full(stack, name, transition)
     }
 
@@ -175,7 +175,7 @@ public final class Overlay: Widget {
 
     /// Places overlay children at layout time: `handler(child, overlayWidth, overlayHeight)` returns the
     /// child's rectangle, or nil to let GTK place it by its alignment.
-    public func onPlaceChild(_ handler: @escaping @MainActor (UnsafeMutablePointer<GtkWidget>, Int32, Int32) -> Rect?) {
+    package func onPlaceChild(_ handler: @escaping @MainActor (UnsafeMutablePointer<GtkWidget>, Int32, Int32) -> Rect?) {
         connect("get-child-position") { args in
             guard let overlay = args.object(at: 0)?.assumingMemoryBound(to: GtkWidget.self),
                   let child = args.object(at: 1), let out = args.boxed(at: 2),

@@ -31,7 +31,7 @@ public final class DesktopStyle {
 
     /// Follows the `color-scheme` key of `settings` (a `GSettings` of `org.gnome.desktop.interface`, e.g.
     /// on a memory backend in tests); takes ownership of the reference.
-    public init(settings: UnsafeMutableRawPointer) {
+    package init(settings: UnsafeMutableRawPointer) {
         self.settings = Object(settings, transfer: .full)
         self.settings.connect("changed::color-scheme") { [weak self] _ in self?.apply() }
         apply()

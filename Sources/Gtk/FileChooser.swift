@@ -9,7 +9,7 @@ public final class FileChooser: Object {
     /// Creates a chooser that opens one image file (filter: every format GdkPixbuf can read).
     /// `title` is the dialog title; `acceptLabel` the affirmative button (e.g. "_Open"); `folder`, when
     /// given, is the folder it starts in (else GTK's default, Recent).
-    public init(title: String, acceptLabel: String, parent: UnsafeMutablePointer<GtkWindow>?, folder: FilePath? = nil) {
+    package init(title: String, acceptLabel: String, parent: UnsafeMutablePointer<GtkWindow>?, folder: FilePath? = nil) {
         super.init(gtk_file_chooser_native_new(title, parent, GTK_FILE_CHOOSER_ACTION_OPEN, acceptLabel, localized("_Cancel")),
                    transfer: .full)
         gtk_native_dialog_set_modal(pointer(), 1)

@@ -36,10 +36,10 @@ public final class DecodedImage: @unchecked Sendable {
     deinit { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
 
     /// Wraps a pixbuf the caller owns one reference of (`transfer full`), e.g. from a thumbnail factory.
-    public static func taking(_ pixbuf: OpaquePointer) -> DecodedImage { DecodedImage(taking: pixbuf) }
+    package static func taking(_ pixbuf: OpaquePointer) -> DecodedImage { DecodedImage(taking: pixbuf) }
 
     /// The pixbuf pointer, borrowed for C calls (valid while this object lives).
-    public var pixbufPointer: OpaquePointer { pixbuf }
+    package var pixbufPointer: OpaquePointer { pixbuf }
 
     /// The image scaled down (bilinear) for `fit`, or itself when it is not larger. Blocking: call it off
     /// the main thread. Nil when memory for the copy cannot be had.

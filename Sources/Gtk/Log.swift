@@ -20,6 +20,12 @@ public enum Log {
         write(G_LOG_LEVEL_MESSAGE, message(), file: file, line: line, function: function)
     }
 
+    /// Logs a programming error or a broken platform assumption (`G_LOG_LEVEL_CRITICAL`): never for a
+    /// user's input. Fatal in the tests (`G_DEBUG=fatal-criticals`).
+    static func critical(_ message: @autoclosure () -> String, file: String = #fileID, line: Int = #line, function: String = #function) {
+        write(G_LOG_LEVEL_CRITICAL, message(), file: file, line: line, function: function)
+    }
+
     /// Logs something worth knowing when following what the app does (`G_LOG_LEVEL_INFO`).
     public static func info(_ message: @autoclosure () -> String, file: String = #fileID, line: Int = #line, function: String = #function) {
         write(G_LOG_LEVEL_INFO, message(), file: file, line: line, function: function)

@@ -1,13 +1,13 @@
 import CGtk
-import Dispatch  // links libdispatch, which exports the main-queue hooks
 
 /// Runs Swift concurrency's main-actor work inside the GLib main loop.
 ///
 /// Swift's `MainActor` and `DispatchQueue.main` enqueue work on libdispatch's main queue, which nothing
 /// drains while `g_application_run` or `g_main_context_iteration` owns the main thread. The bridge adds a
-/// GLib fd source on the main queue's eventfd (`_dispatch_get_main_queue_handle_4CF`); when it is readable
-/// the source reads the eventfd's 8-byte counter and drains the queue with
-/// `_dispatch_main_queue_callback_4CF`. No timer, no wake-ups while idle.
+/// GLib fd source on the main queue's eventfd; when it is readable the source reads the eventfd's 8-byte
+/// counter and drains the queue. No timer, no wake-ups while idle. The eventfd and the drain are
+/// libdispatch's private hooks, used only in `DispatchMainQueueHooks.swift` (why, and what breaks if
+/// the toolchain changes them, is written there); ``hooksWork(timeout:)`` checks them.
 public enum MainLoopBridge {
     nonisolated(unsafe) private static var sourceID: guint = 0
 
@@ -16,13 +16,33 @@ public enum MainLoopBridge {
     @MainActor
     public static func install() {
         guard sourceID == 0 else { return }
-        let handle = _dispatch_get_main_queue_handle_4CF()
-        sourceID = g_unix_fd_add(handle, G_IO_IN, { fd, _, _ in
+        sourceID = g_unix_fd_add(DispatchMainQueueHooks.handle, G_IO_IN, { fd, _, _ in
             var counter: UInt64 = 0
             _ = read(fd, &counter, MemoryLayout<UInt64>.size)
-            _dispatch_main_queue_callback_4CF(nil)
+            DispatchMainQueueHooks.drain()
             return 1  // G_SOURCE_CONTINUE
         }, nil)
+    }
+
+    /// Whether the bridge works on this toolchain: work queued on `DispatchQueue.main` and a main-actor
+    /// task both run within `timeout` seconds while only GLib's loop runs (installs the bridge first).
+    /// False means libdispatch's private hooks changed (see `DispatchMainQueueHooks.swift`): every
+    /// `await` on the main actor would hang. ``Application/run(arguments:)`` checks it and logs a
+    /// critical. Main thread.
+    @MainActor
+    public static func hooksWork(timeout: Double = 2) -> Bool {
+        install()
+        return DispatchMainQueueHooks.verify(timeout: timeout)
+    }
+
+    /// Logs a GLib critical when ``hooksWork(timeout:)`` fails, naming the cause, so a broken bridge is
+    /// loud instead of a silent hang at the first `await`.
+    @MainActor
+    static func installChecked() {
+        install()
+        if !DispatchMainQueueHooks.verify(timeout: 2) {
+            Log.critical("Swift's main actor does not run inside GLib's loop: libdispatch's main-queue hooks (_dispatch_get_main_queue_handle_4CF, _dispatch_main_queue_callback_4CF) no longer work on this toolchain; see Sources/Gtk/DispatchMainQueueHooks.swift")
+        }
     }
 
     /// Iterates the main context until `condition` holds or `timeout` seconds pass (then returns false).
@@ -117,7 +137,7 @@ public final class Application: Object {
     /// ``onCommandLine(_:)`` here or in the running instance.
     /// - Returns: the process exit status.
     public func run(arguments: [String] = CommandLine.arguments) -> Int32 {
-        MainLoopBridge.install()
+        MainLoopBridge.installChecked()
         return withNullTerminatedCStrings(arguments) { argv in
             argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {
                 g_application_run(pointer(as: GApplication.self), Int32(arguments.count), $0)
@@ -129,7 +149,7 @@ public final class Application: Object {
     /// UTF-8 reaches GOption unchanged; `CommandLine.arguments` would have replaced its bytes).
     /// - Returns: the process exit status.
     public func runWithProcessArguments() -> Int32 {
-        MainLoopBridge.install()
+        MainLoopBridge.installChecked()
         return g_application_run(pointer(as: GApplication.self), CommandLine.argc, CommandLine.unsafeArgv)
     }
 

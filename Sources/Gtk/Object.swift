@@ -22,11 +22,11 @@ open class Object {
     }
 
     /// The wrapped object. Valid for the wrapper's whole lifetime.
-    nonisolated(unsafe) public let gobject: UnsafeMutablePointer<GObject>
+    nonisolated(unsafe) package let gobject: UnsafeMutablePointer<GObject>
 
     /// Wraps `pointer`, taking ownership as `transfer` says. Floating references are always sunk
     /// (`g_object_ref_sink`), so widgets from `gtk_*_new` can be passed with either value.
-    public init(_ pointer: UnsafeMutableRawPointer, transfer: Transfer) {
+    package init(_ pointer: UnsafeMutableRawPointer, transfer: Transfer) {
         gobject = pointer.assumingMemoryBound(to: GObject.self)
         if postcard_is_floating(pointer) != 0 || transfer == .none {
             g_object_ref_sink(pointer)
@@ -34,7 +34,7 @@ open class Object {
     }
 
     /// Wraps an object whose C type is private (imported as `OpaquePointer`); see ``init(_:transfer:)``.
-    public init(_ pointer: OpaquePointer, transfer: Transfer) {
+    package init(_ pointer: OpaquePointer, transfer: Transfer) {
         gobject = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GObject.self)
         if postcard_is_floating(gobject) != 0 || transfer == .none {
             g_object_ref_sink(gobject)
@@ -46,17 +46,15 @@ open class Object {
     }
 
     /// The object pointer as a specific C type (no run-time check; the wrapper's class guarantees it).
-    @inlinable
-    public func pointer<T>(as type: T.Type = T.self) -> UnsafeMutablePointer<T> {
+    package func pointer<T>(as type: T.Type = T.self) -> UnsafeMutablePointer<T> {
         UnsafeMutableRawPointer(gobject).assumingMemoryBound(to: T.self)
     }
 
     /// The object pointer as an `OpaquePointer`, for GTK types whose struct is private (most final types).
-    public var opaque: OpaquePointer { OpaquePointer(gobject) }
+    package var opaque: OpaquePointer { OpaquePointer(gobject) }
 
     /// The object pointer for C functions that take a private (opaque) GTK type.
-    @inlinable
-    public func pointer() -> OpaquePointer { OpaquePointer(gobject) }
+    package func pointer() -> OpaquePointer { OpaquePointer(gobject) }
 
     /// The GType name of the wrapped object, e.g. `"GtkButton"`.
     public var typeName: String { String(cString: postcard_type_name_of(gobject)) }
@@ -89,6 +87,27 @@ open class Object {
     }
 }
 
+// MARK: - Escape hatch
+
+extension Object {
+    /// **Escape hatch** to GTK's C API, for what these bindings do not cover: the wrapped `GObject*`
+    /// (for a widget its `GtkWidget*`, for a window its `GtkWindow*`) as a raw pointer, borrowed: valid
+    /// while this wrapper lives; do not unref it. Cast it after `import CGtk`, e.g.
+    /// `.assumingMemoryBound(to: GtkWidget.self)`. Everything else in the public API takes and returns
+    /// Swift types only. Main actor for widgets (GTK is single-threaded).
+    public var unsafeGObjectPointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(gobject) }
+}
+
+extension Widget {
+    /// **Escape hatch**: wraps a widget made with GTK's C API (its `GtkWidget*` as a raw pointer) so it
+    /// can go into pages, boxes and bars. `takingOwnership`: true when the caller's reference passes to
+    /// the wrapper (a new widget from `gtk_*_new`, floating or not), false to take a reference of its own.
+    /// Main actor.
+    public convenience init(unsafeGtkWidget pointer: UnsafeMutableRawPointer, takingOwnership: Bool) {
+        self.init(pointer, transfer: takingOwnership ? .full : .none)
+    }
+}
+
 /// The arguments of one signal emission, valid only during the handler call (on the main actor).
 public struct SignalArguments: @unchecked Sendable {
     let values: UnsafePointer<GValue>?
@@ -97,13 +116,13 @@ public struct SignalArguments: @unchecked Sendable {
     let returnValue: UnsafeMutablePointer<GValue>?
 
     /// The object argument at `index`, or nil.
-    public func object(at index: Int) -> UnsafeMutableRawPointer? {
+    package func object(at index: Int) -> UnsafeMutableRawPointer? {
         guard index < count, let values else { return nil }
         return g_value_get_object(values + index)
     }
 
     /// The boxed or pointer argument at `index` (e.g. a `GdkRectangle*` out-parameter), or nil.
-    public func boxed(at index: Int) -> UnsafeMutableRawPointer? {
+    package func boxed(at index: Int) -> UnsafeMutableRawPointer? {
         guard index < count, let values else { return nil }
         return g_value_get_boxed(values + index)
     }
@@ -125,7 +144,7 @@ public struct SignalArguments: @unchecked Sendable {
     }
 
     /// The plain pointer argument at `index` (a `G_TYPE_POINTER`, e.g. an array), or nil.
-    public func rawPointer(at index: Int) -> UnsafeMutableRawPointer? {
+    package func rawPointer(at index: Int) -> UnsafeMutableRawPointer? {
         guard index < count, let values else { return nil }
         return g_value_get_pointer(values + index)
     }

@@ -15,7 +15,7 @@ public final class PixelBuffer: @unchecked Sendable {
 
     /// Copies `height` rows of `stride` bytes from `pixels` (any thread).
     /// Returns nil when the sizes are not positive or `stride` is less than 3 × `width`.
-    public init?(copying pixels: UnsafeRawPointer, width: Int32, height: Int32, stride: Int) {
+    package init?(copying pixels: UnsafeRawPointer, width: Int32, height: Int32, stride: Int) {
         guard width > 0, height > 0, stride >= Int(width) * 3 else { return nil }
         self.width = width
         self.height = height

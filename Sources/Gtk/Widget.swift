@@ -4,7 +4,7 @@ import CGtk
 @MainActor
 open class Widget: Object {
     /// The wrapped `GtkWidget*`.
-    public var widget: UnsafeMutablePointer<GtkWidget> { pointer() }
+    package var widget: UnsafeMutablePointer<GtkWidget> { pointer() }
 
     /// Whether the widget is shown (`gtk_widget_set_visible`).
     public var isVisible: Bool {
@@ -177,7 +177,7 @@ open class Widget: Object {
     }
 
     /// The widget's parent, or nil when it has none.
-    public var parentWidget: UnsafeMutablePointer<GtkWidget>? { gtk_widget_get_parent(widget) }
+    package var parentWidget: UnsafeMutablePointer<GtkWidget>? { gtk_widget_get_parent(widget) }
 
     /// Removes the widget from its parent (any container); the Swift wrapper keeps it alive for reuse.
     public func unparent() { gtk_widget_unparent(widget) }
@@ -207,7 +207,7 @@ open class Widget: Object {
     public func activate() -> Bool { gtk_widget_activate(widget) != 0 }
 
     /// The toplevel window pointer this widget is in, or nil when not in a window.
-    public var rootWindow: UnsafeMutablePointer<GtkWindow>? {
+    package var rootWindow: UnsafeMutablePointer<GtkWindow>? {
         guard let root = gtk_widget_get_root(widget) else { return nil }
         return UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWindow.self)
     }
@@ -222,7 +222,7 @@ open class Widget: Object {
     }
 
     /// Whether `other` is this widget or a descendant of it.
-    public func contains(_ other: UnsafeMutablePointer<GtkWidget>) -> Bool {
+    package func contains(_ other: UnsafeMutablePointer<GtkWidget>) -> Bool {
         other == widget || gtk_widget_is_ancestor(other, widget) != 0
     }
 }

@@ -18,7 +18,7 @@ public class Window: Widget {
 
     /// Wraps a window GTK made (e.g. from a `GtkBuilder` description, or a `GtkAboutDialog`); the
     /// wrapper holds its own reference.
-    public init(wrapping window: UnsafeMutableRawPointer) {
+    package init(wrapping window: UnsafeMutableRawPointer) {
         super.init(window, transfer: .none)
     }
 
@@ -76,7 +76,7 @@ public class Window: Widget {
     }
 
     /// Sets the parent window: the window manager keeps this one above it and centres it on it.
-    public func setTransient(for parent: UnsafeMutablePointer<GtkWindow>?) {
+    package func setTransient(for parent: UnsafeMutablePointer<GtkWindow>?) {
         if let old = transientParentReference, parentWatchID != 0 { old.disconnect(parentWatchID) }
         parentWatchID = 0
         gtk_window_set_transient_for(window, parent)
@@ -90,7 +90,7 @@ public class Window: Widget {
     }
 
     /// The parent set with ``setTransient(for:)``.
-    public var transientParent: UnsafeMutablePointer<GtkWindow>? { gtk_window_get_transient_for(window) }
+    package var transientParent: UnsafeMutablePointer<GtkWindow>? { gtk_window_get_transient_for(window) }
 
     /// Whether the window is destroyed when its transient parent is. GTK's own
     /// `destroy-with-parent` waits for the parent's finalization, which a Swift wrapper of the parent can
@@ -116,10 +116,10 @@ public class Window: Widget {
     public var isShown: Bool { gtk_widget_get_visible(widget) != 0 }
 
     /// The widget that has keyboard focus in this window, if any.
-    public var focusWidget: UnsafeMutablePointer<GtkWidget>? { gtk_window_get_focus(window) }
+    package var focusWidget: UnsafeMutablePointer<GtkWidget>? { gtk_window_get_focus(window) }
 
     /// Sets the focus widget of the window (nil clears it).
-    public func setFocus(_ widget: UnsafeMutablePointer<GtkWidget>?) { gtk_window_set_focus(window, widget) }
+    package func setFocus(_ widget: UnsafeMutablePointer<GtkWidget>?) { gtk_window_set_focus(window, widget) }
 
     /// Runs `handler` on `close-request` (window manager close, ``close()``). Return true to keep the
     /// window open, false to let GTK destroy it.
@@ -155,11 +155,11 @@ public class Window: Widget {
     }
 
     /// Whether `window` is still in GTK's list of toplevels (not destroyed).
-    public static func isListed(_ window: UnsafeMutablePointer<GtkWindow>) -> Bool { all().contains(window) }
+    package static func isListed(_ window: UnsafeMutablePointer<GtkWindow>) -> Bool { all().contains(window) }
 
     /// Makes this a dialog of `parent`: modal, transient for it (kept above it, centred on it) and
     /// destroyed with it. With no parent it is only modal.
-    public func makeModal(over parent: UnsafeMutablePointer<GtkWindow>?) {
+    package func makeModal(over parent: UnsafeMutablePointer<GtkWindow>?) {
         isModal = true
         setTransient(for: parent)
         destroysWithParent = true
@@ -193,7 +193,7 @@ public class Window: Widget {
     public var isActive: Bool { gtk_window_is_active(window) != 0 }
 
     /// Every toplevel window of the process.
-    public static func all() -> [UnsafeMutablePointer<GtkWindow>] {
+    package static func all() -> [UnsafeMutablePointer<GtkWindow>] {
         let list = gtk_window_list_toplevels()
         defer { g_list_free(list) }
         var result: [UnsafeMutablePointer<GtkWindow>] = []

@@ -383,3 +383,33 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
         return (bytes[offset + 2], bytes[offset + 1], bytes[offset])
     }
 }
+
+/// The toolkit's seams with the platform: the main-loop bridge's private libdispatch hooks and the
+/// escape hatch to GTK's C API.
+final class ToolkitSeamTests: GtkTestCase, @unchecked Sendable {
+    /// Fails (within 2 s, never hangs) if libdispatch's main-queue hooks stop draining the main queue
+    /// inside GLib's loop on this toolchain (see Sources/Gtk/DispatchMainQueueHooks.swift).
+    func testTheMainQueueHooksRunMainActorWorkInsideGLibsLoop() {
+        onMain {
+            for _ in 0..<3 {  // and again: the eventfd is re-armed after each drain
+                XCTAssertTrue(MainLoopBridge.hooksWork(timeout: 2),
+                              "DispatchQueue.main and MainActor work did not run inside GLib's loop: libdispatch's hooks changed")
+            }
+        }
+    }
+
+    /// A widget made with GTK's C API goes into a page through the one escape hatch, and comes back out.
+    func testTheEscapeHatchWrapsAWidgetMadeInC() {
+        onMain {
+            let page = Page(title: "Escape Hatch")
+            let window = NavigationWindow(root: page, width: 300, height: 200)
+            let made = UnsafeMutableRawPointer(gtk_label_new("Made in C")!)
+            let label = Widget(unsafeGtkWidget: made, takingOwnership: true)
+            page.content.append(label)
+            show(window.window)
+            spin(until: { label.isMapped }, "shown")
+            XCTAssertEqual(label.unsafeGObjectPointer, made, "the same GtkWidget")
+            XCTAssertEqual(label.typeName, "GtkLabel")
+        }
+    }
+}
