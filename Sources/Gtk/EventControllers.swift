@@ -83,10 +83,16 @@ public enum KeyValue {
     public static let left = UInt32(GDK_KEY_Left)
     /// Left arrow on the keypad.
     public static let keypadLeft = UInt32(GDK_KEY_KP_Left)
+    /// Right arrow.
+    public static let right = UInt32(GDK_KEY_Right)
+    /// Keypad right arrow.
+    public static let keypadRight = UInt32(GDK_KEY_KP_Right)
     /// The V key (Ctrl+V pastes).
     public static let v = UInt32(GDK_KEY_v)
     /// The V key with Shift or Caps Lock.
     public static let capitalV = UInt32(GDK_KEY_V)
     /// The Back key of keyboards with browser keys (`XF86Back`).
     public static let back = UInt32(GDK_KEY_Back)
+    /// The Forward key of keyboards that have one (`XF86Forward`).
+    public static let forward = UInt32(GDK_KEY_Forward)
 }

@@ -35,12 +35,32 @@ public struct NavigationStackState: Equatable, Sendable, Codable {
         /// What the page shows, as text an app can rebuild the page from at its next launch (e.g.
         /// "profile/ada", "post/12"), or nil for a page that is not restored.
         public var route: String?
+        /// A name for the page that code can pop back to (``NavigationStackState/pop(toTag:)``), as
+        /// libadwaita's page tags; unique on a stack (a later page with the same tag is not found).
+        public var tag: String?
+        /// Whether the user can leave the page with Back (the button, its shortcuts, gestures). False
+        /// hides Back on the page, as libadwaita's `can-pop`; code can still pop it.
+        public var canPop: Bool
 
         /// Creates an entry.
-        public init(id: PageID, title: String, route: String? = nil) {
+        public init(id: PageID, title: String, route: String? = nil, tag: String? = nil, canPop: Bool = true) {
             self.id = id
             self.title = title
             self.route = route
+            self.tag = tag
+            self.canPop = canPop
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, title, route, tag, canPop }
+
+        /// Decodes an entry; `tag` and `canPop` may be missing (states saved before they existed).
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(PageID.self, forKey: .id)
+            title = try container.decode(String.self, forKey: .title)
+            route = try container.decodeIfPresent(String.self, forKey: .route)
+            tag = try container.decodeIfPresent(String.self, forKey: .tag)
+            canPop = try container.decodeIfPresent(Bool.self, forKey: .canPop) ?? true
         }
     }
 
@@ -50,6 +70,12 @@ public struct NavigationStackState: Equatable, Sendable, Codable {
 
     /// The pages, root first, visible page last. Never contains an id twice.
     public private(set) var entries: [Entry]
+
+    /// The page the user just left with Back (``goBack()``), which Forward (``goForward()``) pushes
+    /// again; nil once anything else changes the stack. Not saved with the state.
+    public private(set) var forwardEntry: Entry?
+
+    private enum CodingKeys: String, CodingKey { case entries }
 
     /// Creates a stack holding `entries` (duplicates after the first occurrence are dropped).
     public init(_ entries: [Entry] = []) {
@@ -63,8 +89,15 @@ public struct NavigationStackState: Equatable, Sendable, Codable {
     /// The page Back returns to, or nil at the root.
     public var previous: Entry? { entries.count > 1 ? entries[entries.count - 2] : nil }
 
-    /// Whether there is a page to go back to (the Back button is shown).
+    /// Whether there is a page to go back to.
     public var canGoBack: Bool { entries.count > 1 }
+
+    /// Whether the user can go back: there is a page below and the visible page allows it
+    /// (``Entry/canPop``). The Back button shows, and Back's shortcuts act, only then.
+    public var canUserGoBack: Bool { canGoBack && top?.canPop != false }
+
+    /// The page tagged `tag` (the lowest one), or nil.
+    public func entry(taggedAs tag: String) -> Entry? { entries.first { $0.tag == tag } }
 
     /// Whether `id` is on the stack.
     public func contains(_ id: PageID) -> Bool { entries.contains { $0.id == id } }
@@ -75,7 +108,29 @@ public struct NavigationStackState: Equatable, Sendable, Codable {
     public mutating func push(_ entry: Entry) -> Bool {
         guard !contains(entry.id) else { return false }
         entries.append(entry)
+        forwardEntry = nil
         return true
+    }
+
+    /// The user's Back: pops the visible page when ``canUserGoBack``, and remembers it for
+    /// ``goForward()``.
+    /// - Returns: the popped page, or nil (nothing changed).
+    @discardableResult
+    public mutating func goBack() -> Entry? {
+        guard canUserGoBack, let popped = pop() else { return nil }
+        forwardEntry = popped
+        return popped
+    }
+
+    /// The user's Forward (Alt+Right, mouse button 9; what a web browser does): pushes again the page
+    /// the user just left with ``goBack()``, while nothing else has changed the stack since.
+    /// - Returns: the page pushed, or nil (nothing to go forward to).
+    @discardableResult
+    public mutating func goForward() -> Entry? {
+        guard let entry = forwardEntry, !contains(entry.id) else { return nil }
+        entries.append(entry)
+        forwardEntry = nil
+        return entry
     }
 
     /// Removes the visible page, unless it is the root.
@@ -83,6 +138,7 @@ public struct NavigationStackState: Equatable, Sendable, Codable {
     @discardableResult
     public mutating func pop() -> Entry? {
         guard entries.count > 1 else { return nil }
+        forwardEntry = nil
         return entries.removeLast()
     }
 
@@ -93,7 +149,17 @@ public struct NavigationStackState: Equatable, Sendable, Codable {
         guard let index = entries.firstIndex(where: { $0.id == id }) else { return [] }
         let removed = Array(entries[(index + 1)...])
         entries.removeSubrange((index + 1)...)
+        if !removed.isEmpty { forwardEntry = nil }
         return removed
+    }
+
+    /// Removes every page above the one tagged `tag`, making it the visible page (libadwaita's
+    /// `pop_to_tag`).
+    /// - Returns: the removed pages, bottom first; empty if no page has the tag or it is on top.
+    @discardableResult
+    public mutating func pop(toTag tag: String) -> [Entry] {
+        guard let entry = entry(taggedAs: tag) else { return [] }
+        return pop(to: entry.id)
     }
 
     /// Removes every page but the root.
@@ -109,6 +175,19 @@ public struct NavigationStackState: Equatable, Sendable, Codable {
     public mutating func replace(with newEntries: [Entry]) {
         var seen = Set<PageID>()
         entries = newEntries.filter { seen.insert($0.id).inserted }
+        forwardEntry = nil
+    }
+
+    /// Forgets the page ``goForward()`` would push again.
+    public mutating func clearForward() { forwardEntry = nil }
+
+    /// Sets whether the user can leave page `id` with Back (``Entry/canPop``).
+    /// - Returns: false if `id` is not on the stack.
+    @discardableResult
+    public mutating func setCanPop(_ canPop: Bool, of id: PageID) -> Bool {
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { return false }
+        entries[index].canPop = canPop
+        return true
     }
 
     /// Sets the title of page `id`.
@@ -182,4 +261,16 @@ public enum Presentation: Equatable, Sendable {
     /// Pushed onto the caller's existing navigation stack; when it ends the stack pops back to exactly
     /// where it was.
     case pushed
+}
+
+/// A step of a page's life on a navigation stack, as libadwaita's `AdwNavigationPage` signals it.
+public enum PageLifecycleEvent: Equatable, Sendable {
+    /// A change (push, pop, replace) has started to show the page.
+    case showing
+    /// The change that showed the page has ended (its transition is over): it is the visible page.
+    case shown
+    /// A change has started to cover or remove the page.
+    case hiding
+    /// The change that covered or removed the page has ended.
+    case hidden
 }

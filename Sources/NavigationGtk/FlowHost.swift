@@ -124,6 +124,7 @@ public final class FlowHost {
         guard !isEnded else { return }
         let ours = removed.filter { page in pages.contains { $0 === page } }
         guard !ours.isEmpty else { return }
+        stack.clearForward()  // a flow's page that left is not brought back by Forward: the flow owns its pages
         pages.removeAll { page in ours.contains { $0 === page } }
         onPagesPopped?(ours)
         guard pages.isEmpty else { return }

@@ -14,7 +14,14 @@ import Navigation
 ///   their transition ends, and released then.
 /// - Back: the Back button, Alt+Left, the Back key, mouse button 8, and Escape on a pushed page
 ///   (installed on the window by ``installBackShortcuts(on:)``). Escape on the root page calls
-///   ``onEscapeAtRoot`` instead (a modal flow cancels there).
+///   ``onEscapeAtRoot`` instead (a modal flow cancels there). A page whose ``Page/canPop`` is false
+///   has no Back and ignores every back shortcut (as libadwaita's `can-pop`); code can still pop it.
+/// - Forward: Alt+Right, the Forward key and mouse button 9 push again the page the user just left
+///   with Back, while nothing else has changed the stack (``goForward()``).
+/// - Tags: ``pop(toTag:)``, and ``push(tag:)`` for pages ``add(_:)``ed in advance (libadwaita's
+///   `pop_to_tag`, `push_by_tag`).
+/// - Events: each page hears showing, shown, hiding, hidden (``Page/observeLifecycle(owner:_:)``);
+///   observers of the stack hear pushed, popped (once per page) and replaced (``observeEvents(owner:_:)``).
 /// - Focus is remembered per page and restored when the page is shown again.
 ///
 /// Every change goes through the model first (``state``) and the widgets follow.
@@ -76,11 +83,21 @@ public final class NavigationStack {
     private var lastTitle: String?
     private var destroyObservers: [(owner: Weak, handler: @MainActor () -> Void)] = []
     private var isDestroyed = false
+    private var eventObservers: [(owner: Weak, handler: @MainActor (Event) -> Void)] = []
+    /// Pages added with ``add(_:)``, by tag, for ``push(tag:)``.
+    private var addedPages: [String: Page] = [:]
+    /// The page Forward pushes again (kept alive while ``NavigationStackState/forwardEntry`` names it).
+    private var forwardPage: Page?
+    /// The page that is leaving and the one that is coming, while their transition runs.
+    private var lifecycleInProgress: (left: Page?, came: Page?)?
 
     private struct Weak { weak var object: AnyObject? }
 
     /// The mouse button that goes back (the "back" side button, X11/GDK button 8).
     public static let mouseBackButton: UInt32 = 8
+
+    /// The mouse button that goes forward (the "forward" side button, X11/GDK button 9).
+    public static let mouseForwardButton: UInt32 = 9
 
     /// Transition length: 200 ms, GtkStack's default and close to libadwaita's navigation view.
     public static let transitionDuration: UInt32 = 200
@@ -111,6 +128,21 @@ public final class NavigationStack {
     /// The pages, root first.
     public var pages: [Page] { state.entries.compactMap { pagesByID[$0.id] } }
 
+    /// Whether changes slide (true, the default) or switch at once, for every push and pop of this stack
+    /// (libadwaita's `animate-transitions`). GTK also switches at once when the desktop turns animations
+    /// off (`gtk-enable-animations`).
+    public var isAnimated = true
+
+    /// What happened to the stack's pages, for ``observeEvents(owner:_:)``.
+    public enum Event {
+        /// `page` was pushed (once per page, also for each page of a replace that only adds).
+        case pushed(Page)
+        /// `page` left the stack by a pop or pop-to (once per page, top first).
+        case popped(Page)
+        /// The pages were replaced: `removed` left (bottom first), `added` came (bottom first).
+        case replaced(removed: [Page], added: [Page])
+    }
+
     /// The visible page, or nil when empty.
     public var visiblePage: Page? { state.top.flatMap { pagesByID[$0.id] } }
 
@@ -131,10 +163,57 @@ public final class NavigationStack {
             return false  // that page is already open: a second open of the same thing
         }
         var new = state
-        new.push(.init(id: page.id, title: page.title, route: page.route))
+        new.push(entry(for: page))
         attach(page)
         apply(new)
         return true
+    }
+
+    /// Adds `page` to the stack without showing it, so ``push(tag:)`` can push it later by its
+    /// ``Page/tag`` (libadwaita's `add`). Pages are kept until pushed and popped, or until the stack goes.
+    /// Does nothing for a page without a tag (logged).
+    public func add(_ page: Page) {
+        guard let tag = page.tag else { logMisuse("add: \(page.title) has no tag; ignored"); return }
+        addedPages[tag] = page
+    }
+
+    /// Pushes the page added with ``add(_:)`` whose tag is `tag` (libadwaita's `push_by_tag`).
+    /// - Returns: false, changing nothing, when no such page was added or it is already on the stack.
+    @discardableResult
+    public func push(tag: String) -> Bool {
+        guard let page = addedPages[tag] else { logMisuse("push(tag:): no page tagged \(tag) was added"); return false }
+        return push(page)
+    }
+
+    /// Pops every page above the page tagged `tag` (libadwaita's `pop_to_tag`).
+    /// - Returns: the popped pages, bottom first; empty when no page on the stack has the tag.
+    @discardableResult
+    public func pop(toTag tag: String) -> [Page] {
+        guard let entry = state.entry(taggedAs: tag), let page = pagesByID[entry.id] else { return [] }
+        return pop(to: page)
+    }
+
+    /// The user's Forward (Alt+Right, the Forward key, mouse button 9): pushes again the page the user
+    /// just left with Back, while nothing else has changed the stack since. A flow's pages are not
+    /// brought back (the flow has ended or moved on).
+    /// - Returns: whether a page was pushed.
+    @discardableResult
+    public func goForward() -> Bool {
+        var new = state
+        guard let entry = new.goForward(), let page = forwardPage, page.id == entry.id else { return false }
+        attach(page)
+        apply(new)
+        return true
+    }
+
+    /// Forgets the page Forward would push again (``goForward()``). Flows call it when their pages leave.
+    public func clearForward() {
+        forwardPage = nil
+        state.clearForward()
+    }
+
+    private func entry(for page: Page) -> NavigationStackState.Entry {
+        .init(id: page.id, title: page.title, route: page.route, tag: page.tag, canPop: page.canPop)
     }
 
     /// Pops the visible page with a slide-under transition; does nothing at the root.
@@ -170,7 +249,7 @@ public final class NavigationStack {
     public func replace(with newPages: [Page], animated: Bool = true) {
         var new = NavigationStackState()
         var accepted: [Page] = []
-        for page in newPages where new.push(.init(id: page.id, title: page.title, route: page.route)) {
+        for page in newPages where new.push(entry(for: page)) {
             accepted.append(page)
         }
         accepted.forEach(attach)
@@ -181,11 +260,14 @@ public final class NavigationStack {
     /// ``Page/shouldLeave`` says to stay. Each call pops one page, also during a transition (two fast
     /// presses of mouse-back pop two pages).
     public func goBack() {
-        guard state.canGoBack, let page = visiblePage else { return }
+        guard state.canUserGoBack, let page = visiblePage else { return }
         if let shouldLeave = page.shouldLeave, !shouldLeave() { return }
         isGoingBack = true
         defer { isGoingBack = false }
-        _ = pop()
+        var new = state
+        guard new.goBack() != nil else { return }
+        apply(new)
+        if state.forwardEntry?.id == page.id { forwardPage = page }  // unless a pop observer cleared it
     }
 
     /// True while a pop started by ``goBack()`` (the user's Back) is being applied; observers of pops
@@ -220,9 +302,16 @@ public final class NavigationStack {
         handler(state.top?.title ?? "")
     }
 
-    /// Stops calling `owner`'s pop, visible-page and destruction handlers.
+    /// Calls `handler` with each ``Event`` (pushed, popped, replaced) after the change is applied,
+    /// while `owner` lives.
+    public func observeEvents(owner: AnyObject, _ handler: @escaping @MainActor (Event) -> Void) {
+        eventObservers.append((Weak(object: owner), handler))
+    }
+
+    /// Stops calling `owner`'s pop, event, visible-page and destruction handlers.
     public func removeObservers(owner: AnyObject) {
         popObservers.removeAll { $0.owner.object === owner || $0.owner.object == nil }
+        eventObservers.removeAll { $0.owner.object === owner || $0.owner.object == nil }
         visiblePageObservers.removeAll { $0.owner.object === owner || $0.owner.object == nil }
         titleObservers.removeAll { $0.owner.object === owner || $0.owner.object == nil }
         destroyObservers.removeAll { $0.owner.object === owner || $0.owner.object == nil }
@@ -242,8 +331,12 @@ public final class NavigationStack {
         }
         pagesByID.removeAll()
         pagesAwaitingRemoval.removeAll()
+        addedPages.removeAll()
+        forwardPage = nil
+        lifecycleInProgress = nil
         state = NavigationStackState()
         popObservers.removeAll()
+        eventObservers.removeAll()
         visiblePageObservers.removeAll()
         titleObservers.removeAll()
     }
@@ -259,6 +352,9 @@ public final class NavigationStack {
             case KeyValue.left where alt, KeyValue.keypadLeft where alt, KeyValue.back:
                 self.goBack()
                 return true
+            case KeyValue.right where alt, KeyValue.keypadRight where alt, KeyValue.forward:
+                self.goForward()
+                return true
             case KeyValue.escape:
                 if self.state.canGoBack { self.goBack() } else if let atRoot = self.onEscapeAtRoot { atRoot() } else { return false }
                 return true
@@ -272,8 +368,9 @@ public final class NavigationStack {
         let mouseBack = ClickGesture(button: 0)
         mouseBack.propagationPhase = .capture
         mouseBack.onPressed { [weak self, weak window] button in
-            guard button == Self.mouseBackButton, let window, !window.hasModalChild else { return }
-            self?.goBack()
+            guard let window, !window.hasModalChild else { return }
+            if button == Self.mouseBackButton { self?.goBack() }
+            if button == Self.mouseForwardButton { self?.goForward() }
         }
         window.addController(mouseBack)
     }
@@ -295,9 +392,10 @@ public final class NavigationStack {
 
     private func apply(_ new: NavigationStackState, animated: Bool = true) {
         let change = state.change(to: new)
-        guard change != .none else { return }
+        guard change != .none else { state = new; return }
         // A change during a transition first finishes the previous one cleanly.
         flushRemovals()
+        finishLifecycle()
         let outgoing = visiblePage
         if let outgoing { outgoing.savedFocus = focusedWidget(in: outgoing) }
         state = new
@@ -316,10 +414,16 @@ public final class NavigationStack {
             page.unpackBarItems()
         }
         pagesAwaitingRemoval.append(contentsOf: removedPages)
+        if state.forwardEntry == nil { forwardPage = nil }
 
         let incoming = visiblePage
+        if outgoing !== incoming {
+            outgoing?.lifecycleDidChange(.hiding)
+            incoming?.lifecycleDidChange(.showing)
+            lifecycleInProgress = (outgoing, incoming)
+        }
         if let incoming {
-            let animate = animated && change.transitionKind != nil && view.isMapped
+            let animate = animated && isAnimated && change.transitionKind != nil && view.isMapped
             let type = animate ? transitionType(change.transitionKind!) : GTK_STACK_TRANSITION_TYPE_NONE
             lastSlide = animate ? (view.isRightToLeft ? .left : .right) : .none
             transition = .running(from: outgoing?.id, to: incoming.id, kind: change.transitionKind ?? .push)
@@ -340,12 +444,30 @@ public final class NavigationStack {
             popObservers.removeAll { $0.owner.object == nil }
             for observer in popObservers { observer.handler(removedPages) }
         }
+        let event: [Event] = switch change {
+        case .push(let added): added.compactMap { pagesByID[$0.id] }.map { .pushed($0) }
+        case .pop: removedPages.reversed().map { .popped($0) }
+        case .replace(_, let added): [.replaced(removed: removedPages, added: added.compactMap { pagesByID[$0.id] })]
+        case .none: []
+        }
+        eventObservers.removeAll { $0.owner.object == nil }
+        for item in event { for observer in eventObservers { observer.handler(item) } }
+    }
+
+    /// Ends the page lifecycle of the change shown last: the page that left is hidden, the one that came
+    /// is shown (at the end of its transition, or at once when a new change interrupts it).
+    private func finishLifecycle() {
+        guard let (left, came) = lifecycleInProgress else { return }
+        lifecycleInProgress = nil
+        left?.lifecycleDidChange(.hidden)
+        came?.lifecycleDidChange(.shown)
     }
 
     private func finishTransition() {
         transition = .idle
         view.canTarget = true
         flushRemovals()
+        finishLifecycle()
     }
 
     private func flushRemovals() {
@@ -370,7 +492,7 @@ public final class NavigationStack {
         let page = visiblePage
         titleView.set(title: state.top?.title ?? "", subtitle: page?.subtitle,
                       minimumCharacters: page?.minimumTitleCharacters ?? TitleView.minimumTitleCharacters)
-        backButton.isVisible = state.canGoBack
+        backButton.isVisible = state.canUserGoBack
         backButton.tooltip = state.previous?.title
         let title = state.top?.title ?? ""
         if title != lastTitle {
@@ -387,6 +509,12 @@ public final class NavigationStack {
 
     private func pageTitleDidChange(_ page: Page) {
         state.setTitle(page.title, of: page.id)
+        updateBar()
+    }
+
+    /// A page's ``Page/canPop`` changed: Back shows or hides at once if it is the visible page.
+    func pageCanPopDidChange(_ page: Page) {
+        state.setCanPop(page.canPop, of: page.id)
         updateBar()
     }
 

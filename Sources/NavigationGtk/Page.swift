@@ -97,6 +97,38 @@ open class Page {
     /// to stay (e.g. to ask "Discard this post?" first). Set by whoever owns the page, not the page.
     public var shouldLeave: (@MainActor () -> Bool)?
 
+    /// A name code can pop back to (``NavigationStack/pop(toTag:)``) or push by
+    /// (``NavigationStack/push(tag:)``), as libadwaita's page tags. Set it before the page is added or
+    /// pushed; unique within a stack.
+    public var tag: String?
+
+    /// Whether the user can leave the page with Back: false hides the Back button on it and ignores
+    /// every back shortcut and gesture while it is visible (libadwaita's `can-pop`), for a page that must
+    /// be finished or cancelled in its own way. Code can still pop it. Takes effect at once.
+    public var canPop = true {
+        didSet { if canPop != oldValue { navigationStack?.pageCanPopDidChange(self) } }
+    }
+
+    /// Where the page is in its stack's transitions, as libadwaita's navigation page signals: `showing`
+    /// when a change starts to show it, `shown` when that change's transition has ended, `hiding` and
+    /// `hidden` likewise when it is covered or popped. Nil before it was first shown.
+    public private(set) var lifecycle: PageLifecycleEvent?
+    private var lifecycleObservers: [(owner: WeakOwner, handler: @MainActor (PageLifecycleEvent) -> Void)] = []
+    private struct WeakOwner { weak var object: AnyObject? }
+
+    /// Calls `handler` with each lifecycle event of the page (``lifecycle``), while `owner` lives. E.g.
+    /// start a camera on `shown`, pause it on `hiding`.
+    public func observeLifecycle(owner: AnyObject, _ handler: @escaping @MainActor (PageLifecycleEvent) -> Void) {
+        lifecycleObservers.append((WeakOwner(object: owner), handler))
+    }
+
+    /// Called by the stack at each step of a transition.
+    func lifecycleDidChange(_ event: PageLifecycleEvent) {
+        lifecycle = event
+        lifecycleObservers.removeAll { $0.owner.object == nil }
+        for observer in lifecycleObservers { observer.handler(event) }
+    }
+
     /// The widget that had focus when the page was last covered, restored when it is shown again.
     var savedFocus: Widget?
     /// The bar that holds the bar items now (a stack's or the standalone one).

@@ -1,4 +1,5 @@
 import Navigation
+import Foundation
 import XCTest
 
 /// Model tests: no display, no GTK.
@@ -77,6 +78,64 @@ final class NavigationStackStateTests: XCTestCase {
         XCTAssertEqual(stack.top?.id, a.id)
         XCTAssertFalse(stack.setTitle("X", of: PageID.make()))
         expectStack(stack, ["Renamed"])
+    }
+
+    func testPopToTagFindsTheTaggedPage() {
+        var stack = NavigationStackState([entry("Home"), .init(id: .make(), title: "Album", tag: "album"), entry("Photo"), entry("Info")])
+        XCTAssertEqual(stack.entry(taggedAs: "album")?.title, "Album")
+        XCTAssertEqual(stack.pop(toTag: "album").map(\.title), ["Photo", "Info"])
+        expectStack(stack, ["Home", "Album"])
+        XCTAssertEqual(stack.pop(toTag: "album"), [], "already on top")
+        XCTAssertEqual(stack.pop(toTag: "nowhere"), [], "no such tag: nothing changes")
+        expectStack(stack, ["Home", "Album"])
+    }
+
+    func testAPageThatCannotPopHidesBackFromTheUserButCodeCanStillPopIt() {
+        var stack = NavigationStackState([entry("Home"), .init(id: .make(), title: "Checkout", canPop: false)])
+        XCTAssertTrue(stack.canGoBack)
+        XCTAssertFalse(stack.canUserGoBack, "no Back for the user")
+        XCTAssertNil(stack.goBack(), "the user's Back does nothing")
+        expectStack(stack, ["Home", "Checkout"])
+        XCTAssertEqual(stack.pop()?.title, "Checkout", "code can still pop")
+        let confirm = entry("Confirm")
+        stack.push(confirm)
+        XCTAssertTrue(stack.canUserGoBack)
+        XCTAssertTrue(stack.setCanPop(false, of: confirm.id))
+        XCTAssertFalse(stack.canUserGoBack, "changed while shown")
+    }
+
+    func testForwardPushesAgainThePageTheUserJustLeftUntilAnythingElseChanges() {
+        var stack = NavigationStackState([entry("Home"), entry("Post")])
+        XCTAssertNil(stack.goForward(), "nothing left yet")
+        XCTAssertEqual(stack.goBack()?.title, "Post")
+        XCTAssertEqual(stack.forwardEntry?.title, "Post")
+        XCTAssertEqual(stack.goForward()?.title, "Post", "the same page again")
+        expectStack(stack, ["Home", "Post"])
+        XCTAssertNil(stack.goForward(), "once")
+
+        stack.goBack()
+        stack.push(entry("Other"))
+        XCTAssertNil(stack.goForward(), "a new push clears it")
+        stack.push(entry("Deeper"))
+        stack.goBack()
+        stack.pop()
+        XCTAssertNil(stack.goForward(), "so does code popping")
+        stack.push(entry("A"))
+        stack.goBack()
+        stack.replace(with: [entry("Fresh")])
+        XCTAssertNil(stack.forwardEntry, "and replacing")
+    }
+
+    func testAStateSavedBeforeTagsAndCanPopStillDecodes() throws {
+        let json = #"{"entries":[{"id":{"rawValue":7},"title":"Home","route":"home"},{"id":{"rawValue":8},"title":"Post"}]}"#
+        let state = try JSONDecoder().decode(NavigationStackState.self, from: Data(json.utf8))
+        XCTAssertEqual(state.entries.map(\.title), ["Home", "Post"])
+        XCTAssertEqual(state.entries.map(\.canPop), [true, true])
+        XCTAssertEqual(state.entries.map(\.tag), [nil, nil])
+        var tagged = state
+        tagged.replace(with: [.init(id: .make(), title: "T", tag: "t", canPop: false)])
+        let again = try JSONDecoder().decode(NavigationStackState.self, from: JSONEncoder().encode(tagged))
+        XCTAssertEqual(again, tagged, "tags and canPop are kept")
     }
 
     func testPageIDsAreUnique() {

@@ -340,6 +340,132 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testPagesHearShowingShownHidingHiddenAndTheStackHearsPushedPoppedReplaced() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            let root = stack.pages[0], a = CountedPage("A", counter: counter), b = CountedPage("B", counter: counter)
+            var heard: [String] = []
+            for page in [root, a, b] {
+                page.observeLifecycle(owner: self) { heard.append("\(page.title) \($0)") }
+            }
+            var events: [String] = []
+            stack.observeEvents(owner: self) { event in
+                switch event {
+                case .pushed(let page): events.append("pushed \(page.title)")
+                case .popped(let page): events.append("popped \(page.title)")
+                case .replaced(let removed, let added):
+                    events.append("replaced \(removed.map(\.title)) with \(added.map(\.title))")
+                }
+            }
+            stack.push(a)
+            XCTAssertEqual(heard, ["Root hiding", "A showing"], "at the start of the slide")
+            settle(stack)
+            XCTAssertEqual(heard, ["Root hiding", "A showing", "Root hidden", "A shown"], "at its end")
+            heard = []
+            stack.push(b)
+            stack.pop()  // during the push's slide: the push's lifecycle ends first
+            settle(stack)
+            XCTAssertEqual(heard, ["A hiding", "B showing", "A hidden", "B shown", "B hiding", "A showing", "B hidden", "A shown"])
+            heard = []
+            let c = CountedPage("C", counter: counter)
+            stack.replace(with: [root, c], animated: false)
+            XCTAssertEqual(heard, ["A hiding", "A hidden"], "not animated: at once")
+            XCTAssertEqual(events, ["pushed A", "pushed B", "popped B", "replaced [\"A\"] with [\"C\"]"])
+            XCTAssertEqual(c.lifecycle, .shown)
+        }
+    }
+
+    func testTagsPopToATaggedPageAndPushAPageAddedInAdvance() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            let album = CountedPage("Album", counter: counter)
+            album.tag = "album"
+            stack.push(album)
+            stack.push(CountedPage("Photo", counter: counter))
+            stack.push(CountedPage("Info", counter: counter))
+            settle(stack)
+            XCTAssertEqual(stack.pop(toTag: "album").map(\.title), ["Photo", "Info"])
+            settle(stack)
+            expectStack(stack, ["Root", "Album"])
+            let settings = CountedPage("Settings", counter: counter)
+            settings.tag = "settings"
+            stack.add(settings)
+            XCTAssertTrue(stack.push(tag: "settings"))
+            settle(stack)
+            expectStack(stack, ["Root", "Album", "Settings"])
+            XCTAssertFalse(stack.push(tag: "settings"), "already on the stack")
+            XCTAssertFalse(stack.push(tag: "nowhere"))
+        }
+    }
+
+    func testAPageThatCannotPopHasNoBackAndIgnoresEveryBackShortcut() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            let checkout = CountedPage("Checkout", counter: counter)
+            checkout.canPop = false
+            stack.push(checkout)
+            settle(stack)
+            XCTAssertFalse(stack.backButton.isVisible, "no Back")
+            pressKey(XK_Left, modifiers: [XK_Alt_L])
+            pressKey(XK_Escape)
+            pressMouseButton(8, over: window.window)
+            spin(for: 0.4)
+            XCTAssertEqual(stack.pages.map(\.title), ["Root", "Checkout"], "Alt+Left, Escape and mouse back do nothing")
+            checkout.canPop = true
+            XCTAssertTrue(stack.backButton.isVisible, "Back comes back at once")
+            checkout.canPop = false
+            stack.pop()  // code can still pop it
+            settle(stack)
+            expectStack(stack, ["Root"])
+        }
+    }
+
+    func testForwardPushesAgainThePageJustLeftWithBackUntilSomethingElseIsPushed() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            let post = CountedPage("Post", counter: counter)
+            stack.push(post)
+            settle(stack)
+            stack.goBack()
+            settle(stack)
+            pressKey(XK_Right, modifiers: [XK_Alt_L])
+            settle(stack, count: 2)
+            XCTAssertTrue(stack.visiblePage === post, "the same page again, not a copy")
+            pressMouseButton(8, over: window.window)
+            settle(stack, count: 1)
+            pressMouseButton(9, over: window.window)
+            settle(stack, count: 2)
+            XCTAssertTrue(stack.visiblePage === post, "mouse button 9 too")
+            stack.goBack()
+            settle(stack)
+            stack.push(CountedPage("Other", counter: counter))
+            settle(stack)
+            pressKey(XK_Right, modifiers: [XK_Alt_L])
+            spin(for: 0.4)
+            expectStack(stack, ["Root", "Other"])  // a new push cleared it
+        }
+    }
+
+    func testAStackWithAnimationsOffSwitchesAtOnce() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            window.stack.isAnimated = false
+            window.stack.push(CountedPage("A", counter: counter))
+            XCTAssertEqual(window.stack.transition, .idle, "no slide")
+            XCTAssertEqual(window.stack.lastSlide, .none)
+            expectStack(window.stack, ["Root", "A"])
+        }
+    }
+
     /// The translucent bar comes with the toolkit (a GResource in NavigationGtk, loaded with the first
     /// stack), not from the app's style sheet: red behind the bar shows through it.
     func testTheTranslucentBarShipsWithTheToolkit() throws {
