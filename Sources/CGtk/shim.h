@@ -23,6 +23,11 @@ static inline void postcard_accessible_set_label(GtkWidget *widget, const char *
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
+// Says that the widget opens a menu (ARIA aria-haspopup), as GtkMenuButton does for itself.
+static inline void postcard_accessible_set_has_popup(GtkWidget *widget, gboolean has_popup) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_HAS_POPUP, has_popup, -1);
+}
+
 // A GSettings of `schema` kept in memory only (nothing is written to the user's settings): tests.
 static inline GSettings *postcard_settings_in_memory(const char *schema) {
     GSettingsBackend *backend = g_memory_settings_backend_new();

@@ -394,3 +394,80 @@ public final class MenuButton: Widget {
         return true
     }
 }
+
+/// A menu that pops up from a widget (`GtkPopoverMenu` from a `GMenu`): a context menu, or a history
+/// menu on a Back button. Its items are menu items to a screen reader, and it is used with the keyboard
+/// (arrows, Return, Escape) as GNOME menus are. Each item runs a handler through a `GSimpleAction` in the
+/// menu's own action group. The menu is a child of `anchor` and goes with it. Main actor.
+@MainActor
+public final class PopupMenu: Widget {
+    nonisolated(unsafe) private let menu = g_menu_new()!
+    nonisolated(unsafe) private var actions = g_simple_action_group_new()!
+    /// The items' labels, in order.
+    public private(set) var itemLabels: [String] = []
+
+    /// Creates an empty menu that pops up from `anchor`.
+    public init(anchor: Widget) {
+        self.anchor = anchor
+        super.init(gtk_popover_menu_new_from_model(UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self)),
+                   transfer: .full)
+        gtk_widget_insert_action_group(widget, "popup", OpaquePointer(actions))
+        // A popover is a child of its anchor but not a layout child: it must be unparented before the
+        // anchor is finalized (GTK warns). It is attached only while open: from popup() until it has
+        // closed (after the chosen item's action has run; closing the window closes it too).
+        connect("closed") { [weak self] _ in
+            MainLoopBridge.afterLayout { [weak self] in
+                guard let self, !self.isVisible else { return }
+                self.detach()
+            }
+        }
+        anchor.connect("unrealize") { [weak self] _ in self?.detach() }  // its window is going
+    }
+
+    private func detach() {
+        if gtk_widget_get_parent(widget) != nil { gtk_widget_unparent(widget) }
+    }
+
+    private weak var anchor: Widget?
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        g_object_unref(UnsafeMutableRawPointer(actions))
+    }
+
+    /// Replaces the items: each reads `label` and runs `handler` when chosen.
+    public func setItems(_ items: [(label: String, handler: @MainActor () -> Void)]) {
+        g_menu_remove_all(menu)
+        let fresh = g_simple_action_group_new()!
+        for (index, item) in items.enumerated() {
+            addSimpleAction(named: "item\(index)", to: OpaquePointer(fresh), handler: item.handler)
+            g_menu_append(menu, item.label, "popup.item\(index)")
+        }
+        gtk_widget_insert_action_group(widget, "popup", OpaquePointer(fresh))
+        g_object_unref(UnsafeMutableRawPointer(actions))
+        actions = fresh
+        itemLabels = items.map(\.label)
+    }
+
+    /// Opens the menu next to its anchor (which must be shown in a window).
+    public func popup() {
+        guard let anchor, anchor.isMapped else { return }
+        if gtk_widget_get_parent(widget) == nil { gtk_widget_set_parent(widget, anchor.widget) }
+        gtk_popover_popup(pointer(as: GtkPopover.self))
+    }
+
+    /// Closes the menu.
+    public func popdown() { gtk_popover_popdown(pointer(as: GtkPopover.self)) }
+
+    /// Whether the menu is open.
+    public var isOpen: Bool { isVisible }
+
+    /// Runs the item reading `label` as choosing it would, and closes the menu; false when there is none.
+    @discardableResult
+    public func activateItem(_ label: String) -> Bool {
+        guard let index = itemLabels.firstIndex(of: label) else { return false }
+        popdown()
+        g_action_group_activate_action(OpaquePointer(actions), "item\(index)", nil)
+        return true
+    }
+}

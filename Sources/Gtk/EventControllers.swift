@@ -55,6 +55,25 @@ public final class ClickGesture: EventController {
     }
 }
 
+/// A `GtkGestureLongPress`: a touch or a primary-button press held in place (GTK's long-press time,
+/// about half a second), as touch screens open context menus.
+@MainActor
+public final class LongPressGesture: EventController {
+    /// Creates a long-press gesture.
+    public init() { super.init(gtk_gesture_long_press_new(), transfer: .full) }
+
+    /// Runs `handler` when a press has been held long enough. The press is then claimed, so the
+    /// widget's own click (a button's `clicked`) does not follow when it is released.
+    public func onPressed(_ handler: @escaping @MainActor () -> Void) {
+        connect("pressed") { args in
+            if let gesture = args.object(at: 0) {
+                gtk_gesture_set_state(OpaquePointer(gesture), GTK_EVENT_SEQUENCE_CLAIMED)
+            }
+            handler()
+        }
+    }
+}
+
 /// Modifier keys held during a key press (`GdkModifierType`).
 public struct KeyModifiers: OptionSet, Sendable {
     /// The `GdkModifierType` bits.
@@ -93,6 +112,10 @@ public enum KeyValue {
     public static let capitalV = UInt32(GDK_KEY_V)
     /// The Back key of keyboards with browser keys (`XF86Back`).
     public static let back = UInt32(GDK_KEY_Back)
+    /// F10 (with Shift: a context menu, as GTK's text fields open theirs).
+    public static let f10 = UInt32(GDK_KEY_F10)
+    /// The Menu key (a context menu).
+    public static let menu = UInt32(GDK_KEY_Menu)
     /// The Forward key of keyboards that have one (`XF86Forward`).
     public static let forward = UInt32(GDK_KEY_Forward)
 }

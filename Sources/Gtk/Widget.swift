@@ -33,6 +33,12 @@ open class Widget: Object {
         postcard_accessible_set_label(widget, label)
     }
 
+    /// Tells screen readers that the widget also opens a menu (ARIA `aria-haspopup`), e.g. a Back button
+    /// with a history menu.
+    public func setAccessibleHasPopup(_ hasPopup: Bool) {
+        postcard_accessible_set_has_popup(widget, hasPopup ? 1 : 0)
+    }
+
     /// Hides the widget from screen readers (decoration that says nothing the text beside it does not).
     public func hideFromScreenReaders() { postcard_accessible_set_hidden(widget, 1) }
 

@@ -22,6 +22,9 @@ import Navigation
 ///   `pop_to_tag`, `push_by_tag`).
 /// - Events: each page hears showing, shown, hiding, hidden (``Page/observeLifecycle(owner:_:)``);
 ///   observers of the stack hear pushed, popped (once per page) and replaced (``observeEvents(owner:_:)``).
+/// - A history menu on the Back button (right click, long press, Shift+F10 or the Menu key): every page
+///   below, nearest first, by title; choosing one pops back to it (``showHistoryMenu()``). Neither
+///   libadwaita nor GTK has one; browsers do.
 /// - Focus is remembered per page and restored when the page is shown again.
 ///
 /// Every change goes through the model first (``state``) and the widgets follow.
@@ -113,6 +116,7 @@ public final class NavigationStack {
         headerBar.packStart(backButton)
         backButton.isVisible = false
         backButton.onClicked { [weak self] in self?.goBack() }
+        installHistoryMenu()
         view.onTransitionRunningChanged { [weak self] running in
             if !running { self?.finishTransition() }
         }
@@ -268,6 +272,50 @@ public final class NavigationStack {
         guard new.goBack() != nil else { return }
         apply(new)
         if state.forwardEntry?.id == page.id { forwardPage = page }  // unless a pop observer cleared it
+    }
+
+    /// The user going back several pages at once (the Back button's history menu): pops to `page`,
+    /// unless the visible page cannot be left by the user (``Page/canPop``) or its ``Page/shouldLeave``
+    /// says to stay. Does nothing if `page` is not below the visible page.
+    public func goBack(to page: Page) {
+        guard state.canUserGoBack, let top = visiblePage, top !== page, state.contains(page.id) else { return }
+        if let shouldLeave = top.shouldLeave, !shouldLeave() { return }
+        isGoingBack = true
+        defer { isGoingBack = false }
+        pop(to: page)
+    }
+
+    /// The Back button's history menu (see ``showHistoryMenu()``).
+    public private(set) lazy var historyMenu = PopupMenu(anchor: backButton)
+
+    /// Opens the Back button's history menu: every page below the visible one, nearest first, by title;
+    /// choosing one goes back to it (``goBack(to:)``). Does nothing when the user cannot go back.
+    public func showHistoryMenu() {
+        guard state.canUserGoBack, backButton.isMapped else { return }
+        historyMenu.setItems(pages.dropLast().reversed().map { page in
+            (label: page.title, handler: { @MainActor [weak self, weak page] in
+                guard let self, let page else { return }
+                self.goBack(to: page)
+            })
+        })
+        historyMenu.popup()
+    }
+
+    private func installHistoryMenu() {
+        let rightClick = ClickGesture(button: 3)
+        rightClick.onPressed { [weak self] _ in self?.showHistoryMenu() }
+        backButton.addController(rightClick)
+        let longPress = LongPressGesture()
+        longPress.onPressed { [weak self] in self?.showHistoryMenu() }
+        backButton.addController(longPress)
+        let keys = KeyController()
+        keys.onKeyPressed { [weak self] keyval, modifiers in
+            guard keyval == KeyValue.menu || (keyval == KeyValue.f10 && modifiers.contains(.shift)) else { return false }
+            self?.showHistoryMenu()
+            return true
+        }
+        backButton.addController(keys)
+        backButton.setAccessibleHasPopup(true)
     }
 
     /// True while a pop started by ``goBack()`` (the user's Back) is being applied; observers of pops

@@ -466,6 +466,75 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// Where `widget`'s centre is in its window's X surface (what XTEST clicks take).
+    @MainActor
+    private func surfaceCentre(of widget: Widget) -> (x: Int32, y: Int32) {
+        let root = gtk_widget_get_root(widget.widget)!
+        var point = graphene_point_t()
+        var centre = graphene_point_t(x: Float(widget.width) / 2, y: Float(widget.height) / 2)
+        _ = gtk_widget_compute_point(widget.widget, UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self), &centre, &point)
+        var dx = 0.0, dy = 0.0
+        gtk_native_get_surface_transform(gtk_widget_get_native(widget.widget), &dx, &dy)
+        return (Int32(Double(point.x) + dx), Int32(Double(point.y) + dy))
+    }
+
+    func testTheBackButtonsHistoryMenuListsThePagesBelowAndGoesBackToOne() throws {
+        try onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            for title in ["A", "B", "C"] { stack.push(CountedPage(title, counter: counter)) }
+            settle(stack)
+            let display = try XCTUnwrap(postcard_test_xdisplay())
+            // A right click on Back.
+            let back = surfaceCentre(of: stack.backButton)
+            postcard_test_click(display, UnsafeMutableRawPointer(window.window.gobject), back.x, back.y, 3)
+            spin(until: { stack.historyMenu.isOpen }, "the history menu")
+            XCTAssertEqual(stack.historyMenu.itemLabels, ["B", "A", "Root"], "every page below, nearest first")
+            let heard = try readAccessibilityTree()
+            for title in ["B", "A", "Root"] {
+                XCTAssertTrue(heard.contains("menu item|\(title)"), "a screen reader hears menu item \(title): \(heard)")
+            }
+            XCTAssertTrue(stack.historyMenu.activateItem("A"))
+            settle(stack)
+            expectStack(stack, ["Root", "A"])
+            XCTAssertFalse(stack.historyMenu.isOpen)
+
+            // A long press (held past GTK's long-press time) opens it too, and does not also go back.
+            stack.push(CountedPage("D", counter: counter))
+            settle(stack)
+            postcard_test_pointer(display, UnsafeMutableRawPointer(window.window.gobject), back.x, back.y, 1, 1)
+            spin(for: 1.0)
+            postcard_test_pointer(display, UnsafeMutableRawPointer(window.window.gobject), back.x, back.y, 1, 0)
+            spin(until: { stack.historyMenu.isOpen }, "the history menu after a long press")
+            XCTAssertEqual(stack.historyMenu.itemLabels, ["A", "Root"])
+            spin(for: 0.3)
+            expectStack(stack, ["Root", "A", "D"])
+            pressKey(XK_Escape)
+            spin(until: { !stack.historyMenu.isOpen }, "Escape closes it")
+            expectStack(stack, ["Root", "A", "D"])
+
+            // Shift+F10 with Back focused, then the keyboard alone.
+            _ = stack.backButton.grabFocus()
+            pressKey(XK_F10, modifiers: [XK_Shift_L])
+            spin(until: { stack.historyMenu.isOpen }, "the history menu from the keyboard")
+            spin(for: 0.2)
+            pressKey(XK_Down)  // from the nearest page, A (focused first), to Root
+            pressKey(XK_Return)
+            settle(stack, count: 1)
+            expectStack(stack, ["Root"])
+            spin(until: { gtk_widget_get_parent(stack.historyMenu.widget) == nil }, "the closed menu lets go of Back")
+
+            // The window closing while the menu is open: it closes with it, with no warning (fatal here).
+            stack.push(CountedPage("E", counter: counter))
+            settle(stack)
+            stack.showHistoryMenu()
+            spin(until: { stack.historyMenu.isOpen }, "open again")
+            window.window.destroy()
+            spin(for: 0.3)
+        }
+    }
+
     /// The translucent bar comes with the toolkit (a GResource in NavigationGtk, loaded with the first
     /// stack), not from the app's style sheet: red behind the bar shows through it.
     func testTheTranslucentBarShipsWithTheToolkit() throws {
