@@ -421,7 +421,11 @@ public final class PopupMenu: Widget {
                 self.detach()
             }
         }
-        anchor.connect("unrealize") { [weak self] _ in self?.detach() }  // its window is going
+        anchor.connect("unrealize") { [weak self] _ in  // its window is going
+            guard let self else { return }
+            if self.isVisible { self.popdown() }  // closed first: an open popover holds the pointer grab
+            self.detach()
+        }
     }
 
     private func detach() {

@@ -532,6 +532,12 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
             spin(until: { stack.historyMenu.isOpen }, "open again")
             window.window.destroy()
             spin(for: 0.3)
+            // ...and lets go of the pointer it held: the next window gets the mouse.
+            let next = makeWindow(counter)
+            next.stack.push(CountedPage("F", counter: counter))
+            settle(next.stack)
+            pressMouseButton(8, over: next.window)
+            settle(next.stack, count: 1)
         }
     }
 
