@@ -122,4 +122,18 @@ static inline void postcard_command_line_printerr(GApplicationCommandLine *line,
     g_application_command_line_printerr(line, "%s\n", message);
 }
 
+// For tests: emits a swipe gesture's signals as GTK does on real input (XTEST cannot make touchpad
+// scroll sequences or touch points under Xvfb). g_signal_emit_by_name is variadic, so not callable from Swift.
+static inline void postcard_emit_signal(gpointer instance, const char *name) {
+    g_signal_emit_by_name(instance, name);
+}
+static inline gboolean postcard_emit_scroll(gpointer controller, double dx, double dy) {
+    gboolean handled = FALSE;
+    g_signal_emit_by_name(controller, "scroll", dx, dy, &handled);
+    return handled;
+}
+static inline void postcard_emit_drag(gpointer gesture, const char *name, double x, double y) {
+    g_signal_emit_by_name(gesture, name, x, y);
+}
+
 #endif

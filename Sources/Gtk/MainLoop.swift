@@ -73,6 +73,19 @@ public enum MainLoopBridge {
         }, box, nil)
     }
 
+    /// Runs `body` every `milliseconds` on the main actor (a GLib timeout) until it returns false.
+    /// - Returns: the GLib source id (remove it with `g_source_remove` to stop early).
+    @MainActor
+    @discardableResult
+    package static func repeating(milliseconds: UInt32, _ body: @escaping @MainActor () -> Bool) -> UInt32 {
+        final class Box { let body: @MainActor () -> Bool; init(_ body: @escaping @MainActor () -> Bool) { self.body = body } }
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+            let box = Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated { box.body() } ? 1 : 0
+        }, box, { data in Unmanaged<AnyObject>.fromOpaque(data!).release() })
+    }
+
     /// Iterates the main context until no source is ready (pending idle work and redraws done).
     @MainActor
     public static func drain() {

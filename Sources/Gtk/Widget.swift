@@ -237,6 +237,22 @@ extension Widget {
     /// Renders the widget as it is on screen now (a window includes its title bar) into a PNG file.
     /// The widget must be mapped (shown in a realized window).
     /// - Throws: ``GLibError`` when it is not mapped, has no size, or the file cannot be written.
+    /// The widget as it is on screen now, rendered into a texture of its own size by its window's
+    /// renderer, or nil when it is not mapped, has no size or has not been drawn yet.
+    package func renderedTexture() -> Texture? {
+        guard isMapped, let native = gtk_widget_get_native(widget), let renderer = gtk_native_get_renderer(native) else { return nil }
+        let paintable = gtk_widget_paintable_new(widget)!
+        defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
+        let width = Double(gdk_paintable_get_intrinsic_width(paintable)), height = Double(gdk_paintable_get_intrinsic_height(paintable))
+        guard width > 0, height > 0 else { return nil }
+        let snapshot = gtk_snapshot_new()!
+        gdk_paintable_snapshot(paintable, snapshot, width, height)
+        guard let node = gtk_snapshot_free_to_node(snapshot) else { return nil }
+        defer { gsk_render_node_unref(node) }
+        var viewport = graphene_rect_t(origin: graphene_point_t(x: 0, y: 0), size: graphene_size_t(width: Float(width), height: Float(height)))
+        return gsk_renderer_render_texture(renderer, node, &viewport).map { Texture(taking: $0) }  // the whole widget, not just what is drawn
+    }
+
     public func saveSnapshot(toPNG path: FilePath) throws {
         guard isMapped, let native = gtk_widget_get_native(widget),
               let renderer = gtk_native_get_renderer(native) else {

@@ -55,6 +55,7 @@ public final class NavigationWindow {
         }
         window.setChild(overlay)
         stack.installBackShortcuts(on: window)
+        stack.swipeLayer = overlay  // a swiped page is drawn over the pages, under the bar
     }
 
     /// Shows the window.

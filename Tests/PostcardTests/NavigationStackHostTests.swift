@@ -614,3 +614,109 @@ final class ToolkitSeamTests: GtkTestCase, @unchecked Sendable {
         }
     }
 }
+
+/// Swipe back: a touchpad's two-finger swipe and a touch screen's edge swipe. XTEST under Xvfb can press
+/// keys and buttons but cannot make touchpad scroll sequences or touch points, so these tests emit the
+/// gestures' own signals (`scroll-begin`/`scroll`/`scroll-end` of the stack's GtkEventControllerScroll,
+/// `drag-begin`/`drag-update`/`drag-end` of its touch-only GtkGestureDrag), as GTK does on real input.
+final class SwipeBackTests: GtkTestCase, @unchecked Sendable {
+    @MainActor
+    private func makeStack(_ counter: LifeCounter) -> (NavigationWindow, Page, Page) {
+        let window = NavigationWindow(root: CountedPage("Root", counter: counter), width: 640, height: 480)
+        show(window.window)
+        let page = CountedPage("A", counter: counter)
+        window.stack.push(page)
+        spin(until: { window.stack.transition == .idle }, "pushed")
+        return (window, window.stack.pages[0], page)
+    }
+
+    @MainActor
+    private func scroll(_ stack: NavigationStack, begin: Bool = true, _ deltas: [(Double, Double)], end: Bool = true) -> [Bool] {
+        let controller = stack.swipeScrollController!.unsafeGObjectPointer
+        if begin { postcard_emit_signal(controller, "scroll-begin") }
+        let handled = deltas.map { postcard_emit_scroll(controller, $0.0, $0.1) != 0 }
+        if end { postcard_emit_signal(controller, "scroll-end") }
+        return handled
+    }
+
+    func testATouchpadSwipeFollowsTheFingersAndGoesBackOrReturns() {
+        onMain {
+            let counter = LifeCounter()
+            let (window, root, page) = makeStack(counter)
+            let stack = window.stack
+            var heard: [String] = []
+            for observed in [root, page] { observed.observeLifecycle(owner: self) { heard.append("\(observed.title) \($0)") } }
+
+            // A short swipe: the page follows, then returns; the page below was shown live meanwhile.
+            XCTAssertEqual(scroll(stack, [(-40, 2)], end: false), [true], "sideways toward Back: the swipe takes it")
+            XCTAssertTrue(stack.isSwipingBack)
+            XCTAssertEqual(stack.swipeBackProgress ?? 0, 40.0 / 640, accuracy: 0.01, "the page has followed the fingers")
+            XCTAssertEqual(stack.view.visibleChildName, root.id.description, "the page below is live underneath")
+            XCTAssertEqual(heard, ["A hiding", "Root showing"])
+            _ = scroll(stack, begin: false, [])
+            spin(until: { !stack.isSwipingBack }, "the page returns")
+            XCTAssertEqual(heard, ["A hiding", "Root showing", "A shown", "Root hidden"], "a cancelled swipe: hiding, then shown")
+            XCTAssertEqual(stack.pages.map(\.title), ["Root", "A"])
+            XCTAssertEqual(stack.view.visibleChildName, page.id.description)
+            spin(for: 0.1)  // a frame: the page is laid out again (a swipe starts from what is drawn)
+
+            // A long one goes back, and Forward brings the page again.
+            heard = []
+            XCTAssertEqual(scroll(stack, [(-150, 0), (-150, 4)]), [true, true])
+            spin(until: { !stack.isSwipingBack && stack.pages.count == 1 }, "gone back")
+            XCTAssertEqual(heard, ["A hiding", "Root showing", "A hidden", "Root shown"], "each event once")
+            XCTAssertEqual(stack.titleLabel.text, "Root")
+            XCTAssertTrue(stack.goForward(), "Forward after a swipe back")
+            spin(until: { stack.transition == .idle && stack.pages.count == 2 }, "forward")
+
+            // Not a swipe back: mostly up and down, the other way, a mouse wheel (no begin), the root.
+            XCTAssertEqual(scroll(stack, [(-5, 40)]), [false])
+            XCTAssertEqual(scroll(stack, [(60, 0)]), [false], "toward the other edge")
+            XCTAssertEqual(scroll(stack, begin: false, [(-60, 0)], end: false), [false], "a wheel")
+            XCTAssertFalse(stack.isSwipingBack)
+            page.canPop = false
+            XCTAssertEqual(scroll(stack, [(-60, 0)]), [false], "a page that cannot pop")
+            page.canPop = true
+            stack.pop()
+            spin(until: { stack.transition == .idle }, "popped")
+            XCTAssertEqual(scroll(stack, [(-60, 0)]), [false], "the root")
+        }
+    }
+
+    func testATouchFromTheLeadingEdgeSwipesBackMirroredRightToLeft() {
+        onMain {
+            for rtl in [false, true] {
+                gtk_widget_set_default_direction(rtl ? GTK_TEXT_DIR_RTL : GTK_TEXT_DIR_LTR)
+                defer { gtk_widget_set_default_direction(GTK_TEXT_DIR_LTR) }
+                let counter = LifeCounter()
+                let (window, _, _) = makeStack(counter)
+                let stack = window.stack
+                let gesture = stack.swipeTouchGesture!.unsafeGObjectPointer
+                let width = Double(stack.view.width), edge = rtl ? width - 5 : 5, away = rtl ? -1.0 : 1.0
+                postcard_emit_drag(gesture, "drag-begin", width / 2, 100)
+                XCTAssertFalse(stack.isSwipingBack, "a touch in the middle is the page's own (rtl: \(rtl))")
+                postcard_emit_drag(gesture, "drag-begin", edge, 100)
+                XCTAssertTrue(stack.isSwipingBack, "from the leading edge (rtl: \(rtl))")
+                postcard_emit_drag(gesture, "drag-update", away * 320, 10)
+                XCTAssertEqual(stack.swipeBackProgress ?? 0, 0.5, accuracy: 0.01, "follows the finger (rtl: \(rtl))")
+                postcard_emit_drag(gesture, "drag-end", away * 320, 10)
+                spin(until: { !stack.isSwipingBack && stack.pages.count == 1 }, "gone back (rtl: \(rtl))")
+                window.window.destroy()
+            }
+        }
+    }
+
+    func testAPageThatAsksBeforeLeavingCanStayAfterASwipe() {
+        onMain {
+            let counter = LifeCounter()
+            let (window, _, page) = makeStack(counter)
+            var asked = 0
+            page.shouldLeave = { asked += 1; return false }  // e.g. "Discard this post?" → Keep Editing
+            _ = scroll(window.stack, [(-400, 0)])
+            spin(until: { !window.stack.isSwipingBack }, "the page returns")
+            XCTAssertEqual(asked, 1, "asked once")
+            XCTAssertEqual(window.stack.pages.map(\.title), ["Root", "A"])
+            XCTAssertEqual(page.lifecycle, .shown)
+        }
+    }
+}
