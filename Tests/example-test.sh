@@ -11,6 +11,9 @@ swift=${SWIFT:-swift}
 log=.build/example-build.log
 mkdir -p .build
 
+# From scratch each time, as an adopter builds it: an incremental build of a path dependency can keep
+# client code compiled against an older layout of the toolkit's classes (it crashed once that way).
+rm -rf Examples/.build
 $swift build --package-path Examples --build-tests > "$log" 2>&1 || { tail -30 "$log"; fail "Examples did not build"; }
 # SwiftPM's own note about pkg-config flags it drops (GTK's `-pthread -mfpmath=sse`) is not from this
 # code and not yet avoidable (see the README); any other warning fails.

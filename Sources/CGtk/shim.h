@@ -37,6 +37,10 @@ static inline GSettings *postcard_settings_in_memory(const char *schema) {
 }
 
 // A new GtkWindow with an accessible role (construct-only; g_object_new is variadic).
+static inline GtkWidget *postcard_box_new_with_role(GtkOrientation orientation, GtkAccessibleRole role) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_BOX, "orientation", orientation, "accessible-role", role, NULL));
+}
+
 static inline GtkWidget *postcard_window_new_with_role(GtkAccessibleRole role) {
     return GTK_WIDGET(g_object_new(GTK_TYPE_WINDOW, "accessible-role", role, NULL));
 }

@@ -3,6 +3,12 @@ import CGtk
 /// A `GtkBox`: children in a row or column.
 @MainActor
 public final class Box: Widget {
+    /// Creates a vertical box that screen readers announce as a dialog: a dialog drawn inside its
+    /// parent window (a bottom sheet) rather than as a window of its own.
+    package init(dialogRole: Void) {
+        super.init(postcard_box_new_with_role(GTK_ORIENTATION_VERTICAL, GTK_ACCESSIBLE_ROLE_DIALOG), transfer: .none)
+    }
+
     /// Creates a box; `spacing` is the gap between children in pixels.
     public init(_ orientation: Orientation, spacing: Int32 = 0) {
         super.init(gtk_box_new(orientation.gtk, spacing), transfer: .full)

@@ -47,6 +47,27 @@ public final class DesktopStyle {
         Self.useDarkStyle(prefersDark)
     }
 
+    /// Whether the desktop wants animations (`gtk-enable-animations`; GNOME's Settings → Accessibility →
+    /// Reduce Animation turns it off). GTK then switches stacks at once instead of sliding.
+    public static var animationsEnabled: Bool {
+        get {
+            var gvalue = GValue()
+            g_value_init(&gvalue, GType(5 << 2))  // G_TYPE_BOOLEAN
+            defer { g_value_unset(&gvalue) }
+            g_object_get_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self),
+                                  "gtk-enable-animations", &gvalue)
+            return g_value_get_boolean(&gvalue) != 0
+        }
+        set {
+            var gvalue = GValue()
+            g_value_init(&gvalue, GType(5 << 2))
+            g_value_set_boolean(&gvalue, newValue ? 1 : 0)
+            g_object_set_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self),
+                                  "gtk-enable-animations", &gvalue)
+            g_value_unset(&gvalue)
+        }
+    }
+
     /// Turns GTK's dark style on or off for the whole app now (`gtk-application-prefer-dark-theme`);
     /// a ``DesktopStyle`` sets it back when the desktop's preference next changes.
     public static func useDarkStyle(_ dark: Bool) {

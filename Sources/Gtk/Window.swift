@@ -181,8 +181,21 @@ public class Window: Widget {
     /// Makes `widget` the default widget: Return in an entry activates it.
     public func setDefaultWidget(_ widget: Widget?) { gtk_window_set_default_widget(window, widget?.widget) }
 
-    /// Whether a visible modal window is transient for this one (input to this window is blocked).
-    public var hasModalChild: Bool {
+    /// Dialogs shown inside this window (bottom sheets) that are modal to it, as a transient modal
+    /// window would be: while there are any, ``hasModalChild`` is true.
+    package var modalSheets: Int {
+        get { Self.sheetCounts[UnsafeMutableRawPointer(window)] ?? 0 }
+        set { Self.sheetCounts[UnsafeMutableRawPointer(window)] = newValue > 0 ? newValue : nil }
+    }
+    private static var sheetCounts: [UnsafeMutableRawPointer: Int] = [:]
+
+    /// Whether a modal dialog is over this window (input to this window is blocked): a visible modal
+    /// window transient for it, or a dialog drawn inside it (a bottom sheet).
+    public var hasModalChild: Bool { modalSheets > 0 || hasModalChildWindow }
+
+    /// Whether a modal window transient for this one is shown (a dialog window over it; not counting
+    /// dialogs drawn inside it).
+    public var hasModalChildWindow: Bool {
         Self.all().contains { other in
             other != window && gtk_window_get_transient_for(other) == window
                 && gtk_window_get_modal(other) != 0 && gtk_widget_get_visible(UnsafeMutableRawPointer(other).assumingMemoryBound(to: GtkWidget.self)) != 0

@@ -96,6 +96,10 @@ public final class NavigationStack {
     private var lifecycleInProgress: (left: Page?, came: Page?)?
     /// The swipe back in progress, if any.
     private var swipe: SwipeBack?
+    /// The cross-fade in progress: the leaving page's picture and the timer fading it.
+    private var crossFade: (picture: Picture, timer: UInt32)?
+    /// Where the cross-faded picture goes in the layer (the stack's pages), in pixels.
+    private var crossFadeFrame: (x: Int32, y: Int32, width: Int32, height: Int32) = (0, 0, 0, 0)
     /// True while a finished swipe's pop is applied (its hiding and showing were heard already).
     private var lifecycleAlreadyStarted = false
     /// Where a touchpad scroll sequence is, for the swipe back.
@@ -109,7 +113,12 @@ public final class NavigationStack {
     package weak var swipeLayer: Overlay? {
         didSet {
             swipeLayer?.onPlaceChild { [weak self] child, _, _ in
-                guard let self, let swipe = self.swipe, child == swipe.picture.widget else { return nil }
+                guard let self else { return nil }
+                if let fade = self.crossFade, child == fade.picture.widget {
+                    let frame = self.crossFadeFrame
+                    return Overlay.Rect(x: frame.x, y: frame.y, width: frame.width, height: frame.height)
+                }
+                guard let swipe = self.swipe, child == swipe.picture.widget else { return nil }
                 let offset = Int32((swipe.progress * Double(swipe.frame.width)).rounded()) * (self.view.isRightToLeft ? -1 : 1)
                 return Overlay.Rect(x: swipe.frame.x + offset, y: swipe.frame.y, width: swipe.frame.width, height: swipe.frame.height)
             }
@@ -155,10 +164,17 @@ public final class NavigationStack {
     /// The pages, root first.
     public var pages: [Page] { state.entries.compactMap { pagesByID[$0.id] } }
 
-    /// Whether changes slide (true, the default) or switch at once, for every push and pop of this stack
-    /// (libadwaita's `animate-transitions`). GTK also switches at once when the desktop turns animations
-    /// off (`gtk-enable-animations`).
+    /// Whether changes are animated (true, the default) or switch at once, for every push and pop of this
+    /// stack (libadwaita's `animate-transitions`). When the desktop turns animations off
+    /// (`gtk-enable-animations`, GNOME's Reduce Animation), an animated change cross-fades in place
+    /// instead of sliding (``crossFadeDuration``): no motion, but the change is still seen.
     public var isAnimated = true
+
+    /// How long a cross-fade lasts, in milliseconds (see ``isAnimated``).
+    public static let crossFadeDuration: Double = 200
+
+    /// Whether a cross-fade is showing now (the leaving page fading out over the new one).
+    public var isCrossFading: Bool { crossFade != nil }
 
     /// What happened to the stack's pages, for ``observeEvents(owner:_:)``.
     public enum Event {
@@ -415,9 +431,15 @@ public final class NavigationStack {
     /// Installs the back shortcuts on `window`: Alt+Left, the Back key (`XF86Back`), Escape, and mouse
     /// button 8. Escape at the root calls ``onEscapeAtRoot``.
     public func installBackShortcuts(on window: Window) {
+        installBackShortcuts(on: window) { [weak window] in window?.hasModalChild ?? true }
+    }
+
+    /// Installs the back shortcuts on `target` (a window, or a dialog drawn inside one), ignored while
+    /// `isBlocked()` (a modal dialog over it).
+    package func installBackShortcuts(on target: Widget, isBlocked: @escaping @MainActor () -> Bool) {
         let keys = KeyController()
-        keys.onKeyPressed { [weak self, weak window] keyval, modifiers in
-            guard let self, let window, !window.hasModalChild else { return false }
+        keys.onKeyPressed { [weak self] keyval, modifiers in
+            guard let self, !isBlocked() else { return false }
             let alt = modifiers.contains(.alt)
             switch keyval {
             case KeyValue.left where alt, KeyValue.keypadLeft where alt, KeyValue.back:
@@ -433,17 +455,17 @@ public final class NavigationStack {
                 return false
             }
         }
-        window.addController(keys)
+        target.addController(keys)
         // As AdwNavigationView: any button, in the capture phase (before the widget under the pointer),
         // acting on button 8 ("back").
         let mouseBack = ClickGesture(button: 0)
         mouseBack.propagationPhase = .capture
-        mouseBack.onPressed { [weak self, weak window] button in
-            guard let window, !window.hasModalChild else { return }
+        mouseBack.onPressed { [weak self] button in
+            guard !isBlocked() else { return }
             if button == Self.mouseBackButton { self?.goBack() }
             if button == Self.mouseForwardButton { self?.goForward() }
         }
-        window.addController(mouseBack)
+        target.addController(mouseBack)
     }
 
     // MARK: - The one path for every change
@@ -466,6 +488,7 @@ public final class NavigationStack {
         guard change != .none else { state = new; return }
         if swipe != nil, !lifecycleAlreadyStarted { abandonSwipe() }  // code changed the stack mid-swipe
         // A change during a transition first finishes the previous one cleanly.
+        endCrossFade()
         flushRemovals()
         finishLifecycle()
         let outgoing = visiblePage
@@ -498,11 +521,14 @@ public final class NavigationStack {
         }
         if let incoming {
             let animate = animated && isAnimated && change.transitionKind != nil && view.isMapped
-            let type = animate ? transitionType(change.transitionKind!) : GTK_STACK_TRANSITION_TYPE_NONE
-            lastSlide = animate ? (view.isRightToLeft ? .left : .right) : .none
+            let slides = animate && DesktopStyle.animationsEnabled
+            let fade = animate && !slides ? outgoing.flatMap { startCrossFade(from: $0) } : nil  // nil: nothing drawn yet
+            let type = slides ? transitionType(change.transitionKind!) : GTK_STACK_TRANSITION_TYPE_NONE
+            lastSlide = slides ? (view.isRightToLeft ? .left : .right) : .none
             transition = .running(from: outgoing?.id, to: incoming.id, kind: change.transitionKind ?? .push)
             view.canTarget = false
             view.showChild(named: incoming.id.description, transition: type)
+            if let fade { crossFade = fade }
         }
         updateBar()
         // Only the visible page is there for a screen reader; pages below it (and those leaving) are not.
@@ -511,7 +537,7 @@ public final class NavigationStack {
         visiblePageObservers.removeAll { $0.owner.object == nil }
         for observer in visiblePageObservers { observer.handler(incoming) }
         if let incoming { restoreFocus(in: incoming) }
-        if !view.isTransitionRunning { finishTransition() }
+        if !view.isTransitionRunning, crossFade == nil { finishTransition() }
         // Pages removed by a replace leave the stack as popped ones do: whoever owns them (a pushed flow)
         // hears of it and ends.
         if !removedPages.isEmpty {
@@ -535,6 +561,56 @@ public final class NavigationStack {
         lifecycleInProgress = nil
         left?.lifecycleDidChange(.hidden)
         came?.lifecycleDidChange(.shown)
+    }
+
+    /// Puts a picture of `page` (still shown) over the stack's pages and fades it out over
+    /// ``crossFadeDuration``; the transition ends when it has gone. Nil when there is no layer to draw
+    /// in or nothing to draw (the change then switches at once).
+    private func startCrossFade(from page: Page) -> (picture: Picture, timer: UInt32)? {
+        guard let layer = swipeLayer, let (picture, frame) = pictureOverPages(of: page, in: layer) else { return nil }
+        crossFadeFrame = frame
+        let started = g_get_monotonic_time()
+        let timer = MainLoopBridge.repeating(milliseconds: 16) { [weak self, weak picture] in
+            guard let self, let picture else { return false }
+            let t = min(1, Double(g_get_monotonic_time() - started) / (Self.crossFadeDuration * 1000))
+            gtk_widget_set_opacity(picture.widget, 1 - t)
+            guard t >= 1 else { return true }
+            self.crossFade = nil
+            gtk_overlay_remove_overlay(OpaquePointer(layer.gobject), picture.widget)
+            self.finishTransition()
+            return false
+        }
+        return (picture, timer)
+    }
+
+    /// A picture of `page` as it is on screen, added to `layer` over the stack's pages and under its bar
+    /// (not hit by the pointer, not read by screen readers), and where the pages are in `layer`; nil
+    /// when the page has not been drawn yet.
+    private func pictureOverPages(of page: Page, in layer: Overlay) -> (Picture, (x: Int32, y: Int32, width: Int32, height: Int32))? {
+        var bounds = graphene_rect_t()
+        guard let texture = page.view.renderedTexture(), gtk_widget_compute_bounds(view.widget, layer.widget, &bounds) != 0 else {
+            return nil
+        }
+        let picture = Picture()
+        picture.canShrink = true
+        picture.texture = texture
+        picture.canTarget = false
+        picture.hideFromScreenReaders()
+        picture.addCSSClass("swipe-page")
+        layer.addOverlay(picture)
+        if gtk_widget_get_parent(headerBar.widget) == layer.widget {
+            gtk_widget_insert_before(picture.widget, layer.widget, headerBar.widget)  // under the bar
+        }
+        return (picture, (Int32(bounds.origin.x), Int32(bounds.origin.y), Int32(bounds.size.width), Int32(bounds.size.height)))
+    }
+
+    /// Ends a cross-fade at once (a new change came during it).
+    private func endCrossFade() {
+        guard let fade = crossFade else { return }
+        crossFade = nil
+        g_source_remove(fade.timer)
+        gtk_overlay_remove_overlay(OpaquePointer(swipeLayer?.gobject), fade.picture.widget)
+        finishTransition()
     }
 
     private func finishTransition() {
@@ -653,21 +729,8 @@ extension NavigationStack {
     public func beginSwipeBack() -> Bool {
         guard swipe == nil, transition == .idle, state.canUserGoBack, let layer = swipeLayer,
               let top = visiblePage, let previous = state.previous, let below = pagesByID[previous.id],
-              let texture = top.view.renderedTexture() else { return false }
-        var bounds = graphene_rect_t()
-        guard gtk_widget_compute_bounds(view.widget, layer.widget, &bounds) != 0 else { return false }
-        let picture = Picture()
-        picture.canShrink = true
-        picture.texture = texture
-        picture.canTarget = false
-        picture.hideFromScreenReaders()
-        picture.addCSSClass("swipe-page")
-        layer.addOverlay(picture)
-        if gtk_widget_get_parent(headerBar.widget) == layer.widget {
-            gtk_widget_insert_before(picture.widget, layer.widget, headerBar.widget)  // under the bar
-        }
-        swipe = SwipeBack(picture: picture, top: top, below: below,
-                          frame: (Int32(bounds.origin.x), Int32(bounds.origin.y), Int32(bounds.size.width), Int32(bounds.size.height)))
+              let (picture, frame) = pictureOverPages(of: top, in: layer) else { return false }
+        swipe = SwipeBack(picture: picture, top: top, below: below, frame: frame)
         view.canTarget = false
         view.showChild(named: below.id.description, transition: GTK_STACK_TRANSITION_TYPE_NONE)
         top.lifecycleDidChange(.hiding)

@@ -56,7 +56,54 @@ public final class NavigationWindow {
         window.setChild(overlay)
         stack.installBackShortcuts(on: window)
         stack.swipeLayer = overlay  // a swiped page is drawn over the pages, under the bar
+        Self.byWindow[UnsafeMutableRawPointer(window.gobject)] = Weak(object: self)
+        window.onDestroy { [weak window] in
+            if let window { Self.byWindow[UnsafeMutableRawPointer(window.gobject)] = nil }
+        }
     }
+
+    private struct Weak { weak var object: NavigationWindow? }
+    private static var byWindow: [UnsafeMutableRawPointer: Weak] = [:]
+
+    /// The navigation window whose GTK window is `window`, or nil.
+    static func hosting(_ window: UnsafeMutablePointer<GtkWindow>?) -> NavigationWindow? {
+        window.flatMap { byWindow[UnsafeMutableRawPointer($0)]?.object }
+    }
+
+    // MARK: - Bottom sheets
+
+    /// The dimmed backdrop and the sheet shown inside this window, if any (see ``ModalDialog``).
+    private var sheet: (backdrop: Widget, sheet: Widget, offset: () -> Int32)?
+
+    /// The sheet shown inside the window now, if any.
+    public var presentedSheet: Widget? { sheet?.sheet }
+
+    /// Shows `sheet` over the pages at the bottom of the window, on a dimmed `backdrop`, modal: the
+    /// window's pages and bar take no input and no focus, and its back shortcuts do nothing, until
+    /// ``removeSheet()``. `offset` is how far the sheet is dragged down now, in pixels.
+    func presentSheet(_ sheet: Widget, backdrop: Widget, offset: @escaping @MainActor () -> Int32) {
+        removeSheet()
+        self.sheet = (backdrop, sheet, offset)
+        overlay.addOverlay(backdrop)
+        overlay.addOverlay(sheet)
+        stack.view.isSensitive = false
+        stack.headerBar.isSensitive = false
+        window.modalSheets += 1
+    }
+
+    /// Takes the sheet away and gives the window its input back.
+    func removeSheet() {
+        guard let shown = sheet else { return }
+        sheet = nil
+        gtk_overlay_remove_overlay(overlay.opaque, shown.sheet.widget)
+        gtk_overlay_remove_overlay(overlay.opaque, shown.backdrop.widget)
+        stack.view.isSensitive = true
+        stack.headerBar.isSensitive = true
+        window.modalSheets -= 1
+    }
+
+    /// Lays the sheet out again (it was dragged).
+    func sheetMoved() { gtk_widget_queue_allocate(overlay.widget) }
 
     /// Shows the window.
     public func present() { window.present() }
@@ -77,6 +124,14 @@ public final class NavigationWindow {
             stack.topInset = barHeight  // pages drawing under the bar (web pages) pad their content by it
             return Overlay.Rect(x: 0, y: barHeight, width: width, height: max(0, height - barHeight))
         }
+        if let sheet {
+            if child == sheet.backdrop.widget { return Overlay.Rect(x: 0, y: 0, width: width, height: height) }
+            if child == sheet.sheet.widget {
+                // Nearly the whole height, as libadwaita's bottom sheet: the dimmed window shows above it.
+                let top = min(ModalDialog.sheetTopGap, height / 4)
+                return Overlay.Rect(x: 0, y: top + max(0, sheet.offset()), width: width, height: max(0, height - top))
+            }
+        }
         return nil
     }
 }
@@ -94,11 +149,47 @@ public final class NavigationWindow {
 /// in the parent before the dialog opened. If the window is destroyed from outside (its parent closed,
 /// the app quit), ``onCancelRequest`` is called too, once, with ``isDismissed`` already true.
 ///
+/// **Adaptive.** Over a ``NavigationWindow`` narrower than ``bottomSheetWidth`` (450 px, where
+/// libadwaita's `AdwDialog` turns into a bottom sheet), the dialog is drawn inside that window as a
+/// bottom sheet instead (``style``): the window dimmed behind it and taking no input, a drag handle on
+/// top; dragging it down, or a click on the dimmed window, asks to leave as Cancel does (so a flow can
+/// still ask "Discard this post?"). The flow's code is the same either way.
+///
 /// Main actor only.
 @MainActor
 public final class ModalDialog {
-    /// The dialog window (a screen reader announces it as a dialog).
+    /// How the dialog is shown.
+    public enum Style: Equatable, Sendable {
+        /// A window of its own, transient for and modal to its parent.
+        case window
+        /// A bottom sheet drawn inside the parent window.
+        case bottomSheet
+    }
+
+    /// Parent windows narrower than this, in pixels, show the dialog as a bottom sheet.
+    public static let bottomSheetWidth: Int32 = 450
+    /// The gap above a bottom sheet, in pixels, where the dimmed window shows.
+    public static let sheetTopGap: Int32 = 48
+    /// How far, in pixels, the sheet's handle must be dragged down to ask to leave.
+    public static let sheetDismissDistance = 120.0
+
+    /// How the dialog is shown, decided when it is made from its parent window's width.
+    public let style: Style
+    /// The dialog window (a screen reader announces it as a dialog). Not shown when ``style`` is
+    /// ``Style/bottomSheet``.
     public let window = Window(role: .dialog)
+    /// The bottom sheet (announced as a dialog) when ``style`` is ``Style/bottomSheet``, else nil.
+    public let sheet: Box?
+    /// Where the dialog's own keys go: the window, or the sheet.
+    public var keyTarget: Widget { sheet ?? window }
+    /// Whether another modal dialog is over this one now (its keys are then not for it).
+    public var isCovered: Bool {
+        if sheet != nil { return host?.window.hasModalChildWindow ?? false }
+        return window.hasModalChild
+    }
+    private weak var host: NavigationWindow?
+    private let backdrop: Box?
+    private var sheetOffset: Double = 0
     /// The dialog's navigation stack.
     public let stack: NavigationStack
     /// The one Cancel button (start of the bar, on every page).
@@ -130,11 +221,24 @@ public final class ModalDialog {
         stack.providesCancel = true
         let parent = anchor?.view.rootWindow
         focusReturn = FocusReturn(in: parent)
-        window.title = root.title
-        stack.observeTitle(owner: window) { [weak window] title in
-            if !title.isEmpty { window?.title = title }  // the window follows its page
+        let host = NavigationWindow.hosting(parent)
+        if let host, host.window.width > 0, host.window.width < Self.bottomSheetWidth {
+            style = .bottomSheet
+            self.host = host
+            sheet = Box(dialogRole: ())
+            backdrop = Box(.vertical)
+        } else {
+            style = .window
+            sheet = nil
+            backdrop = nil
         }
-        window.makeModal(over: parent)
+        window.title = root.title
+        stack.observeTitle(owner: window) { [weak window, weak sheet] title in
+            guard !title.isEmpty else { return }
+            window?.title = title  // the window follows its page
+            sheet?.setAccessibleLabel(title)
+        }
+        if style == .window { window.makeModal(over: parent) }
         window.setDefaultSize(width: width, height: height)
         window.addCSSClass("postcard-dialog")
         stack.headerBar.showsTitleButtons = false
@@ -142,7 +246,16 @@ public final class ModalDialog {
         stack.headerBar.remove(stack.backButton)
         stack.headerBar.packStart(cancelButton)
         stack.headerBar.packStart(stack.backButton)
-        if presentsRootAlone {
+        if let sheet, let backdrop {
+            buildSheet(sheet, backdrop: backdrop)
+            if presentsRootAlone {
+                root.standaloneBar.showsTitleButtons = false
+                stack.observeVisiblePage(owner: self) { [weak self, weak root] page in
+                    guard let self, let root else { return }
+                    self.updateBars(root: root, showingRoot: page === root)
+                }
+            }
+        } else if presentsRootAlone {
             // Both bars live in the window's content: the stack's above the pages, shown only when a
             // page is pushed; the first page's own inside it. (A GtkHeaderBar anywhere moves the window.)
             window.hideTitlebar()
@@ -159,7 +272,17 @@ public final class ModalDialog {
             window.setTitlebar(stack.headerBar)
             window.setChild(stack.view)
         }
-        stack.installBackShortcuts(on: window)
+        if let sheet {
+            stack.installBackShortcuts(on: sheet) { [weak self] in self?.isCovered ?? true }
+            // The window the sheet is in went (closed, the app quit): as a destroyed dialog window.
+            stack.observeDestruction(owner: self) { [weak self] in
+                guard let self, !self.isDismissed else { return }
+                self.isDismissed = true
+                self.onCancelRequest?()
+            }
+        } else {
+            stack.installBackShortcuts(on: window)
+        }
         stack.replace(with: [root], animated: false)
 
         cancelButton.onClicked { [weak self] in self?.requestCancel() }
@@ -185,7 +308,11 @@ public final class ModalDialog {
 
     /// Shows the dialog and focuses its first page.
     public func present() {
-        window.present()
+        if let sheet, let backdrop, let host {
+            host.presentSheet(sheet, backdrop: backdrop) { [weak self] in Int32(self?.sheetOffset ?? 0) }
+        } else {
+            window.present()
+        }
         if let page = stack.visiblePage {
             if let initial = page.initialFocus { initial.grabFocus() } else { page.view.grabFocus() }
         }
@@ -196,9 +323,52 @@ public final class ModalDialog {
         guard !isDismissed else { return }
         isDismissed = true
         stack.replace(with: [], animated: false)
+        if sheet != nil {
+            host?.removeSheet()
+            stack.removeObservers(owner: self)
+        }
         window.destroy()
         focusReturn.restore()
     }
+
+    /// The sheet: a drag handle, the stack's bar and its pages; the backdrop dims the window behind it.
+    private func buildSheet(_ sheet: Box, backdrop: Box) {
+        sheet.addCSSClass("bottom-sheet")
+        let handleArea = Box(.vertical)
+        handleArea.addCSSClass("sheet-handle-area")
+        let handle = Box(.vertical)
+        handle.addCSSClass("sheet-handle")
+        handle.horizontalAlignment = .center
+        handleArea.append(handle)
+        handleArea.hideFromScreenReaders()  // Cancel and Escape say the same to a screen reader
+        sheet.append(handleArea)
+        sheet.append(stack.headerBar)
+        sheet.append(stack.view)
+        let drag = DragGesture(touchOnly: false)
+        drag.onBegin { _, _ in true }
+        drag.onUpdate { [weak self] _, dy in
+            self?.sheetOffset = max(0, dy)
+            self?.host?.sheetMoved()
+        }
+        drag.onEnd { [weak self] _, dy in
+            guard let self else { return }
+            self.sheetOffset = 0
+            self.host?.sheetMoved()
+            if dy >= Self.sheetDismissDistance { self.requestCancel() }  // the flow decides (it may ask first)
+        }
+        handleArea.addController(drag)
+        sheetDragGesture = drag
+        backdrop.addCSSClass("sheet-backdrop")
+        let click = ClickGesture(button: 1)
+        click.onPressed { [weak self] _ in self?.requestCancel() }
+        backdrop.addController(click)
+    }
+
+    /// The sheet handle's drag (for tests, which drive it through its signals).
+    package private(set) var sheetDragGesture: DragGesture?
+
+    /// How far the sheet is dragged down now, in pixels (0 when not dragged).
+    public var sheetDragOffset: Double { sheetOffset }
 
     private func requestCancel() {
         guard !isDismissed else { return }

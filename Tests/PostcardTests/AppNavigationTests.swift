@@ -175,6 +175,61 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testAFlowInANarrowWindowIsABottomSheetAndInAWideOneADialogEachEndingOnce() throws {
+        try onMain {
+            let app = try makeApp()
+            var outcomes: [AppController.FlowOutcome] = []
+            app.onFlowEnded = { outcomes.append($0) }
+            let main = app.mainWindow.window
+            spin(for: 0.2)  // shown at its first size first
+            main.setDefaultSize(width: 360, height: 700)
+            spin(until: { abs(main.width - 360) <= 12 }, "a phone-sized window")
+            let (dialog, page) = try openAddAComment(app)
+            XCTAssertEqual(dialog.style, .bottomSheet)
+            XCTAssertFalse(dialog.window.isMapped, "no window of its own")
+            XCTAssertTrue(dialog.sheet?.isMapped == true, "drawn inside the main window")
+            XCTAssertTrue(main.hasModalChild, "the window behind it takes no input")
+            XCTAssertFalse(app.mainWindow.stack.view.isSensitive)
+            let sheetTop = try XCTUnwrap(dialog.sheet?.bounds(in: main)).y
+            XCTAssertEqual(sheetTop, Double(ModalDialog.sheetTopGap), accuracy: 2, "the dimmed window shows above it")
+            let heard = try readAccessibilityTree()
+            XCTAssertTrue(heard.contains("dialog|Add a Comment"), "a screen reader hears a dialog named after its page: \(heard.filter { $0.hasPrefix("dialog") })")
+
+            // Dragging the handle down asks to leave, so the flow asks first about the typed comment.
+            page.commentView.text = "Half a thought"
+            let handle = try XCTUnwrap(dialog.sheetDragGesture).unsafeGObjectPointer
+            postcard_emit_drag(handle, "drag-begin", 180, 6)
+            postcard_emit_drag(handle, "drag-update", 0, 60)
+            XCTAssertEqual(dialog.sheetDragOffset, 60, "the sheet follows the finger")
+            postcard_emit_drag(handle, "drag-end", 0, 150)
+            spin(until: { !ConfirmationDialog.open.isEmpty }, "Discard this post?")
+            XCTAssertEqual(dialog.sheetDragOffset, 0, "back in place while it asks")
+            ConfirmationDialog.open[0].keepButton.activate()
+            spin(until: { ConfirmationDialog.open.isEmpty }, "kept editing")
+            XCTAssertTrue(dialog.sheet?.isMapped == true)
+            postWhenReady(page)
+            spin(until: { !outcomes.isEmpty }, "posted")
+            spin(until: { app.activeFlow == nil }, "ended")
+            XCTAssertFalse(main.hasModalChild, "the window takes input again")
+            XCTAssertTrue(app.mainWindow.stack.view.isSensitive)
+            XCTAssertNil(dialog.sheet?.rootWindow, "the sheet is gone")
+
+            // Wide: a floating dialog window, as before; a click on Cancel ends it, once.
+            main.setDefaultSize(width: 1280, height: 720)
+            spin(until: { abs(main.width - 1280) <= 12 }, "a wide window")
+            app.myProfile.postButton.activate()
+            spin(until: { CommentedPhotoFlow.current?.window.isMapped == true }, "the dialog window")
+            let wide = try XCTUnwrap(CommentedPhotoFlow.current)
+            XCTAssertEqual(wide.style, .window)
+            XCTAssertNil(wide.sheet)
+            wide.cancelButton.activate()
+            spin(until: { outcomes.count == 2 && app.activeFlow == nil }, "canceled")
+            guard case .post(.posted(_, let comment)) = outcomes[0] else { return XCTFail("\(outcomes)") }
+            XCTAssertEqual(comment, "Half a thought")
+            XCTAssertEqual(outcomes[1], .post(.canceled), "each flow's result exactly once")
+        }
+    }
+
     func testKeepingADraftNeverMakesTheWindowWaitForTheDatabase() throws {
         try onMain {
             let app = try makeApp()

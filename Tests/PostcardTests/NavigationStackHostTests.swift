@@ -454,6 +454,30 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// With the desktop's animations off (Reduce Animation), a push or pop cross-fades in place: the
+    /// leaving page fades out over the new one, with no slide.
+    func testWithAnimationsOffAChangeCrossFadesInsteadOfSliding() {
+        onMain {
+            DesktopStyle.animationsEnabled = false
+            defer { DesktopStyle.animationsEnabled = true }
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            spin(for: 0.2)  // drawn once: the fade starts from what is on screen
+            window.stack.push(CountedPage("A", counter: counter))
+            XCTAssertTrue(window.stack.isCrossFading, "a cross-fade")
+            XCTAssertEqual(window.stack.lastSlide, .none, "no slide")
+            XCTAssertFalse(window.stack.view.isTransitionRunning, "GtkStack itself switched at once")
+            XCTAssertTrue(window.stack.transition.isRunning, "input waits for the fade")
+            spin(until: { !window.stack.isCrossFading && window.stack.transition == .idle }, "faded")
+            expectStack(window.stack, ["Root", "A"])
+            window.stack.pop()
+            XCTAssertTrue(window.stack.isCrossFading)
+            window.stack.push(CountedPage("B", counter: counter))  // during the fade: it ends cleanly first
+            spin(until: { !window.stack.isCrossFading && window.stack.transition == .idle }, "faded again")
+            expectStack(window.stack, ["Root", "B"])
+        }
+    }
+
     func testAStackWithAnimationsOffSwitchesAtOnce() {
         onMain {
             let counter = LifeCounter()

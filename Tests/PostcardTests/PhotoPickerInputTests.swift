@@ -154,18 +154,22 @@ final class PhotoPickerInputTests: GtkTestCase, @unchecked Sendable {
                 return found.map { gtk_widget_get_mapped(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self)) != 0 } ?? false
             }, "the file chooser")
             let chooser = try XCTUnwrap(found)
-            let current = gtk_file_chooser_get_current_folder(OpaquePointer(chooser))
-            let currentPath = current.flatMap { g_file_get_path($0) }.map { path in defer { g_free(path) }; return FilePath(cString: path) }
-            if let current { g_object_unref(UnsafeMutableRawPointer(current)) }
-            XCTAssertEqual(currentPath, library, "the chooser starts in the library folder")
+            // GTK's chooser reads its folder in the background: wait for it, and for the selection.
+            @MainActor func path(_ file: OpaquePointer?) -> FilePath? {
+                guard let file else { return nil }
+                defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+                return g_file_get_path(file).map { path in defer { g_free(path) }; return FilePath(cString: path) }
+            }
+            spin(until: { path(gtk_file_chooser_get_current_folder(OpaquePointer(chooser))) == library },
+                 "the chooser starts in the library folder")
             let file = photo.withCString { g_file_new_for_path($0)! }
             defer { g_object_unref(UnsafeMutableRawPointer(file)) }
             XCTAssertNotEqual(gtk_file_chooser_set_file(OpaquePointer(chooser), file, nil), 0)
-            spin(for: 0.5)
+            spin(until: { path(gtk_file_chooser_get_file(OpaquePointer(chooser))) == photo }, "the photo selected")
             gtk_dialog_response(UnsafeMutableRawPointer(chooser).assumingMemoryBound(to: GtkDialog.self), GTK_RESPONSE_ACCEPT.rawValue)
             spin(until: { harness.commentPage != nil }, "Add a Comment")
             XCTAssertEqual(harness.commentPage?.photo, Photo(path: photo))
-            spin(until: { harness.commentPage?.preview.texture != nil }, "the chosen photo shows")
+            spin(until: { harness.commentPage?.hasDecodedPhoto == true }, "the chosen photo shows")
         }
     }
 }

@@ -222,11 +222,11 @@ public final class CommentedPhotoFlow {
         helpButton = button
         let keys = KeyController()
         keys.onKeyPressed { [weak self, weak dialog] keyval, _ in
-            guard keyval == KeyValue.f1, let self, let dialog, !dialog.window.hasModalChild else { return false }
+            guard keyval == KeyValue.f1, let self, let dialog, !dialog.isCovered else { return false }
             self.showHelp()
             return true
         }
-        dialog.window.addController(keys)
+        dialog.keyTarget.addController(keys)
     }
 
     /// The Help button in the dialog's bar, when the flow has help and runs modally.
