@@ -38,6 +38,8 @@ kill \$app; exit 1
 SCRIPT
 "${xvfb[@]}" bash .build/example-run.sh > .build/example-run.log 2>&1 || { cat .build/example-run.log; fail "swatches did not show its window"; }
 grep -qx "frame|Swatches" .build/example-run.log || { cat .build/example-run.log; fail "the window is not named after its page"; }
+# Each text button reads its name once ("Details", not "Details Details").
+if grep -E "^push button\|(.+) \1$" .build/example-run.log; then fail "a button reads its name twice (above)"; fi
 
 /usr/bin/python3 - <<'PY' || fail "the README's snippets differ from Examples/ (above)"
 import pathlib, re, sys

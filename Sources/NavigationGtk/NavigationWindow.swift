@@ -57,8 +57,11 @@ public final class NavigationWindow {
         stack.installBackShortcuts(on: window)
         stack.swipeLayer = overlay  // a swiped page is drawn over the pages, under the bar
         Self.byWindow[UnsafeMutableRawPointer(window.gobject)] = Weak(object: self)
-        window.onDestroy { [weak window] in
-            if let window { Self.byWindow[UnsafeMutableRawPointer(window.gobject)] = nil }
+        window.onDestroy { [weak self, weak window] in
+            guard let window else { return }
+            Self.byWindow[UnsafeMutableRawPointer(window.gobject)] = nil
+            self?.sheet = nil  // its widgets go with the window
+            window.modalSheets = 0
         }
     }
 

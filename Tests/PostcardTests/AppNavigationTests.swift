@@ -230,6 +230,24 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testClosingANarrowWindowWithASheetOpenEndsTheFlowAndKeepsTheDraft() throws {
+        try onMain {
+            let app = try makeApp()
+            let main = app.mainWindow.window
+            spin(for: 0.2)
+            main.setDefaultSize(width: 360, height: 700)
+            spin(until: { abs(main.width - 360) <= 12 }, "a phone-sized window")
+            let (dialog, page) = try openAddAComment(app)
+            XCTAssertEqual(dialog.style, .bottomSheet)
+            page.commentView.text = "Typed in a sheet"
+            gtk_window_close(main.pointer())  // the window manager's close
+            spin(until: { app.activeFlow == nil }, "the flow ends with the window")
+            XCTAssertTrue(dialog.isDismissed)
+            XCTAssertEqual(try app.store.drafts().map(\.comment), ["Typed in a sheet"], "what was typed is kept")
+            XCTAssertFalse(main.hasModalChild, "no sheet is counted for a window that is gone")
+        }
+    }
+
     func testKeepingADraftNeverMakesTheWindowWaitForTheDatabase() throws {
         try onMain {
             let app = try makeApp()
