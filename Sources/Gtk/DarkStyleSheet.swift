@@ -38,11 +38,7 @@ final class DarkVariant {
     }
 
     private func update() {
-        var value = GValue()
-        g_value_init(&value, GType(5 << 2))  // G_TYPE_BOOLEAN
-        g_object_get_property(settings.pointer(as: GObject.self), "gtk-application-prefer-dark-theme", &value)
-        let dark = g_value_get_boolean(&value) != 0
-        g_value_unset(&value)
+        let dark = DesktopStyle.booleanSetting("gtk-application-prefer-dark-theme")
         guard dark != isApplied, let display = gdk_display_get_default() else { return }
         if dark {
             gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), priority)

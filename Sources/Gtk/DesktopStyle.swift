@@ -50,32 +50,31 @@ public final class DesktopStyle {
     /// Whether the desktop wants animations (`gtk-enable-animations`; GNOME's Settings → Accessibility →
     /// Reduce Animation turns it off). GTK then switches stacks at once instead of sliding.
     public static var animationsEnabled: Bool {
-        get {
-            var gvalue = GValue()
-            g_value_init(&gvalue, GType(5 << 2))  // G_TYPE_BOOLEAN
-            defer { g_value_unset(&gvalue) }
-            g_object_get_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self),
-                                  "gtk-enable-animations", &gvalue)
-            return g_value_get_boolean(&gvalue) != 0
-        }
-        set {
-            var gvalue = GValue()
-            g_value_init(&gvalue, GType(5 << 2))
-            g_value_set_boolean(&gvalue, newValue ? 1 : 0)
-            g_object_set_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self),
-                                  "gtk-enable-animations", &gvalue)
-            g_value_unset(&gvalue)
-        }
+        get { booleanSetting("gtk-enable-animations") }
+        set { setBooleanSetting("gtk-enable-animations", newValue) }
     }
 
     /// Turns GTK's dark style on or off for the whole app now (`gtk-application-prefer-dark-theme`);
     /// a ``DesktopStyle`` sets it back when the desktop's preference next changes.
     public static func useDarkStyle(_ dark: Bool) {
+        setBooleanSetting("gtk-application-prefer-dark-theme", dark)
+    }
+
+    /// The boolean `GtkSettings` property `name` of the default display (e.g. "gtk-enable-animations").
+    package static func booleanSetting(_ name: String) -> Bool {
         var gvalue = GValue()
         g_value_init(&gvalue, GType(5 << 2))  // G_TYPE_BOOLEAN
-        g_value_set_boolean(&gvalue, dark ? 1 : 0)
-        g_object_set_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self),
-                              "gtk-application-prefer-dark-theme", &gvalue)
-        g_value_unset(&gvalue)
+        defer { g_value_unset(&gvalue) }
+        g_object_get_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self), name, &gvalue)
+        return g_value_get_boolean(&gvalue) != 0
+    }
+
+    /// Sets the boolean `GtkSettings` property `name` of the default display, for the whole app.
+    package static func setBooleanSetting(_ name: String, _ value: Bool) {
+        var gvalue = GValue()
+        g_value_init(&gvalue, GType(5 << 2))  // G_TYPE_BOOLEAN
+        defer { g_value_unset(&gvalue) }
+        g_value_set_boolean(&gvalue, value ? 1 : 0)
+        g_object_set_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self), name, &gvalue)
     }
 }

@@ -234,34 +234,20 @@ open class Widget: Object {
 }
 
 extension Widget {
-    /// Renders the widget as it is on screen now (a window includes its title bar) into a PNG file.
-    /// The widget must be mapped (shown in a realized window).
-    /// - Throws: ``GLibError`` when it is not mapped, has no size, or the file cannot be written.
     /// The widget as it is on screen now, rendered into a texture of its own size by its window's
     /// renderer, or nil when it is not mapped, has no size or has not been drawn yet.
-    package func renderedTexture() -> Texture? {
-        guard isMapped, let native = gtk_widget_get_native(widget), let renderer = gtk_native_get_renderer(native) else { return nil }
-        let paintable = gtk_widget_paintable_new(widget)!
-        defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
-        let width = Double(gdk_paintable_get_intrinsic_width(paintable)), height = Double(gdk_paintable_get_intrinsic_height(paintable))
-        guard width > 0, height > 0 else { return nil }
-        let snapshot = gtk_snapshot_new()!
-        gdk_paintable_snapshot(paintable, snapshot, width, height)
-        guard let node = gtk_snapshot_free_to_node(snapshot) else { return nil }
-        defer { gsk_render_node_unref(node) }
-        var viewport = graphene_rect_t(origin: graphene_point_t(x: 0, y: 0), size: graphene_size_t(width: Float(width), height: Float(height)))
-        return gsk_renderer_render_texture(renderer, node, &viewport).map { Texture(taking: $0) }  // the whole widget, not just what is drawn
-    }
+    package func renderedTexture() -> Texture? { try? render(croppedToWidget: true) }
 
-    public func saveSnapshot(toPNG path: FilePath) throws {
-        guard isMapped, let native = gtk_widget_get_native(widget),
-              let renderer = gtk_native_get_renderer(native) else {
+    /// Renders the widget as it is on screen now: into a texture of its own size when
+    /// `croppedToWidget`, else of everything it draws (a window's shadow too).
+    /// - Throws: ``GLibError`` saying why: not shown, no size, nothing drawn, rendering failed.
+    private func render(croppedToWidget: Bool) throws -> Texture {
+        guard isMapped, let native = gtk_widget_get_native(widget), let renderer = gtk_native_get_renderer(native) else {
             throw GLibError(message: "can't snapshot \(typeName): not shown on screen")
         }
         let paintable = gtk_widget_paintable_new(widget)!
         defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
-        let width = Double(gdk_paintable_get_intrinsic_width(paintable))
-        let height = Double(gdk_paintable_get_intrinsic_height(paintable))
+        let width = Double(gdk_paintable_get_intrinsic_width(paintable)), height = Double(gdk_paintable_get_intrinsic_height(paintable))
         guard width > 0, height > 0 else { throw GLibError(message: "can't snapshot \(typeName): it has no size") }
         let snapshot = gtk_snapshot_new()!
         gdk_paintable_snapshot(paintable, snapshot, width, height)
@@ -269,11 +255,19 @@ extension Widget {
             throw GLibError(message: "can't snapshot \(typeName): nothing drawn")
         }
         defer { gsk_render_node_unref(node) }
-        guard let texture = gsk_renderer_render_texture(renderer, node, nil) else {
+        var viewport = graphene_rect_t(origin: graphene_point_t(x: 0, y: 0), size: graphene_size_t(width: Float(width), height: Float(height)))
+        guard let texture = croppedToWidget ? gsk_renderer_render_texture(renderer, node, &viewport)
+                                            : gsk_renderer_render_texture(renderer, node, nil) else {
             throw GLibError(message: "can't snapshot \(typeName): rendering failed")
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
-        if path.withCString({ gdk_texture_save_to_png(texture, $0) }) == 0 {
+        return Texture(taking: texture)
+    }
+
+    /// Renders the widget as it is on screen now (a window includes its title bar) into a PNG file.
+    /// The widget must be mapped (shown in a realized window).
+    /// - Throws: ``GLibError`` when it is not mapped, has no size, or the file cannot be written.
+    public func saveSnapshot(toPNG path: FilePath) throws {
+        guard try render(croppedToWidget: false).save(toPNG: path) else {
             throw GLibError(message: "can't write \(path)")
         }
     }

@@ -97,9 +97,7 @@ public final class NavigationStack {
     /// The swipe back in progress, if any.
     private var swipe: SwipeBack?
     /// The cross-fade in progress: the leaving page's picture and the timer fading it.
-    private var crossFade: (picture: Picture, timer: UInt32)?
-    /// Where the cross-faded picture goes in the layer (the stack's pages), in pixels.
-    private var crossFadeFrame: (x: Int32, y: Int32, width: Int32, height: Int32) = (0, 0, 0, 0)
+    private var crossFade: (picture: Picture, timer: UInt32, frame: (x: Int32, y: Int32, width: Int32, height: Int32))?
     /// True while a finished swipe's pop is applied (its hiding and showing were heard already).
     private var lifecycleAlreadyStarted = false
     /// Where a touchpad scroll sequence is, for the swipe back.
@@ -115,7 +113,7 @@ public final class NavigationStack {
             swipeLayer?.onPlaceChild { [weak self] child, _, _ in
                 guard let self else { return nil }
                 if let fade = self.crossFade, child == fade.picture.widget {
-                    let frame = self.crossFadeFrame
+                    let frame = fade.frame
                     return Overlay.Rect(x: frame.x, y: frame.y, width: frame.width, height: frame.height)
                 }
                 guard let swipe = self.swipe, child == swipe.picture.widget else { return nil }
@@ -303,25 +301,31 @@ public final class NavigationStack {
     /// ``Page/shouldLeave`` says to stay. Each call pops one page, also during a transition (two fast
     /// presses of mouse-back pop two pages).
     public func goBack() {
-        guard state.canUserGoBack, let page = visiblePage else { return }
-        if let shouldLeave = page.shouldLeave, !shouldLeave() { return }
-        isGoingBack = true
-        defer { isGoingBack = false }
-        var new = state
-        guard new.goBack() != nil else { return }
-        apply(new)
-        if state.forwardEntry?.id == page.id { forwardPage = page }  // unless a pop observer cleared it
+        guard let page = visiblePage else { return }
+        leaveAsTheUser {
+            var new = state
+            guard new.goBack() != nil else { return }
+            apply(new)
+            if state.forwardEntry?.id == page.id { forwardPage = page }  // unless a pop observer cleared it
+        }
     }
 
     /// The user going back several pages at once (the Back button's history menu): pops to `page`,
     /// unless the visible page cannot be left by the user (``Page/canPop``) or its ``Page/shouldLeave``
     /// says to stay. Does nothing if `page` is not below the visible page.
     public func goBack(to page: Page) {
-        guard state.canUserGoBack, let top = visiblePage, top !== page, state.contains(page.id) else { return }
+        guard visiblePage !== page, state.contains(page.id) else { return }
+        leaveAsTheUser { pop(to: page) }
+    }
+
+    /// Runs `leave` as the user's Back: only when the user can go back (``Page/canPop``) and the visible
+    /// page's ``Page/shouldLeave`` lets it go, with ``isGoingBack`` true meanwhile.
+    private func leaveAsTheUser(_ leave: () -> Void) {
+        guard state.canUserGoBack, let top = visiblePage else { return }
         if let shouldLeave = top.shouldLeave, !shouldLeave() { return }
         isGoingBack = true
         defer { isGoingBack = false }
-        pop(to: page)
+        leave()
     }
 
     /// The Back button's history menu (see ``showHistoryMenu()``).
@@ -566,9 +570,8 @@ public final class NavigationStack {
     /// Puts a picture of `page` (still shown) over the stack's pages and fades it out over
     /// ``crossFadeDuration``; the transition ends when it has gone. Nil when there is no layer to draw
     /// in or nothing to draw (the change then switches at once).
-    private func startCrossFade(from page: Page) -> (picture: Picture, timer: UInt32)? {
+    private func startCrossFade(from page: Page) -> (picture: Picture, timer: UInt32, frame: (x: Int32, y: Int32, width: Int32, height: Int32))? {
         guard let layer = swipeLayer, let (picture, frame) = pictureOverPages(of: page, in: layer) else { return nil }
-        crossFadeFrame = frame
         let started = g_get_monotonic_time()
         let timer = MainLoopBridge.repeating(milliseconds: 16) { [weak self, weak picture] in
             guard let self, let picture else { return false }
@@ -580,7 +583,7 @@ public final class NavigationStack {
             self.finishTransition()
             return false
         }
-        return (picture, timer)
+        return (picture, timer, frame)
     }
 
     /// A picture of `page` as it is on screen, added to `layer` over the stack's pages and under its bar

@@ -591,16 +591,9 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
     /// The colour at (`x`, `y`) of `widget` as GTK renders it now.
     @MainActor
     private func pixel(of widget: Widget, x: Int, y: Int) throws -> (red: UInt8, green: UInt8, blue: UInt8) {
-        let paintable = gtk_widget_paintable_new(widget.widget)!
-        defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
-        let width = Double(gdk_paintable_get_intrinsic_width(paintable)), height = Double(gdk_paintable_get_intrinsic_height(paintable))
-        let snapshot = gtk_snapshot_new()!
-        gdk_paintable_snapshot(paintable, snapshot, width, height)
-        let node = try XCTUnwrap(gtk_snapshot_free_to_node(snapshot))
-        defer { gsk_render_node_unref(node) }
-        let renderer = try XCTUnwrap(gtk_native_get_renderer(gtk_widget_get_native(widget.widget)))
-        let texture = try XCTUnwrap(gsk_renderer_render_texture(renderer, node, nil))
-        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+        let rendered = try XCTUnwrap(widget.renderedTexture())
+        defer { withExtendedLifetime(rendered) {} }
+        let texture = rendered.opaque
         let stride = Int(gdk_texture_get_width(texture)) * 4
         var bytes = [UInt8](repeating: 0, count: stride * Int(gdk_texture_get_height(texture)))
         gdk_texture_download(texture, &bytes, gsize(stride))  // Cairo ARGB32 in memory order B, G, R, A
