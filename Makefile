@@ -37,7 +37,7 @@ make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/x
 # The locales the tests run the app in (German; generated if missing, as Debian's locales package leaves them out).
 TEST_LOCALES := de_DE.UTF-8
 
-.PHONY: deps build run test test-model test-gtk test-install test-example install uninstall resources screenshots bench clean po locale stress
+.PHONY: deps build run test test-model test-gtk test-install test-example install uninstall resources review bench clean po locale stress
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -70,7 +70,7 @@ po:
 
 run: build
 	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
-	  echo "No display (DISPLAY/WAYLAND_DISPLAY unset): run this from a desktop session, or try 'make screenshots'."; exit 1; fi
+	  echo "No display (DISPLAY/WAYLAND_DISPLAY unset): run this from a desktop session, or try 'make review'."; exit 1; fi
 	$$($(SWIFT) build --show-bin-path)/postcard $(ARGS)
 
 # Model tests need no display; GTK tests run under their own Xvfb and D-Bus session and fail (never
@@ -160,10 +160,15 @@ uninstall:
 	for lang in $(LINGUAS); do rm -f "$(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/postcard.mo"; done
 	rm -rf "$(DESTDIR)$(PREFIX)/share/postcard"
 
-# Screenshots of every screen under Xvfb, into shots/ (for UX review): the app's own review tour.
-screenshots: build
-	rm -rf shots
-	$(XVFB) "$$($(SWIFT) build --show-bin-path)/postcard" --review-tour "$(CURDIR)/shots" --camera test
+# The review gallery (for UX review): every screen in every state, light and dark, 360 and 1280 px wide,
+# left to right and right to left, and 360 px at 2×, as GTK renders them, with review/index.html. The
+# gallery before is kept in review.previous/ and compared: index.html lists the pictures that changed.
+# A larger Xvfb screen holds the 2× window (720 × 1440 device pixels).
+REVIEW_XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 2560x1600x24"
+review: build
+	@if [ -d review ]; then rm -rf review.previous && mv review review.previous; fi
+	$(REVIEW_XVFB) "$$($(SWIFT) build --show-bin-path)/postcard" --review-tour "$(CURDIR)/review" --camera test \
+	  $$([ -d review.previous ] && echo --compare "$(CURDIR)/review.previous")
 
 # Scale benchmarks (a program, not tests): release build, under Xvfb; data is made once in
 # $(BENCH_CACHE) (outside the repository); results go to bench/results.md.
@@ -176,4 +181,4 @@ bench: deps
 	  --cache "$(BENCH_CACHE)" --out "$(CURDIR)/bench/results.md"
 
 clean:
-	rm -rf .build shots
+	rm -rf .build review review.previous

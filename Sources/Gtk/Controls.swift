@@ -356,6 +356,18 @@ public final class MenuButton: Widget {
         gtk_menu_button_get_popover(opaque).map { gtk_widget_get_visible(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self)) != 0 } ?? false
     }
 
+    /// The menu's popover (GTK makes it from the items), e.g. to draw it in a screenshot while open;
+    /// nil before GTK has made it.
+    public var menuPopover: Widget? {
+        gtk_menu_button_get_popover(opaque).map { Widget(UnsafeMutableRawPointer($0), transfer: .none) }
+    }
+
+    /// Opens the menu, as clicking the button does.
+    public func openMenu() { gtk_menu_button_popup(opaque) }
+
+    /// Closes the menu.
+    public func closeMenu() { gtk_menu_button_popdown(opaque) }
+
     /// Creates a menu button showing `iconName`; `accessibleLabel` is its name for screen readers and
     /// its tooltip (e.g. "Main Menu"). A primary menu (`isPrimary`, the default) also opens with F10
     /// (`gtk_menu_button_set_primary`, as the GNOME HIG's primary menu does).
@@ -367,6 +379,24 @@ public final class MenuButton: Widget {
         gtk_widget_insert_action_group(widget, "menu", OpaquePointer(actions))
         setAccessibleLabel(accessibleLabel)
         tooltip = accessibleLabel
+        renewPopoverWhenClosed()
+    }
+
+    /// Gives the button a new popover each time its menu has closed. GTK 4.8's menu items set their
+    /// accessible role again when their button is put in a bar again (a navigation stack does that on
+    /// every Back), which GTK refuses with a critical once a screen reader has read them; a popover
+    /// never shown since has nothing read.
+    private func renewPopoverWhenClosed() {
+        guard let popover = gtk_menu_button_get_popover(opaque) else { return }
+        Object(UnsafeMutableRawPointer(popover), transfer: .none).connect("closed") { [weak self] _ in
+            MainLoopBridge.afterLayout { [weak self] in
+                guard let self, !self.isMenuOpen else { return }
+                let model = UnsafeMutableRawPointer(self.menu).assumingMemoryBound(to: GMenuModel.self)
+                gtk_menu_button_set_menu_model(self.opaque, nil)
+                gtk_menu_button_set_menu_model(self.opaque, model)
+                self.renewPopoverWhenClosed()
+            }
+        }
     }
 
     deinit {

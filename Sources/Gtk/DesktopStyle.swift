@@ -60,6 +60,28 @@ public final class DesktopStyle {
         setBooleanSetting("gtk-application-prefer-dark-theme", dark)
     }
 
+    /// Which window buttons header bars show, and on which side (`gtk-decoration-layout`, e.g.
+    /// `"appmenu:close"`, GNOME's default, or `"menu:minimize,maximize,close"`, GTK's own when no
+    /// desktop says otherwise, as under Xvfb). Main actor.
+    public static var decorationLayout: String {
+        get {
+            var gvalue = GValue()
+            g_value_init(&gvalue, GType(16 << 2))  // G_TYPE_STRING
+            defer { g_value_unset(&gvalue) }
+            g_object_get_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self),
+                                  "gtk-decoration-layout", &gvalue)
+            return g_value_get_string(&gvalue).map { String(cString: $0) } ?? ""
+        }
+        set {
+            var gvalue = GValue()
+            g_value_init(&gvalue, GType(16 << 2))  // G_TYPE_STRING
+            defer { g_value_unset(&gvalue) }
+            g_value_set_string(&gvalue, newValue)
+            g_object_set_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self),
+                                  "gtk-decoration-layout", &gvalue)
+        }
+    }
+
     /// The boolean `GtkSettings` property `name` of the default display (e.g. "gtk-enable-animations").
     package static func booleanSetting(_ name: String) -> Bool {
         var gvalue = GValue()

@@ -169,8 +169,18 @@ public enum DateText {
     /// processes on one machine, never set back).
     public static var monotonicMicroseconds: Int64 { Int64(g_get_monotonic_time()) }
 
-    /// The current time in microseconds since 1970-01-01 UTC (`g_get_real_time`).
-    public static var nowMicroseconds: Int64 { Int64(g_get_real_time()) }
+    /// The current time in microseconds since 1970-01-01 UTC (`g_get_real_time`), or from where
+    /// ``startClock(at:)`` set it.
+    public static var nowMicroseconds: Int64 { Int64(g_get_real_time()) + clockOffset }
+
+    nonisolated(unsafe) private static var clockOffset: Int64 = 0
+
+    /// Makes ``nowMicroseconds`` read `unixSeconds` now and run on from there (the times the app
+    /// stamps on posts), so that pictures of the app come out the same on every run (the review
+    /// gallery). Call it once at start-up, before other threads read the clock.
+    public static func startClock(at unixSeconds: Int64) {
+        clockOffset = unixSeconds * 1_000_000 - Int64(g_get_real_time())
+    }
 
     /// Formats `unixSeconds` in the local time zone with a `g_date_time_format` pattern
     /// (e.g. `"%-d %b %Y, %H:%M"`). Returns "" for out-of-range times.

@@ -37,6 +37,14 @@ public enum Localization {
     @MainActor
     public static var isRightToLeft: Bool { gtk_widget_get_default_direction() == GTK_TEXT_DIR_RTL }
 
+    /// Lays out every widget right to left (or left to right) from now on, open windows included, as
+    /// a right-to-left language would (`gtk_widget_set_default_direction`: GTK mirrors boxes, bars,
+    /// arrows and transitions). For reviewing a mirrored layout without switching language. Main actor.
+    @MainActor
+    public static func setRightToLeft(_ rightToLeft: Bool) {
+        gtk_widget_set_default_direction(rightToLeft ? GTK_TEXT_DIR_RTL : GTK_TEXT_DIR_LTR)
+    }
+
     /// Replaces the C-format placeholders in `format` (`%s`, `%d`, `%1$s`, `%2$d`; `%%` is a percent
     /// sign) with `arguments` in order or by position. A placeholder without an argument stays as it is.
     public static func substitute(_ format: String, _ arguments: [String]) -> String {

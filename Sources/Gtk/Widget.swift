@@ -239,9 +239,11 @@ extension Widget {
     package func renderedTexture() -> Texture? { try? render(croppedToWidget: true) }
 
     /// Renders the widget as it is on screen now: into a texture of its own size when
-    /// `croppedToWidget`, else of everything it draws (a window's shadow too).
+    /// `croppedToWidget`, else of everything it draws (a window's shadow too), with `overlays` (open
+    /// popovers of its window) drawn over it where they are on screen. At the widget's scale factor
+    /// (``scaleFactor``): on a 2× screen the texture has twice the pixels each way, as the screen shows it.
     /// - Throws: ``GLibError`` saying why: not shown, no size, nothing drawn, rendering failed.
-    private func render(croppedToWidget: Bool) throws -> Texture {
+    private func render(croppedToWidget: Bool, overlays: [Widget] = []) throws -> Texture {
         guard isMapped, let native = gtk_widget_get_native(widget), let renderer = gtk_native_get_renderer(native) else {
             throw GLibError(message: "can't snapshot \(typeName): not shown on screen")
         }
@@ -250,24 +252,60 @@ extension Widget {
         let width = Double(gdk_paintable_get_intrinsic_width(paintable)), height = Double(gdk_paintable_get_intrinsic_height(paintable))
         guard width > 0, height > 0 else { throw GLibError(message: "can't snapshot \(typeName): it has no size") }
         let snapshot = gtk_snapshot_new()!
+        let scale = Float(max(1, scaleFactor))
+        if scale > 1 { gtk_snapshot_scale(snapshot, scale, scale) }
         gdk_paintable_snapshot(paintable, snapshot, width, height)
+        // The picture grows to take in popovers that reach past the window, as they do on screen.
+        var bounds = (minX: 0.0, minY: 0.0, maxX: width, maxY: height)
+        for overlay in overlays where overlay.isMapped {
+            guard let offset = overlay.offset(inNativeOf: self) else { continue }
+            let overlayPaintable = gtk_widget_paintable_new(overlay.widget)!
+            defer { g_object_unref(UnsafeMutableRawPointer(overlayPaintable)) }
+            let overlayWidth = Double(gdk_paintable_get_intrinsic_width(overlayPaintable))
+            let overlayHeight = Double(gdk_paintable_get_intrinsic_height(overlayPaintable))
+            bounds = (min(bounds.minX, offset.x), min(bounds.minY, offset.y),
+                      max(bounds.maxX, offset.x + overlayWidth), max(bounds.maxY, offset.y + overlayHeight))
+            gtk_snapshot_save(snapshot)
+            var point = graphene_point_t(x: Float(offset.x), y: Float(offset.y))
+            gtk_snapshot_translate(snapshot, &point)
+            gdk_paintable_snapshot(overlayPaintable, snapshot, overlayWidth, overlayHeight)
+            gtk_snapshot_restore(snapshot)
+        }
         guard let node = gtk_snapshot_free_to_node(snapshot) else {
             throw GLibError(message: "can't snapshot \(typeName): nothing drawn")
         }
         defer { gsk_render_node_unref(node) }
-        var viewport = graphene_rect_t(origin: graphene_point_t(x: 0, y: 0), size: graphene_size_t(width: Float(width), height: Float(height)))
-        guard let texture = croppedToWidget ? gsk_renderer_render_texture(renderer, node, &viewport)
-                                            : gsk_renderer_render_texture(renderer, node, nil) else {
+        var viewport = croppedToWidget
+            ? graphene_rect_t(origin: graphene_point_t(x: 0, y: 0), size: graphene_size_t(width: Float(width) * scale, height: Float(height) * scale))
+            : graphene_rect_t(origin: graphene_point_t(x: Float(bounds.minX) * scale, y: Float(bounds.minY) * scale),
+                              size: graphene_size_t(width: Float(bounds.maxX - bounds.minX) * scale, height: Float(bounds.maxY - bounds.minY) * scale))
+        guard let texture = croppedToWidget || bounds != (0, 0, width, height) ? gsk_renderer_render_texture(renderer, node, &viewport)
+                                                                               : gsk_renderer_render_texture(renderer, node, nil) else {
             throw GLibError(message: "can't snapshot \(typeName): rendering failed")
         }
         return Texture(taking: texture)
     }
 
-    /// Renders the widget as it is on screen now (a window includes its title bar) into a PNG file.
-    /// The widget must be mapped (shown in a realized window).
+    /// Where this widget's origin is in `other`'s coordinates when this widget is in a popup surface
+    /// of `other`'s window (a popover): the popup's position on its parent surface, less where each
+    /// widget sits inside its own surface. Nil when either is not on screen.
+    private func offset(inNativeOf other: Widget) -> (x: Double, y: Double)? {
+        guard let native = gtk_widget_get_native(widget), let surface = gtk_native_get_surface(native),
+              let otherNative = gtk_widget_get_native(other.widget) else { return nil }
+        var popX = 0.0, popY = 0.0, windowX = 0.0, windowY = 0.0
+        gtk_native_get_surface_transform(native, &popX, &popY)
+        gtk_native_get_surface_transform(otherNative, &windowX, &windowY)
+        let popup = surface  // a popover's surface is a GdkPopup
+        return (Double(gdk_popup_get_position_x(popup)) + popX - windowX, Double(gdk_popup_get_position_y(popup)) + popY - windowY)
+    }
+
+    /// Renders the widget as it is on screen now (a window includes its title bar) into a PNG file,
+    /// at its scale factor (``scaleFactor``). `overlays` are open popovers (menus) of its window,
+    /// drawn over it where the screen shows them (a popover is a surface of its own, not part of its
+    /// window's drawing). The widget must be mapped (shown in a realized window).
     /// - Throws: ``GLibError`` when it is not mapped, has no size, or the file cannot be written.
-    public func saveSnapshot(toPNG path: FilePath) throws {
-        guard try render(croppedToWidget: false).save(toPNG: path) else {
+    public func saveSnapshot(toPNG path: FilePath, overlays: [Widget] = []) throws {
+        guard try render(croppedToWidget: false, overlays: overlays).save(toPNG: path) else {
             throw GLibError(message: "can't write \(path)")
         }
     }

@@ -30,7 +30,9 @@ public final class PhotoPickerPage: Page {
     /// The Open File… button (end of the bar).
     // Translators: a button in the bar of Choose a Photo: choose any image file with the file chooser.
     // Keep it short: in a 360-pixel window the bar also holds Cancel, the title, Take Photo and Help.
-    public let openFileButton = Button(label: localized("Open File…"))
+    /// An icon (`document-open-symbolic`) named "Open File…" for screen readers and its tooltip: a label
+    /// would not fit beside Cancel, Back, the title, Take Photo and Help in a 360-pixel window.
+    public let openFileButton = Button(iconName: "document-open-symbolic", accessibleLabel: localized("Open File…"))
     /// **Take Photo** (a camera icon at the very end of the bar, named "Take Photo" for screen readers
     /// and in its tooltip), shown only while someone listens to ``onTakePhoto``. An icon, so the bar still
     /// fits a narrow window.

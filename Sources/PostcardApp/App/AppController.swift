@@ -607,11 +607,16 @@ public enum PostcardMain {
                 return 2
             }
             if options.showsVersion { print("Postcard \(AppController.version)"); return 0 }
+            if let gallery = options.reviewTourDirectory, ReviewGallery.partOfThisProcess == nil {
+                // The gallery: this program again once per part (each opens the display), then the index.
+                return ReviewGallery.make(in: gallery, compare: options.reviewCompareDirectory, arguments: CommandLine.unsafeArgv)
+            }
             guard initializeGtk() else {
                 printError(localized("postcard: can't open a display. Run it in a desktop session (DISPLAY or WAYLAND_DISPLAY set)."))
                 return 1
             }
             app.setUnique(!options.needsOwnInstance)
+            if options.reviewTourDirectory != nil, let part = ReviewGallery.partOfThisProcess { ReviewGallery.prepare(for: part) }
             return nil
         }
         app.onCommandLine { invocation in  // in the running instance, for this launch or a forwarded one
@@ -689,7 +694,8 @@ final class RunningApp {
         if !started, options.measuresStartup {
             StartupMeasurement.run(controller) { [application] in application.quit() }
         } else if !started, let tour = options.reviewTourDirectory {
-            ReviewTour.run(app: controller, into: tour) { [weak self] succeeded in
+            ReviewTour.run(app: controller, into: tour, part: ReviewGallery.partOfThisProcess,
+                           variants: ReviewGallery.partOfThisProcess.map(ReviewVariant.all(in:)) ?? [ReviewVariant(dark: false, rightToLeft: false)]) { [weak self] succeeded in
                 self?.tourFailed = !succeeded
                 self?.application.quit()
             }

@@ -41,6 +41,8 @@ public struct AppOptions: Equatable, Sendable {
     public var showsVersion = false
     /// `--review-tour DIR`: walk through every screen, save screenshots in DIR, and quit.
     public var reviewTourDirectory: FilePath?
+    /// `--compare DIR` (with `--review-tour`): the earlier gallery to list the changed pictures against.
+    public var reviewCompareDirectory: FilePath?
     /// `--measure-startup`: show My Profile, print how long the first frame took and the resident memory
     /// once its photos show, then quit (for `make bench`).
     public var measuresStartup = false
@@ -59,7 +61,10 @@ public struct AppOptions: Equatable, Sendable {
                               description: localized("Take photos from SOURCE: a device such as /dev/video0, or “test” for GStreamer’s test picture"),
                               argumentDescription: localized("SOURCE")),
             CommandLineOption("review-tour", value: .filename,
-                              description: localized("Save a screenshot of every screen in FOLDER, then quit"),
+                              description: localized("Save a picture of every screen in every style, width and direction in FOLDER, with an index.html, then quit"),
+                              argumentDescription: localized("FOLDER")),
+            CommandLineOption("compare", value: .filename,
+                              description: localized("With --review-tour: list the pictures that changed since the gallery in FOLDER"),
                               argumentDescription: localized("FOLDER")),
             CommandLineOption("measure-startup", description: localized("Print the time to the first frame and the memory in use, then quit")),
             CommandLineOption("version", description: localized("Show the version and quit")),
@@ -70,7 +75,7 @@ public struct AppOptions: Equatable, Sendable {
     /// The text `--help` shows above the options and below them.
     public static var commandLineHelp: (summary: String, description: String) {
         (localized("Post photos with a comment to your profile, a friend’s profile, a comment thread or a message."),
-         localized("A second launch hands its photos and --library, --pictures and --camera to the running Postcard. With --data-dir, --review-tour or --measure-startup it runs separately.\n\nEnvironment: POSTCARD_RESOURCES=FOLDER overrides where the app’s resources are found; POSTCARD_CAMERA=SOURCE is the default for --camera."))
+         localized("A second launch hands its photos and --library, --pictures and --camera to the running Postcard. With --data-dir, --review-tour or --measure-startup it runs separately.\n\nEnvironment: POSTCARD_RESOURCES=FOLDER overrides where the app’s resources are found; POSTCARD_CAMERA=SOURCE is the default for --camera; POSTCARD_REVIEW_PARTS=360,1280-rtl,360@2x names the window widths, scales and directions --review-tour runs at."))
     }
 
     /// The options GOption parsed; folder names are resolved by `resolve` (to an absolute path, against
@@ -92,6 +97,7 @@ public struct AppOptions: Equatable, Sendable {
         }
         dataDirectory = try folder("data-dir")
         reviewTourDirectory = try folder("review-tour")
+        reviewCompareDirectory = try folder("compare")
         if let value = options.string("camera") {
             guard let source = CameraSource(option: value) else {
                 throw AppOptionsError(message: localized("--camera needs “test” or a device such as /dev/video0"))
@@ -121,11 +127,16 @@ public struct AppOptions: Equatable, Sendable {
         }
     }
 
-    /// The data directory to use: `--data-dir`, else a fresh `data` folder inside the review-tour
-    /// folder, else `$XDG_DATA_HOME/postcard`.
+    /// The data directory to use: `--data-dir`, else a data folder inside the review-tour folder
+    /// (`.data/<part>` for a part of the gallery, which clears `.data` first), else
+    /// `$XDG_DATA_HOME/postcard`.
     public var resolvedDataDirectory: FilePath {
         if let dataDirectory { return dataDirectory }
-        if let reviewTourDirectory { return reviewTourDirectory.appending("data-\(DateText.nowMicroseconds)") }
+        if let reviewTourDirectory {
+            // A part of the gallery: the same folder every run (its name shows in an empty state's text).
+            if let part = ReviewGallery.partOfThisProcess { return reviewTourDirectory.appending(".data", part.name) }
+            return reviewTourDirectory.appending("data-\(DateText.nowMicroseconds)")
+        }
         return Files.userDataDirectory.appending("postcard")
     }
 }

@@ -4,21 +4,20 @@ import NavigationGtk
 import NavigationWeb
 import PhotoPosting
 
-/// A walk through every screen for a UX review (`postcard --review-tour DIR`): drives the real app
-/// through its widgets as a user would and saves a PNG of the window at each step in `DIR` (rendered by
-/// GTK itself, so it works under Xvfb with no window manager), then quits. Covers My Profile, New Post
-/// (Choose a Photo, Add a Comment, the discard question), the feed scrolled under the bar, a friend's
-/// profile, the Post detail pushed (at 360 and 1280 px wide), Comments with a reply flow pushed in
-/// place, Edit Caption, Messages with the composed message flow, a message's detail presented
-/// modally (at 360 and 1280 px), the Camera pushed in the flow and alone as Quick Snap, the
-/// no-camera state, the guide pushed (at the top and scrolled under the bar) and presented over the
-/// photo flow, and a web page that failed to load.
+/// A walk through every screen for a UX review: drives the real app through its widgets as a user
+/// would and saves pictures of the window at each screen (``ReviewGallery/screens``), rendered by GTK
+/// itself, so it works under Xvfb with no window manager. At each screen it saves one picture per
+/// ``ReviewVariant`` (light and dark style), as `DIR/<screen>/<part>-<variant>.png`. `postcard --review-tour DIR` runs it once per
+/// ``ReviewPart`` (window width and scale) and makes the gallery (``ReviewGallery``).
 @MainActor
 enum ReviewTour {
     /// Runs the tour on `app`, then calls `finish(succeeded)` (which quits the app). A failure is
-    /// printed to standard error. `onScreen` runs after each screenshot with its file name, while the
-    /// screen still shows (tests read it over AT-SPI there).
-    static func run(app: AppController, into directory: FilePath, onScreen: (@MainActor (String) async -> Void)? = nil,
+    /// printed to standard error. `part` sizes the main window first (nil: as it is); `variants` are
+    /// saved at each screen. `onScreen` runs after each screen's pictures with the screen's name, while
+    /// the screen still shows in the last variant (tests read it over AT-SPI there).
+    static func run(app: AppController, into directory: FilePath, part: ReviewPart? = nil,
+                    variants: [ReviewVariant] = [ReviewVariant(dark: false, rightToLeft: false)],
+                    onScreen: (@MainActor (String) async -> Void)? = nil,
                     finish: @escaping @MainActor (Bool) -> Void) {
         Task {
             do {
@@ -32,11 +31,15 @@ enum ReviewTour {
                     throw AppOptionsError(message: "the tour needs at least 3 readable photos in \(app.library.directory); found \(readable.count)")
                 }
                 try Files.makeDirectory(directory)
-                try await Tour(app: app, directory: directory, photos: readable.map(\.fileName), onScreen: onScreen).walk()
-                print("Review screenshots saved in \(directory)")
+                let tour = Tour(app: app, directory: directory, photos: readable.map(\.fileName), part: part, variants: variants,
+                                onScreen: onScreen)
+                try await tour.walk()
+                DesktopStyle.useDarkStyle(false)
+                print("Review pictures\(part.map { " (\($0.name))" } ?? "") saved in \(directory)")
                 finish(true)
             } catch {
                 PostcardMain.printError("postcard: review tour failed: \(error)")
+                DesktopStyle.useDarkStyle(false)
                 finish(false)
             }
         }
@@ -49,34 +52,63 @@ private struct Tour {
     let directory: FilePath
     /// Readable photos of the library, at least 3; the tour picks from these.
     let photos: [String]
-    /// Runs after each screenshot (see ``ReviewTour/run(app:into:onScreen:finish:)``).
+    /// The main window's width and the scale; nil: the window as it is, no part name in file names.
+    let part: ReviewPart?
+    /// Saved at each screen.
+    let variants: [ReviewVariant]
+    /// Runs after each screen (see ``ReviewTour/run(app:into:part:variants:onScreen:finish:)``).
     let onScreen: (@MainActor (String) async -> Void)?
     func photo(_ preferred: String, else index: Int) -> String {
         photos.contains(preferred) ? preferred : photos[index % photos.count]
     }
     var main: Window { app.mainWindow.window }
     var stack: NavigationStack { app.mainWindow.stack }
+    /// Where a flow's pages show: its own dialog window, or the main window with the flow as a bottom
+    /// sheet in it (narrow windows; see ``ModalDialog/Style``).
+    func window(of dialog: ModalDialog) -> Window { dialog.style == .bottomSheet ? main : dialog.window }
 
     func walk() async throws {
         try await waitUntil("main window") { main.isMapped }
-        try await save(main, "01-my-profile.png")
+        if let part {
+            main.setDefaultSize(width: part.width, height: part.height)
+            try await waitUntil("width \(part.width)") { abs(main.width - part.width) <= 12 }
+        }
+        try await save(main, "my-profile")
+        app.primaryMenu.openMenu()
+        try await waitUntil("the primary menu") { app.primaryMenu.isMenuOpen && app.primaryMenu.menuPopover?.isMapped == true }
+        try await save(main, "primary-menu", overlays: [app.primaryMenu.menuPopover].compactMap { $0 })
+        app.primaryMenu.closeMenu()
+        try await waitUntil("the menu closed") { !app.primaryMenu.isMenuOpen }
+        // Two earlier posts (stored as a flow stores them), so the feed runs under the bar at 1280 × 800 too.
+        for (name, text) in [(photo("hubble_deep_field.jpg", else: 0), "Galaxies, as far as Hubble sees"),
+                             (photo("retina.jpg", else: 1), "My eye doctor's best picture")] {
+            let post = try app.store.add(photo: Photo(path: app.library.directory.appending(name)), comment: text,
+                                         author: Person.me.id, profile: Person.me.id)
+            app.myProfile.insertNewPost(post)
+        }
 
         let dialog = try await openPhotoFlow(app.myProfile.postButton)
-        try await save(dialog.window, "02-choose-a-photo.png")
+        try await save(window(of: dialog), "choose-a-photo")
         let comment = try await choose(photo("coffee.png", else: 0), in: dialog.stack)
         comment.commentView.insertAtCursor("First coffee of the day.\nPosted from Postcard.")
-        try await save(dialog.window, "03-add-a-comment.png")
+        try await save(window(of: dialog), "add-a-comment")
         try await waitUntil("Post enabled") { comment.postButton.isSensitive }
+        // A post the database refuses (as a full disk would): the error shows and the text stays.
+        try app.store.execute("CREATE TRIGGER review_refuse BEFORE INSERT ON posts BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+        comment.postButton.activate()
+        try await waitUntil("the failure") { comment.errorLabel.isVisible && comment.postButton.isSensitive }
+        try await save(window(of: dialog), "add-a-comment-failed")
+        try app.store.execute("DROP TRIGGER review_refuse")
         comment.postButton.activate()
         try await waitUntil("the new post") { dialog.isDismissed && app.myProfile.feedItems.first?.isPhotoLoaded == true }
-        try await save(main, "04-my-profile-with-post.png")
+        try await save(main, "my-profile-with-post")
 
         let second = try await openPhotoFlow(app.myProfile.postButton)
         let draft = try await choose(photo("rocket.jpg", else: 1), in: second.stack)
         draft.commentView.insertAtCursor("Liftoff")
         second.cancelButton.activate()
         try await waitUntil("the discard question") { !ConfirmationDialog.open.isEmpty }
-        try await save(ConfirmationDialog.open[0].window, "05-discard-this-post.png")
+        try await save(ConfirmationDialog.open[0].window, "discard-this-post")
         ConfirmationDialog.open[0].keepButton.activate()
         draft.commentView.text = "Falcon 9 on the pad"
         try await waitUntil("Post enabled") { draft.postButton.isSensitive }
@@ -84,80 +116,96 @@ private struct Tour {
         try await waitUntil("the second post") { second.isDismissed && app.myProfile.posts.first?.comment == "Falcon 9 on the pad" }
         try await waitUntil("the feed taller than the window") { app.myProfile.scroller.maximumVerticalOffset >= 260 }
         app.myProfile.scroller.verticalOffset = 260
-        try await save(main, "06-feed-scrolled-under-the-bar.png")
+        try await save(main, "my-profile-scrolled-under-the-bar", settle: .seconds(3.2))
         app.myProfile.scroller.verticalOffset = 0
+
+        // Choose a Photo over an empty folder and over one with a damaged photo.
+        let library = app.library
+        let empty = app.store.directory.appending("review-empty-library")
+        let damaged = app.store.directory.appending("review-damaged-library")
+        try Files.makeDirectory(empty)
+        try Files.makeDirectory(damaged)
+        try Files.writeText("not a photo", to: damaged.appending("damaged.jpg"))
+        try Files.copy(library.directory.appending(photo("chelsea.png", else: 2)), to: damaged.appending(photo("chelsea.png", else: 2)))
+        for (folder, name) in [(empty, "choose-a-photo-no-photos"), (damaged, "choose-a-photo-damaged-photo")] {
+            app.switchLibrary(to: PhotoLibrary(directory: folder))
+            let flow = try await openPhotoFlow(app.myProfile.postButton)
+            try await save(window(of: flow), name, settle: .seconds(3.2))
+            flow.cancelButton.activate()
+            try await waitUntil("the flow closed") { flow.isDismissed && app.activeFlow == nil }
+        }
+        app.switchLibrary(to: library)
 
         app.myProfile.friendButtons.first?.activate()
         try await waitForStack(depth: 2)
-        try await save(main, "07-friend-profile.png")
+        try await save(main, "friend-profile")
         stack.backButton.activate()
         try await waitForStack(depth: 1)
 
-        app.myProfile.activatePost(at: 1)  // the first post of the tour
+        app.myProfile.activatePost(at: 1)  // the first post the tour made in New Post
         try await waitForStack(depth: 2)
         let detail = stack.visiblePage as! PhotoDetailPage
         try await waitUntil("the detail photo") { detail.isPhotoLoaded }
-        try await save(main, "08-post-detail-pushed.png")
-        for width: Int32 in [360, 1280] {
-            main.setDefaultSize(width: width, height: 720)
-            try await waitUntil("width \(width)") { abs(main.width - width) <= 12 }
-            try await save(main, "08-post-detail-pushed-\(width)px.png")
-        }
-        main.setDefaultSize(width: 720, height: 800)
+        try await save(main, "post-detail-pushed")
 
         try await activateButton("Comments", in: detail)
         try await waitForStack(depth: 3)
         let thread = stack.visiblePage as! CommentThreadPage
-        try await save(main, "09-comments.png")
+        try await save(main, "comments")
+        stack.showHistoryMenu()
+        try await waitUntil("the history menu") { stack.historyMenu.isOpen && stack.historyMenu.isMapped }
+        try await save(main, "back-history-menu", overlays: [stack.historyMenu])
+        stack.historyMenu.popdown()
+        try await waitUntil("the history menu closed") { !stack.historyMenu.isOpen }
         thread.replyButton.activate()
         try await waitUntil("the reply flow") { (stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 && stack.transition == .idle }
-        try await save(main, "10-reply-choose-a-photo-pushed.png")
+        try await save(main, "choose-a-photo-reply-pushed")
         let reply = try await choose(photo("chelsea.png", else: 2), in: stack)
         reply.commentView.insertAtCursor("Chelsea approves.")
-        try await save(main, "11-reply-add-a-comment-pushed.png")
+        try await save(main, "add-a-comment-reply-pushed")
         try await waitUntil("Post enabled") { reply.postButton.isSensitive }
         reply.postButton.activate()
         try await waitUntil("the reply") { thread.replyRows.count == 1 && stack.visiblePage === thread && stack.transition == .idle }
-        try await save(main, "12-comments-with-reply.png")
+        try await save(main, "comments-with-reply")
         stack.backButton.activate()
         try await waitForStack(depth: 2)
 
         try await activateBarButton(localized("Edit Caption"))  // found by its label, in the language shown
         try await waitForStack(depth: 3)
-        try await save(main, "13-edit-caption.png")
+        try await save(main, "edit-caption")
         stack.popToRoot()
         try await waitForStack(depth: 1)
 
         app.messagesButton.activate()
         try await waitForStack(depth: 2)
         let messages = stack.visiblePage as! MessagesPage
-        try await save(main, "14-messages.png")
+        try await save(main, "messages")
         messages.newMessageButton.activate()
         try await waitUntil("Choose Recipient") { SendPhotoMessageFlow.current?.stack.visiblePage is ChooseRecipientPage }
         let messageDialog = SendPhotoMessageFlow.current!
-        try await save(messageDialog.window, "15-choose-recipient.png")
+        try await save(window(of: messageDialog), "choose-recipient")
         (messageDialog.stack.visiblePage as! ChooseRecipientPage).friendButtons[1].activate()
         try await waitUntil("the photo step") {
             (messageDialog.stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 && messageDialog.stack.transition == .idle
         }
-        try await save(messageDialog.window, "16-message-choose-a-photo.png")
+        try await save(window(of: messageDialog), "choose-a-photo-message")
         let note = try await choose(photo("astronaut.png", else: 0), in: messageDialog.stack)
         note.commentView.insertAtCursor("Look who I met!")
-        try await save(messageDialog.window, "17-message-add-a-comment.png")
+        try await save(window(of: messageDialog), "add-a-comment-message")
         try await waitUntil("Post enabled") { note.postButton.isSensitive }
         note.postButton.activate()
         try await waitUntil("the message") { messageDialog.isDismissed && messages.rows.count == 1 }
-        try await save(main, "18-messages-with-message.png")
+        try await save(main, "messages-with-message")
 
         messages.rows[0].openButton.activate()
         try await waitUntil("the message detail") { app.presentedMessage?.window.isMapped == true }
         let presented = app.presentedMessage!
         try await waitUntil("its photo") { (presented.page as? PhotoDetailPage)?.isPhotoLoaded == true }
-        for width: Int32 in [360, 1280] {
-            presented.window.setDefaultSize(width: width, height: 640)
-            try await waitUntil("dialog width \(width)") { abs(presented.window.width - width) <= 12 }
-            try await save(presented.window, "19-message-detail-modal-\(width)px.png")
+        if let part, part.width < presented.window.width {  // a phone-sized screen: the dialog fits it
+            presented.window.setDefaultSize(width: part.width, height: part.height - 80)
+            try await waitUntil("dialog width \(part.width)") { abs(presented.window.width - part.width) <= 12 }
         }
+        try await save(presented.window, "post-detail-presented")
         presented.closeButton.activate()
         try await waitUntil("the message closed") { app.presentedMessage == nil || presented.isDismissed }
 
@@ -166,19 +214,19 @@ private struct Tour {
         try await waitForStack(depth: 1)
         let cameraFlow = try await openPhotoFlow(app.myProfile.postButton)
         (cameraFlow.stack.visiblePage as! PhotoPickerPage).takePhotoButton.activate()
-        let pushed = try await waitForCamera(in: cameraFlow.stack)
-        try await save(cameraFlow.window, pushed.problem == nil ? "20-camera-pushed.png" : "20-camera-pushed-no-camera.png")
+        _ = try await waitForCamera(in: cameraFlow.stack)
+        try await save(window(of: cameraFlow), "camera-pushed")
         cameraFlow.cancelButton.activate()
         try await waitUntil("the flow closed") { cameraFlow.isDismissed && app.activeFlow == nil }
         app.myProfile.quickSnapButton?.activate()
         try await waitUntil("Quick Snap") { CommentedPhotoFlow.current?.stack.visiblePage is CameraPage }
         let quickSnap = CommentedPhotoFlow.current!
         let alone = try await waitForCamera(in: quickSnap.stack)
-        try await save(quickSnap.window, alone.problem == nil ? "21-quick-snap.png" : "21-quick-snap-no-camera.png")
+        try await save(window(of: quickSnap), "camera-presented")
         if alone.problem == nil {
             alone.shutterButton.activate()
             try await waitUntil("Add a Comment after the shot") { quickSnap.stack.visiblePage is CommentPage && quickSnap.stack.transition == .idle }
-            try await save(quickSnap.window, "22-quick-snap-add-a-comment.png")
+            try await save(window(of: quickSnap), "add-a-comment-after-quick-snap")
         }
         // Close on the camera's own bar, Cancel above it (nothing typed: either closes at once).
         (quickSnap.stack.pages.count > 1 ? quickSnap.cancelButton : quickSnap.closeButton).activate()
@@ -189,15 +237,15 @@ private struct Tour {
         let missingDialog = PageDialog(over: app.myProfile, presenting: missing)
         missingDialog.present()
         _ = try await waitForCamera(in: nil, page: missing)
-        try await save(missingDialog.window, "23-no-camera.png")
+        try await save(missingDialog.window, "camera-no-camera")
         missingDialog.dismiss()
 
         // The guide under the translucent bar: at the top, scrolled, and presented alone over the flow.
         guard let guide = app.showGuide() else { throw AppOptionsError(message: "the guide is missing") }
         try await waitForWebPage(guide)
-        try await save(main, "24-guide-pushed.png")
+        try await save(main, "web-page-pushed", settle: .seconds(3.2))
         _ = try await guide.evaluateJavaScript("window.scrollTo(0, 240); 0")
-        try await save(main, "25-guide-scrolled-under-the-bar.png")
+        try await save(main, "web-page-scrolled-under-the-bar", settle: .seconds(3.2))
         stack.popToRoot()
         try await waitForStack(depth: 1)
         let flow = try await openPhotoFlow(app.myProfile.postButton)
@@ -205,7 +253,7 @@ private struct Tour {
             throw AppOptionsError(message: "the guide is missing")
         }
         try await waitForWebPage(presentedGuide.page as! WebPage)
-        try await save(presentedGuide.window, "26-guide-presented-from-the-photo-flow.png")
+        try await save(presentedGuide.window, "web-page-presented", settle: .seconds(3.2))
         presentedGuide.dismiss()
         flow.cancelButton.activate()
         try await waitUntil("the flow closed") { flow.isDismissed && app.activeFlow == nil }
@@ -213,25 +261,19 @@ private struct Tour {
         let failing = WebPage(uri: "http://127.0.0.1:9/")  // a port WebKit refuses
         stack.push(failing)
         try await waitUntil("the error page") { failing.loadError != nil && stack.transition == .idle }
-        try await save(main, "27-web-page-failed-to-load.png")
+        try await save(main, "web-page-failed-to-load", settle: .seconds(3.2))
         stack.popToRoot()
         try await waitForStack(depth: 1)
 
         // Keyboard Shortcuts and About, from the primary menu.
         app.primaryMenu.activateItem(localized("Keyboard Shortcuts"))  // found by its label, in the language shown
         try await waitUntil("Keyboard Shortcuts") { app.shortcutsWindow?.isMapped == true }
-        try await save(app.shortcutsWindow!, "28-keyboard-shortcuts.png")
+        try await save(app.shortcutsWindow!, "keyboard-shortcuts")
         app.shortcutsWindow?.destroy()
         app.primaryMenu.activateItem(localized("About Postcard"))
         try await waitUntil("About") { app.aboutWindow?.isMapped == true }
-        try await save(app.aboutWindow!, "29-about.png")
+        try await save(app.aboutWindow!, "about")
         app.aboutWindow?.destroy()
-
-        // The dark style (as when the desktop prefers dark; see DesktopStyle), then light again.
-        for (dark, name) in [(true, "30-my-profile-dark.png"), (false, "")] {
-            DesktopStyle.useDarkStyle(dark)
-            if !name.isEmpty { try await save(main, name) }
-        }
     }
 
     func waitForWebPage(_ page: WebPage) async throws {
@@ -286,10 +328,32 @@ private struct Tour {
         try await waitUntil("\(depth) pages") { stack.pages.count == depth && stack.transition == .idle }
     }
 
-    func save(_ window: Window, _ name: String) async throws {
-        try await Task.sleep(for: .milliseconds(400))
-        try window.saveSnapshot(toPNG: directory.appending(name))
-        await onScreen?(name)
+    /// Saves `window` (with `overlays`, open popovers) in every variant's style as the screen `name` of
+    /// ``ReviewGallery/screens``, then runs ``onScreen``.
+    /// `settle`: how long the first variant waits; a scrolled list or page waits for GTK's and WebKit's
+    /// scroll indicators to fade (about 3 s), so that the picture is the same on every run.
+    func save(_ window: Window, _ name: String, overlays: [Widget] = [], settle: Duration = .milliseconds(400)) async throws {
+        guard ReviewGallery.screens.contains(where: { $0.name == name }) else {
+            throw AppOptionsError(message: "\(name) is not in ReviewGallery.screens")
+        }
+        let folder = directory.appending(name)
+        try Files.makeDirectory(folder)
+        for (index, variant) in variants.enumerated() {
+            DesktopStyle.useDarkStyle(variant.dark)  // the text direction is the part's, set before the app was built
+            try await Task.sleep(for: index == 0 ? settle : .milliseconds(300))  // restyled, laid out and drawn
+            // GTK draws nothing of a window waiting for its next layout (a web page relaid out in the
+            // new style): try again once it has had a frame, for up to 2 s.
+            let file = folder.appending(ReviewGallery.fileName(part: part, variant: variant))
+            for attempt in 0... {
+                do {
+                    try window.saveSnapshot(toPNG: file, overlays: overlays)
+                    break
+                } catch where attempt < 20 {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+        }
+        await onScreen?(name)  // in the last variant; the walk goes on in it (the next screen sets its own)
     }
 
     func waitUntil(_ what: String, _ condition: () -> Bool) async throws {

@@ -231,7 +231,16 @@ public final class ProfilePage: Page {
         let row = Box(.horizontal, spacing: 14)
         row.append(avatar)
         row.append(names)
-        row.append(postButton)
+        if isOwn {
+            row.append(postButton)
+        } else {
+            // "Post to Their Profile" and a long name do not fit one row of a 360-pixel window: the
+            // button goes under the name.
+            postButton.horizontalAlignment = .start
+            postButton.setMargins(top: 6, bottom: 0, start: 0, end: 0)
+            names.append(postButton)
+            name.wraps = true
+        }
         return row
     }
 

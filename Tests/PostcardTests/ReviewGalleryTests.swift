@@ -1,0 +1,146 @@
+import CGtk
+import Foundation
+import Gtk
+@testable import PostcardApp
+import XCTest
+
+/// The review gallery as a reviewer gets it: `postcard --review-tour DIR` run for real (one part of
+/// the five, `POSTCARD_REVIEW_PARTS=360`, to keep `make test` short), every screen's picture in both
+/// styles there, of the window's size, not blank, dark darker than light; `index.html` showing each;
+/// and `--compare` naming exactly the pictures that changed.
+final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
+    /// Every screen the gallery must have (its folder names); a screen dropped from the tour fails here.
+    static let expectedScreens = [
+        "my-profile", "primary-menu", "my-profile-with-post", "my-profile-scrolled-under-the-bar",
+        "choose-a-photo", "choose-a-photo-no-photos", "choose-a-photo-damaged-photo", "choose-a-photo-reply-pushed",
+        "choose-a-photo-message", "add-a-comment", "add-a-comment-failed", "add-a-comment-reply-pushed",
+        "add-a-comment-message", "add-a-comment-after-quick-snap", "discard-this-post", "friend-profile",
+        "post-detail-pushed", "post-detail-presented", "comments", "back-history-menu", "comments-with-reply",
+        "edit-caption", "messages", "messages-with-message", "choose-recipient", "camera-pushed", "camera-presented",
+        "camera-no-camera", "web-page-pushed", "web-page-scrolled-under-the-bar", "web-page-presented",
+        "web-page-failed-to-load", "keyboard-shortcuts", "about",
+    ]
+    /// Screens shown in the main window (at 360 px flows are bottom sheets in it); the others are
+    /// windows of their own (the discard question, pages presented alone, shortcuts, About).
+    static let ownWindows: Set<String> = ["discard-this-post", "post-detail-presented", "camera-no-camera", "web-page-presented",
+                                          "keyboard-shortcuts", "about"]
+
+    func testTheGalleryHasEveryScreenInBothStylesAndListsWhatChanged() throws {
+        let gallery = makeTemporaryDirectory() + "/gallery"
+        let log = makeTemporaryDirectory() + "/log"
+        let process = try startPostcard(["--review-tour", gallery, "--camera", "test"],
+                                        environment: ["POSTCARD_REVIEW_PARTS": "360"], log: log)
+        try waitFor("the review tour", timeout: 300) { !process.isRunning }
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(process.terminationStatus, 0, "the tour ran to the end:\n\(output)")
+        XCTAssertTrue(output.contains("Review gallery: 68 pictures of 34 screens"), output)
+
+        for screen in Self.expectedScreens {
+            var luminance: [String: Double] = [:]
+            for style in ["light", "dark"] {
+                let file = "\(gallery)/\(screen)/360-\(style)-ltr.png"
+                guard let picture = load(file) else {
+                    XCTFail("\(screen): no picture \(file)")
+                    continue
+                }
+                if Self.ownWindows.contains(screen) {
+                    XCTAssertTrue(picture.width >= 200 && picture.height >= 100, "\(screen) \(style): \(picture.width) × \(picture.height)")
+                } else {
+                    // The window asked for 360 px; pages whose bar needs more widen it a little (left as found).
+                    XCTAssertTrue((360...400).contains(picture.width), "\(screen) \(style) is a 360-pixel window: \(picture.width) px wide")
+                    XCTAssertEqual(picture.height, 720, "\(screen) \(style)")
+                }
+                XCTAssertGreaterThanOrEqual(picture.colors, 8, "\(screen) \(style) is not blank or a single colour")
+                luminance[style] = picture.luminance
+            }
+            if let light = luminance["light"], let dark = luminance["dark"] {
+                XCTAssertLessThan(dark, light - 0.1, "\(screen): the dark style is darker than the light one")
+            }
+        }
+
+        let index = try String(contentsOfFile: gallery + "/index.html", encoding: .utf8)
+        for screen in Self.expectedScreens {
+            XCTAssertTrue(index.contains("<tr id=\"\(screen)\">"), "index.html has a row for \(screen)")
+            XCTAssertTrue(index.contains("<img src=\"\(screen)/360-light-ltr.png\""), "index.html shows \(screen)")
+        }
+        XCTAssertFalse(index.contains("<td class=\"missing\">"), "index.html shows every picture")
+        XCTAssertFalse(index.contains("Changed since"), "no comparison asked for")
+
+        // An earlier gallery with one picture different in a 20 × 10 block, and one picture it lacked.
+        let earlier = makeTemporaryDirectory() + "/earlier"
+        try FileManager.default.copyItem(atPath: gallery, toPath: earlier)
+        let changed = earlier + "/my-profile/360-light-ltr.png"
+        let block = try paintBlock(in: changed)
+        try FileManager.default.removeItem(atPath: earlier + "/about/360-dark-ltr.png")
+        let changes = MainActor.assumeIsolated {
+            ReviewGallery.compareGalleries(new: FilePath(gallery), old: FilePath(earlier), parts: [ReviewPart(name: "360")!])
+        }
+        XCTAssertEqual(changes.count, Self.expectedScreens.count * 2, "every picture compared")
+        let different = changes.filter { $0.kind != .same }
+        XCTAssertEqual(different.map { "\($0.screen.name)/\($0.file)" }.sorted(),
+                       ["about/360-dark-ltr.png", "my-profile/360-light-ltr.png"])
+        let profile = try XCTUnwrap(different.first { $0.screen.name == "my-profile" })
+        XCTAssertEqual(profile.kind, .changed)
+        let total = Double(load(gallery + "/my-profile/360-light-ltr.png").map { $0.width * $0.height } ?? 1)
+        XCTAssertEqual(profile.fraction, Double(block) / total, accuracy: 1e-9, "exactly the pixels painted over")
+        let diff = try XCTUnwrap(profile.diffFile)
+        XCTAssertNotNil(load(gallery + "/" + diff), "a picture of the difference")
+        XCTAssertEqual(different.first { $0.screen.name == "about" }?.kind, .added)
+        let compared = MainActor.assumeIsolated {
+            ReviewGallery.indexHTML(in: FilePath(gallery), parts: [ReviewPart(name: "360")!], problems: [],
+                                    compared: FilePath(earlier), changes: changes)
+        }
+        XCTAssertTrue(compared.contains("2 of 68 pictures differ"), "the index lists the changes")
+        XCTAssertTrue(compared.contains("<a href=\"#my-profile\">"), "the index links the changed screen")
+        XCTAssertTrue(compared.contains("href=\"\(diff)\""), "the index links the difference picture")
+    }
+
+    struct Loaded {
+        let width: Int, height: Int
+        /// Distinct colours among every 7th pixel (up to 64).
+        let colors: Int
+        /// Mean luminance, 0…1.
+        let luminance: Double
+    }
+
+    func load(_ path: String) -> Loaded? {
+        guard let pixbuf = gdk_pixbuf_new_from_file(path, nil) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf)), rowStride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let pixels = gdk_pixbuf_read_pixels(pixbuf)!
+        var colors = Set<UInt32>(), sum = 0.0, count = 0
+        for y in stride(from: 0, to: height, by: 3) {
+            for x in stride(from: 0, to: width, by: 7) {
+                let p = pixels + y * rowStride + x * channels
+                let (red, green, blue) = (UInt32(p[0]), UInt32(p[1]), UInt32(p[2]))
+                if colors.count < 64 { colors.insert(red << 16 | green << 8 | blue) }
+                let weighted: Double = 0.2126 * Double(red) + 0.7152 * Double(green) + 0.0722 * Double(blue)
+                sum += weighted / 255
+                count += 1
+            }
+        }
+        return Loaded(width: width, height: height, colors: colors.count, luminance: sum / Double(max(count, 1)))
+    }
+
+    /// Paints a 20 × 10 block of pure magenta at (40, 200) of the PNG at `path`; returns how many
+    /// pixels it changed.
+    func paintBlock(in path: String) throws -> Int {
+        let loaded = try XCTUnwrap(gdk_pixbuf_new_from_file(path, nil))
+        let pixbuf = gdk_pixbuf_add_alpha(loaded, 0, 0, 0, 0)!
+        g_object_unref(UnsafeMutableRawPointer(loaded))
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        let rowStride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let pixels = gdk_pixbuf_get_pixels(pixbuf)!
+        var changed = 0
+        for y in 200..<210 {
+            for x in 40..<60 {
+                let p = pixels + y * rowStride + x * 4
+                if !(p[0] == 255 && p[1] == 0 && p[2] == 255 && p[3] == 255) { changed += 1 }
+                p[0] = 255; p[1] = 0; p[2] = 255; p[3] = 255
+            }
+        }
+        XCTAssertNotEqual(gdk_pixbuf_savev(pixbuf, path, "png", nil, nil, nil), 0)
+        return changed
+    }
+}
