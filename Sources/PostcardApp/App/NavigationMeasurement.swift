@@ -11,14 +11,16 @@ import PhotoPosting
 ///
 /// Output: one `key value` line per measure, in this order (times in milliseconds unless the key ends
 /// in `-us`; medians unless it says otherwise):
-/// - idle: `idle-seconds`, `idle-wakeups` (context switches of all the process's threads while My
-///   Profile is shown and nothing happens, minus the one the measurement's own end-of-window timer
-///   causes), `idle-wakeups-per-second`, and `idle-thread NAME N` for every thread that woke;
+/// - idle, before anything else: `idle-seconds`, `idle-wakeups` (context switches of all the process's
+///   threads while My Profile is shown and nothing happens, minus the one the measurement's own
+///   end-of-window timer causes), `idle-wakeups-per-second`, and `idle-thread NAME[ID] N` for every
+///   thread that woke; the same with `idle-after-use-` at the end, after everything below;
 /// - `hop-idle-us`, `hop-actor-us`: a round trip from a GLib worker thread to the main thread and back,
 ///   by `g_idle_add` and by `Task { @MainActor in … }`; `hop-await-us`: `await MainActor.run {}` from a
 ///   Swift task and back;
 /// - `push-…`, `pop-…`: `-call-ms` the main-thread time of the click handler (build and push the page;
-///   pop), `-frame-ms` and `-frame-max-ms` the main-thread work of each frame during the transition
+///   pop; `push-build-ms` is building a friend's ProfilePage alone, `push-stack-ms` the stack's `push` of a
+///   page built beforehand), `-frame-ms` and `-frame-max-ms` the main-thread work of each frame during the transition
 ///   (frame clock `before-paint` to the end of `after-paint`; median over every frame, median of each
 ///   transition's longest), `-frames` frames per transition, `-missed` frames missed per transition and
 ///   `-missed-total` over all (a gap between frames over 1.5 refresh intervals), `refresh-interval-ms`;
@@ -52,23 +54,47 @@ public enum NavigationMeasurement {
     /// Runs every measure once My Profile has been painted, then calls `finish` (which quits the app).
     static func run(_ app: AppController, finish: @escaping @MainActor () -> Void) {
         app.mainWindow.window.afterNextPaint {
-            Task {
-                await measure(app)
-                finish()
+            // The first idle window with GLib timeouts only, before the measurement itself runs any Swift
+            // task off the main thread (a resumed continuation does): that starts libdispatch's thread
+            // pool, whose monitor then wakes once a second for the rest of the process (see below).
+            MainLoopBridge.repeating(milliseconds: settleMilliseconds) {
+                let before = threadSwitches()
+                MainLoopBridge.repeating(milliseconds: idleSeconds * 1000) {
+                    reportIdle(before: before, after: threadSwitches(), key: "idle")
+                    Task {
+                        await measure(app)
+                        finish()
+                    }
+                    return false
+                }
+                return false
             }
         }
     }
 
+    /// How long the app is left alone before an idle window: the feed's photos decoded and shown, and
+    /// threads that did work retired (libdispatch's idle worker threads exit after a few seconds).
+    static let settleMilliseconds: UInt32 = 8_000
+
     private static func measure(_ app: AppController) async {
-        // Settled: the feed's photos decoded and shown, and the threads that did start-up work retired
-        // (libdispatch's idle worker threads exit after a few seconds, waking until then).
-        await sleep(milliseconds: 8_000)
-        await measureIdle()
         await measureHops()
         await measureTransitions(app)
         await measureFlowOpens(app)
         await measureFlowCycles(app)
         await measureStackCycles(app)
+        // Idle again after all that: Swift's global executor has run work by now (continuations resume
+        // through it), so libdispatch's workqueue monitor, a 1 s timer on its manager thread that runs
+        // for the rest of the process once a pool thread has existed, is counted here.
+        await sleep(milliseconds: settleMilliseconds)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let before = threadSwitches()
+            MainLoopBridge.repeating(milliseconds: idleSeconds * 1000) {
+                // Counted here, in the timeout, before the continuation's resumption wakes anything.
+                reportIdle(before: before, after: threadSwitches(), key: "idle-after-use")
+                continuation.resume()
+                return false
+            }
+        }
     }
 
     // MARK: - Idle wake-ups
@@ -98,10 +124,10 @@ public enum NavigationMeasurement {
         return result
     }
 
-    private static func measureIdle() async {
-        let before = threadSwitches()
-        await sleep(milliseconds: idleSeconds * 1000)  // one GLib timeout: the main thread sleeps in poll
-        let after = threadSwitches()
+    /// Prints the wake-ups between two ``threadSwitches()`` taken `idleSeconds` apart, the second from
+    /// the GLib timeout that ended the window (the main thread slept in poll once, until it: not counted).
+    private static func reportIdle(before: [String: (name: String, switches: Int)], after: [String: (name: String, switches: Int)],
+                                   key: String) {
         var total = 0
         var woken: [(String, Int)] = []
         for (id, thread) in after.sorted(by: { $0.key < $1.key }) {
@@ -110,10 +136,10 @@ public enum NavigationMeasurement {
             if count > 0 { woken.append(("\(thread.name)[\(id)]", count)) }
             total += max(count, 0)
         }
-        emit("idle-seconds", Double(idleSeconds))
-        emit("idle-wakeups", Double(total))
-        emit("idle-wakeups-per-second", Double(total) / Double(idleSeconds))
-        for (name, count) in woken { print("idle-thread \(String(name.map { $0 == " " ? "_" : $0 })) \(count)") }
+        emit("\(key)-seconds", Double(idleSeconds))
+        emit("\(key)-wakeups", Double(total))
+        emit("\(key)-wakeups-per-second", Double(total) / Double(idleSeconds))
+        for (name, count) in woken { print("\(key)-thread \(String(name.map { $0 == " " ? "_" : $0 })) \(count)") }
         fflush(nil)
     }
 
@@ -299,6 +325,25 @@ public enum NavigationMeasurement {
                 pops.append(pop)
             }
         }
+        // What part of a push is building the page (ProfilePage's widgets; the click also reads its feed).
+        var builds: [Double] = []
+        for _ in 0..<transitions {
+            let start = Int64(g_get_monotonic_time())
+            _ = ProfilePage(person: Person.friends[0])
+            builds.append(Double(Int64(g_get_monotonic_time()) - start) / 1000)
+        }
+        emit("push-build-ms", median(builds))
+        // And what part is the stack's push itself (a page built beforehand, pushed without the app).
+        var stackPushes: [Double] = []
+        for _ in 0..<20 {
+            let page = ProfilePage(person: Person.friends[1])
+            guard let sample = await transition(stack, recorder, { stack.push(page) }) else { break }
+            stackPushes.append(sample.call)
+            await sleep(milliseconds: 100)
+            _ = await transition(stack, recorder, { stack.pop() })
+            await sleep(milliseconds: 100)
+        }
+        emit("push-stack-ms", median(stackPushes))
         for (name, samples) in [("push", pushes), ("pop", pops)] {
             emit("\(name)-call-ms", median(samples.map(\.call)))
             emit("\(name)-call-max-ms", samples.map(\.call).max() ?? .nan)
@@ -402,6 +447,9 @@ public enum NavigationMeasurement {
             }
             if index + 1 == cycleWarmUps { baseline = await settledResidentMemory() }
         }
+        // The page Back left is kept for Forward (Alt+Right) until the stack changes; forget it, as any
+        // other navigation would, so every page the cycles made must be freed.
+        stack.clearForward()
         _ = await until(timeout: 10) { !pages.contains { $0() } }
         emit("stack-cycles", Double(cycles))
         emit("stack-pages-alive", Double(pages.filter { $0() }.count))
