@@ -163,7 +163,9 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
       does, and the app's flows and photo loading do), libdispatch's Linux thread pool has registered a
       worker and started its *workqueue monitor*, a 1-second timer on its manager thread
       (`-qos.overcommit`) that runs for the rest of the process (`_dispatch_workq_init_once` in
-      swift-corelibs-libdispatch's `src/event/workqueue.c`); the C window has no Swift runtime.
+      swift-corelibs-libdispatch's `src/event/workqueue.c`); the C window has no Swift runtime. With
+      photos in the feed, the app's own start-up (loading them) already starts it, so it
+      is counted right after start too; with an empty feed that window measured 0.
     - *Cycles*: New Post clicked, the dialog's first frame painted on Choose a Photo, its Cancel clicked,
       the flow ended; and a friend's profile pushed, painted, Back clicked, painted. \(cycles) of each after 50
       warm-ups; the stack cycles switch pages without the slide (`NavigationStack.isAnimated = false`,
