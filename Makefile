@@ -37,7 +37,7 @@ make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/x
 # The locales the tests run the app in (German; generated if missing, as Debian's locales package leaves them out).
 TEST_LOCALES := de_DE.UTF-8
 
-.PHONY: deps build run test test-model test-gtk test-install test-example install uninstall resources review bench clean po locale stress
+.PHONY: deps build run test test-model test-gtk test-install test-example install uninstall resources review bench bench-navigation clean po locale stress
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -171,14 +171,24 @@ review: build
 	  $$([ -d review.previous ] && echo --compare "$(CURDIR)/review.previous")
 
 # Scale benchmarks (a program, not tests): release build, under Xvfb; data is made once in
-# $(BENCH_CACHE) (outside the repository); results go to bench/results.md.
+# $(BENCH_CACHE) (outside the repository); results go to bench/results.md, then the navigation
+# benchmarks' to bench/navigation.md.
 BENCH_CACHE ?= $(HOME)/.cache/postcard-bench
 bench: deps
 	$(SWIFT) build -c release --product postcard
 	$(SWIFT) build -c release --product PostcardBench
 	mkdir -p "$(BENCH_CACHE)/xdg-cache"
 	XDG_CACHE_HOME="$(BENCH_CACHE)/xdg-cache" $(XVFB) "$$($(SWIFT) build -c release --show-bin-path)/PostcardBench" \
-	  --cache "$(BENCH_CACHE)" --out "$(CURDIR)/bench/results.md"
+	  --cache "$(BENCH_CACHE)" --out "$(CURDIR)/bench/results.md" --navigation-out "$(CURDIR)/bench/navigation.md"
+
+# The navigation benchmarks alone (issue 12: pushes and pops, main-actor hops, idle wake-ups, flow and
+# stack cycles, start-up against a bare C window): about ten minutes; results go to bench/navigation.md.
+bench-navigation: deps
+	$(SWIFT) build -c release --product postcard
+	$(SWIFT) build -c release --product PostcardBench
+	mkdir -p "$(BENCH_CACHE)/xdg-cache"
+	XDG_CACHE_HOME="$(BENCH_CACHE)/xdg-cache" $(XVFB) "$$($(SWIFT) build -c release --show-bin-path)/PostcardBench" \
+	  --cache "$(BENCH_CACHE)" --navigation-only --navigation-out "$(CURDIR)/bench/navigation.md"
 
 clean:
 	rm -rf .build review review.previous

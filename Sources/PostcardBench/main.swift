@@ -1,5 +1,6 @@
 // `make bench`: Postcard's scale benchmarks (a program, not tests). Every measure is a median over repeated
-// runs, compared with a baseline measured in the same run; results go to bench/results.md.
+// runs, compared with a baseline measured in the same run; results go to bench/results.md. Then the
+// navigation benchmarks (Navigation.swift; alone with `--navigation-only`), into bench/navigation.md.
 import CGtk
 import CSQLite
 import Foundation
@@ -201,6 +202,14 @@ nonisolated(unsafe) var lastPercentile99: Double = 0
 func removeThumbnails(_ cache: String) { try? FileManager.default.removeItem(atPath: cache + "/thumbnails") }
 
 // MARK: - Run
+
+/// Where the navigation benchmarks' report goes (bench/navigation.md); `--navigation-only` runs just them.
+let navigationResultsPath = option("--navigation-out") ?? repository + "/bench/navigation.md"
+if arguments.contains("--navigation-only") {
+    runNavigationBenchmarks(outPath: navigationResultsPath, repository: repository, work: cacheRoot + "/work",
+                            binDirectory: binDirectory, rounds: rounds)
+    exit(0)
+}
 
 makeData()
 let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? cacheRoot + "/xdg-cache"
@@ -479,3 +488,5 @@ How each is measured (`Sources/PostcardBench/main.swift`):
 """
 try! report.write(toFile: resultsPath, atomically: true, encoding: .utf8)
 print(report)
+
+runNavigationBenchmarks(outPath: navigationResultsPath, repository: repository, work: work, binDirectory: binDirectory, rounds: rounds)

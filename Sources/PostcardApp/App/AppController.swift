@@ -686,13 +686,15 @@ final class RunningApp {
     }
 
     /// Shows the main window (again) and runs what the first launch's options ask: the review tour,
-    /// the start-up measurement, New Post with a given photo.
+    /// the start-up or navigation measurement, New Post with a given photo.
     func start(_ options: AppOptions) {
         if !started { Log.info("Started: posts in \(controller.store.directory), photos from \(controller.library.directory)") }
         controller.present()
         defer { started = true }
         if !started, options.measuresStartup {
             StartupMeasurement.run(controller) { [application] in application.quit() }
+        } else if !started, options.measuresNavigation {
+            NavigationMeasurement.run(controller) { [application] in application.quit() }
         } else if !started, let tour = options.reviewTourDirectory {
             ReviewTour.run(app: controller, into: tour, part: ReviewGallery.partOfThisProcess,
                            variants: ReviewGallery.partOfThisProcess.map(ReviewVariant.all(in:)) ?? [ReviewVariant(dark: false, rightToLeft: false)]) { [weak self] succeeded in

@@ -30,7 +30,7 @@ public struct AppOptions: Equatable, Sendable {
     /// data folder is a different set of posts, and the review tour and start-up measurement need a
     /// fresh app. Everything else (`--library`, `--pictures`, `--camera`, photos) is forwarded.
     public var needsOwnInstance: Bool {
-        dataDirectory != nil || reviewTourDirectory != nil || measuresStartup
+        dataDirectory != nil || reviewTourDirectory != nil || measuresStartup || measuresNavigation
     }
 
     /// Photos to post, given as arguments (`postcard photo.jpg`), as `file://` URIs: New Post opens on
@@ -46,6 +46,9 @@ public struct AppOptions: Equatable, Sendable {
     /// `--measure-startup`: show My Profile, print how long the first frame took and the resident memory
     /// once its photos show, then quit (for `make bench`).
     public var measuresStartup = false
+    /// `--measure-navigation`: push and pop pages, open and cancel the photo flow, idle, and print what
+    /// it measured (see ``NavigationMeasurement``), then quit (for `make bench-navigation`).
+    public var measuresNavigation = false
 
     /// The options GOption parses (and `--help` lists); GApplication adds `--help` and
     /// `--gapplication-service` (D-Bus activation, the launcher's `DBusActivatable`).
@@ -67,6 +70,7 @@ public struct AppOptions: Equatable, Sendable {
                               description: localized("With --review-tour: list the pictures that changed since the gallery in FOLDER"),
                               argumentDescription: localized("FOLDER")),
             CommandLineOption("measure-startup", description: localized("Print the time to the first frame and the memory in use, then quit")),
+            CommandLineOption("measure-navigation", description: localized("Push and pop pages, open and cancel New Post, idle, print the times measured, then quit")),
             CommandLineOption("version", description: localized("Show the version and quit")),
             .remainingFilenames(description: localized("Start New Post with this photo chosen"), argumentDescription: localized("[PHOTO…]")),
         ]
@@ -75,7 +79,7 @@ public struct AppOptions: Equatable, Sendable {
     /// The text `--help` shows above the options and below them.
     public static var commandLineHelp: (summary: String, description: String) {
         (localized("Post photos with a comment to your profile, a friend’s profile, a comment thread or a message."),
-         localized("A second launch hands its photos and --library, --pictures and --camera to the running Postcard. With --data-dir, --review-tour or --measure-startup it runs separately.\n\nEnvironment: POSTCARD_RESOURCES=FOLDER overrides where the app’s resources are found; POSTCARD_CAMERA=SOURCE is the default for --camera; POSTCARD_REVIEW_PARTS=360,1280-rtl,360@2x names the window widths, scales and directions --review-tour runs at."))
+         localized("A second launch hands its photos and --library, --pictures and --camera to the running Postcard. With --data-dir, --review-tour, --measure-startup or --measure-navigation it runs separately.\n\nEnvironment: POSTCARD_RESOURCES=FOLDER overrides where the app’s resources are found; POSTCARD_CAMERA=SOURCE is the default for --camera; POSTCARD_REVIEW_PARTS=360,1280-rtl,360@2x names the window widths, scales and directions --review-tour runs at."))
     }
 
     /// The options GOption parsed; folder names are resolved by `resolve` (to an absolute path, against
@@ -106,6 +110,7 @@ public struct AppOptions: Equatable, Sendable {
             cameraWasGiven = true
         }
         measuresStartup = options.contains("measure-startup")
+        measuresNavigation = options.contains("measure-navigation")
         showsVersion = options.contains("version")
         files = options.remainingFileURIs(resolve: uri)
     }

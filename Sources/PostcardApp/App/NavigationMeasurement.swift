@@ -1,0 +1,521 @@
+import CGtk
+import Glibc
+import Gtk
+import NavigationGtk
+import PhotoPosting
+
+/// `postcard --measure-navigation`: drives the main window as a user would — the friend's button on
+/// My Profile, the Back button, New Post and the flow's Cancel, with the stack's real slide
+/// transitions — prints what it measured on standard output and quits. `make bench-navigation` (and
+/// `make bench`) runs it and writes `bench/navigation.md`; a program, not a test.
+///
+/// Output: one `key value` line per measure, in this order (times in milliseconds unless the key ends
+/// in `-us`; medians unless it says otherwise):
+/// - idle, before anything else: `idle-seconds`, `idle-wakeups` (context switches of all the process's
+///   threads while My Profile is shown and nothing happens, minus the one the measurement's own
+///   end-of-window timer causes), `idle-wakeups-per-second`, and `idle-thread NAME[ID] N` for every
+///   thread that woke; the same with `idle-after-use-` at the end, after everything below;
+/// - `hop-idle-us`, `hop-actor-us`: a round trip from a GLib worker thread to the main thread and back,
+///   by `g_idle_add` and by `Task { @MainActor in … }`; `hop-await-us`: `await MainActor.run {}` from a
+///   Swift task and back;
+/// - `push-…`, `pop-…`: `-call-ms` the main-thread time of the click handler (build and push the page;
+///   pop; `push-build-ms` is building a friend's ProfilePage alone, `push-stack-ms` the stack's `push` of a
+///   page built beforehand), `-frame-ms` and `-frame-max-ms` the main-thread work of each frame during the transition
+///   (frame clock `before-paint` to the end of `after-paint`; median over every frame, median of each
+///   transition's longest), `-frames` frames per transition, `-missed` frames missed per transition and
+///   `-missed-total` over all (a gap between frames over 1.5 refresh intervals), `refresh-interval-ms`;
+/// - `flow-open-first-ms` and `flow-open-ms`: the click on New Post to the first painted frame of the
+///   flow's dialog on Choose a Photo (the first open in the process, and the median of the later ones);
+/// - `flow-cycles`, `flow-flows-alive`, `flow-pages-alive`, `flow-rss-growth-kib`: open → Cancel
+///   cycles of the photo flow, what is still alive after them, and the resident memory they added after
+///   a warm-up; `stack-cycles`, `stack-pages-alive`, `stack-rss-growth-kib`: the same for push → Back.
+///
+/// Environment: `POSTCARD_MEASURE_CYCLES` sets the number of cycles (default 1,000). Main actor; run it
+/// in a process of its own (it changes the main stack's animation setting for the stack cycles).
+@MainActor
+public enum NavigationMeasurement {
+    /// Transitions measured in each direction, after `warmUps` unmeasured ones.
+    static let transitions = 50
+    /// Unmeasured repetitions before each timed series (first-use costs: code paging, caches).
+    static let warmUps = 5
+    /// Hops measured per kind.
+    static let hops = 2_000
+    /// How long the idle window lasts, in seconds.
+    static let idleSeconds: UInt32 = 10
+    /// Opens of Choose a Photo timed (after the first).
+    static let flowOpens = 20
+    /// Cycles run before the memory baseline of the cycle measures is taken.
+    static let cycleWarmUps = 50
+    /// Open → cancel and push → pop cycles (`POSTCARD_MEASURE_CYCLES`, default 1,000).
+    static var cycles: Int {
+        g_getenv("POSTCARD_MEASURE_CYCLES").flatMap { Int(String(cString: $0)) } ?? 1_000
+    }
+
+    /// Runs every measure once My Profile has been painted, then calls `finish` (which quits the app).
+    static func run(_ app: AppController, finish: @escaping @MainActor () -> Void) {
+        app.mainWindow.window.afterNextPaint {
+            // The first idle window with GLib timeouts only, before the measurement itself runs any Swift
+            // task off the main thread (a resumed continuation does): that starts libdispatch's thread
+            // pool, whose monitor then wakes once a second for the rest of the process (see below).
+            MainLoopBridge.repeating(milliseconds: settleMilliseconds) {
+                let before = threadSwitches()
+                MainLoopBridge.repeating(milliseconds: idleSeconds * 1000) {
+                    reportIdle(before: before, after: threadSwitches(), key: "idle")
+                    Task {
+                        await measure(app)
+                        finish()
+                    }
+                    return false
+                }
+                return false
+            }
+        }
+    }
+
+    /// How long the app is left alone before an idle window: the feed's photos decoded and shown, and
+    /// threads that did work retired (libdispatch's idle worker threads exit after a few seconds).
+    static let settleMilliseconds: UInt32 = 8_000
+
+    private static func measure(_ app: AppController) async {
+        await measureHops()
+        await measureTransitions(app)
+        await measureFlowOpens(app)
+        await measureFlowCycles(app)
+        await measureStackCycles(app)
+        // Idle again after all that: Swift's global executor has run work by now (continuations resume
+        // through it), so libdispatch's workqueue monitor, a 1 s timer on its manager thread that runs
+        // for the rest of the process once a pool thread has existed, is counted here.
+        await sleep(milliseconds: settleMilliseconds)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let before = threadSwitches()
+            MainLoopBridge.repeating(milliseconds: idleSeconds * 1000) {
+                // Counted here, in the timeout, before the continuation's resumption wakes anything.
+                reportIdle(before: before, after: threadSwitches(), key: "idle-after-use")
+                continuation.resume()
+                return false
+            }
+        }
+    }
+
+    // MARK: - Idle wake-ups
+
+    /// Every thread of this process: its name and its voluntary plus involuntary context switches
+    /// (`/proc/self/task/*/status`); keyed by thread id.
+    static func threadSwitches() -> [String: (name: String, switches: Int)] {
+        var result: [String: (name: String, switches: Int)] = [:]
+        guard let directory = g_dir_open("/proc/self/task", 0, nil) else { return result }
+        defer { g_dir_close(directory) }
+        while let entry = g_dir_read_name(directory) {
+            let id = String(cString: entry)
+            guard let status = Files.readText(FilePath("/proc/self/task/\(id)/status")) else { continue }
+            var name = "?", switches = 0
+            for line in status.split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                let value = String(parts[1].drop { $0 == " " || $0 == "\t" })
+                switch parts[0] {
+                case "Name": name = value
+                case "voluntary_ctxt_switches", "nonvoluntary_ctxt_switches": switches += Int(value) ?? 0
+                default: break
+                }
+            }
+            result[id] = (name, switches)
+        }
+        return result
+    }
+
+    /// Prints the wake-ups between two ``threadSwitches()`` taken `idleSeconds` apart, the second from
+    /// the GLib timeout that ended the window (the main thread slept in poll once, until it: not counted).
+    private static func reportIdle(before: [String: (name: String, switches: Int)], after: [String: (name: String, switches: Int)],
+                                   key: String) {
+        var total = 0
+        var woken: [(String, Int)] = []
+        for (id, thread) in after.sorted(by: { $0.key < $1.key }) {
+            var count = thread.switches - (before[id]?.switches ?? 0)
+            if id == String(getpid()) { count -= 1 }  // the main thread blocking once until the timeout above
+            if count > 0 { woken.append(("\(thread.name)[\(id)]", count)) }
+            total += max(count, 0)
+        }
+        emit("\(key)-seconds", Double(idleSeconds))
+        emit("\(key)-wakeups", Double(total))
+        emit("\(key)-wakeups-per-second", Double(total) / Double(idleSeconds))
+        for (name, count) in woken { print("\(key)-thread \(String(name.map { $0 == " " ? "_" : $0 })) \(count)") }
+        fflush(nil)
+    }
+
+    // MARK: - Main-actor hops
+
+    /// A GLib worker thread that times round trips to the main thread: by `g_idle_add`, and by a
+    /// main-actor task; each comes back through a `GAsyncQueue`.
+    private final class HopRun: @unchecked Sendable {
+        struct Queue: @unchecked Sendable { let pointer: OpaquePointer }
+        let queue = Queue(pointer: g_async_queue_new())
+        let count: Int
+        let warmUps: Int
+        var idle: [Int64] = []
+        var actor: [Int64] = []
+        var done: CheckedContinuation<Void, Never>?
+
+        init(count: Int, warmUps: Int) {
+            self.count = count
+            self.warmUps = warmUps
+        }
+
+        deinit { g_async_queue_unref(queue.pointer) }
+
+        /// Starts the worker thread (a GLib thread; its function is not isolated to the main actor).
+        func start() {
+            let thread = g_thread_new("hop-measure", { data in
+                Unmanaged<HopRun>.fromOpaque(data!).takeRetainedValue().work()
+                return nil
+            }, Unmanaged.passRetained(self).toOpaque())
+            g_thread_unref(thread)
+        }
+
+        /// On the worker thread.
+        private func work() {
+            let queue = self.queue
+            for index in 0..<(warmUps + count) {
+                var idleTime: Int64 = 0, actorTime: Int64 = 0
+                for kind in index % 2 == 0 ? [0, 1] : [1, 0] {  // alternate which goes first
+                    let start = Int64(g_get_monotonic_time())
+                    if kind == 0 {
+                        g_idle_add({ data in
+                            g_async_queue_push(OpaquePointer(data), UnsafeMutableRawPointer(bitPattern: 1))
+                            return 0  // G_SOURCE_REMOVE
+                        }, UnsafeMutableRawPointer(queue.pointer))
+                    } else {
+                        Task { @MainActor in g_async_queue_push(queue.pointer, UnsafeMutableRawPointer(bitPattern: 1)) }
+                    }
+                    _ = g_async_queue_pop(queue.pointer)
+                    let time = Int64(g_get_monotonic_time()) - start
+                    if kind == 0 { idleTime = time } else { actorTime = time }
+                }
+                if index >= warmUps {
+                    idle.append(idleTime)
+                    actor.append(actorTime)
+                }
+            }
+            done?.resume()
+        }
+    }
+
+    private static func measureHops() async {
+        let run = HopRun(count: hops, warmUps: 100)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            run.done = continuation
+            run.start()
+        }
+        emit("hop-idle-us", median(run.idle.map(Double.init)))
+        emit("hop-actor-us", median(run.actor.map(Double.init)))
+        let count = hops
+        let awaited: [Double] = await Task.detached {
+            var times: [Double] = []
+            for index in 0..<(count + 100) {
+                let start = Int64(g_get_monotonic_time())
+                await MainActor.run {}
+                if index >= 100 { times.append(Double(Int64(g_get_monotonic_time()) - start)) }
+            }
+            return times
+        }.value
+        emit("hop-await-us", median(awaited))
+    }
+
+    // MARK: - Push and pop
+
+    /// Records the main-thread work of each frame of a window: from its frame clock's `before-paint` to
+    /// the end of `after-paint` (update, layout and drawing in between).
+    @MainActor
+    private final class FrameRecorder {
+        struct Frame { var start: Int64; var end: Int64 }
+        private(set) var frames: [Frame] = []
+        private var frameStart: Int64 = 0
+        private let clock: Object
+        private var handlers: [UInt] = []
+        private var waiter: (condition: @MainActor () -> Bool, continuation: CheckedContinuation<Bool, Never>, timer: UInt32)?
+
+        init?(_ window: Widget) {
+            guard let pointer = gtk_widget_get_frame_clock(window.widget) else { return nil }
+            clock = Object(pointer, transfer: .none)
+            handlers.append(clock.connect("before-paint") { [weak self] _ in self?.frameStart = Int64(g_get_monotonic_time()) })
+            handlers.append(clock.connect("after-paint", after: true) { [weak self] _ in self?.painted() })
+        }
+
+        func stop() { handlers.forEach(clock.disconnect) }
+
+        func reset() { frames = [] }
+
+        /// The display's refresh interval in microseconds as the frame clock knows it (GDK assumes 60 Hz
+        /// when the display does not say).
+        var refreshInterval: Int64 {
+            var interval: gint64 = 0, presentation: gint64 = 0
+            gdk_frame_clock_get_refresh_info(clock.pointer(), gdk_frame_clock_get_frame_time(clock.pointer()), &interval, &presentation)
+            return interval > 0 ? Int64(interval) : 16_667
+        }
+
+        private func painted() {
+            frames.append(Frame(start: frameStart, end: Int64(g_get_monotonic_time())))
+            if let waiter, waiter.condition() {
+                self.waiter = nil
+                g_source_remove(waiter.timer)
+                waiter.continuation.resume(returning: true)
+            }
+        }
+
+        /// Waits for the first painted frame after which `condition` holds; false after `timeout` seconds.
+        func waitForFrame(where condition: @escaping @MainActor () -> Bool, timeout: Double = 10) async -> Bool {
+            await withCheckedContinuation { continuation in
+                let timer = MainLoopBridge.repeating(milliseconds: UInt32(timeout * 1000)) { [weak self] in
+                    if let waiter = self?.waiter {
+                        self?.waiter = nil
+                        waiter.continuation.resume(returning: false)
+                    }
+                    return false
+                }
+                waiter = (condition, continuation, timer)
+            }
+        }
+    }
+
+    private struct TransitionSample {
+        var call: Double
+        var frames: [Double]
+        var missed: Int
+    }
+
+    /// Runs `action` (a click that pushes or pops) and records it until the stack's transition has
+    /// ended and its last frame has been painted.
+    private static func transition(_ stack: NavigationStack, _ recorder: FrameRecorder, _ action: () -> Void) async -> TransitionSample? {
+        recorder.reset()
+        let start = Int64(g_get_monotonic_time())
+        action()
+        let call = Double(Int64(g_get_monotonic_time()) - start) / 1000
+        guard await recorder.waitForFrame(where: { stack.transition == .idle && !stack.view.isTransitionRunning }) else { return nil }
+        let refresh = recorder.refreshInterval
+        var missed = 0
+        for (earlier, later) in zip(recorder.frames, recorder.frames.dropFirst()) {
+            let gap = later.start - earlier.start
+            if gap * 2 > refresh * 3 { missed += Int((gap + refresh / 2) / refresh) - 1 }
+        }
+        return TransitionSample(call: call, frames: recorder.frames.map { Double($0.end - $0.start) / 1000 }, missed: missed)
+    }
+
+    private static func measureTransitions(_ app: AppController) async {
+        let stack = app.mainWindow.stack
+        guard let friend = app.myProfile.friendButtons.first, let recorder = FrameRecorder(app.mainWindow.window) else {
+            emit("push-error", 1)
+            return
+        }
+        defer { recorder.stop() }
+        emit("refresh-interval-ms", Double(recorder.refreshInterval) / 1000)
+        var pushes: [TransitionSample] = [], pops: [TransitionSample] = []
+        for index in 0..<(warmUps + transitions) {
+            guard let push = await transition(stack, recorder, { click(friend) }), stack.pages.count == 2 else {
+                emit("push-error", 2)
+                return
+            }
+            await sleep(milliseconds: 250)  // the friend's photos decode and show, as a user would look
+            guard let pop = await transition(stack, recorder, { click(stack.backButton) }), stack.pages.count == 1 else {
+                emit("pop-error", 2)
+                return
+            }
+            await sleep(milliseconds: 250)
+            if index >= warmUps {
+                pushes.append(push)
+                pops.append(pop)
+            }
+        }
+        // What part of a push is building the page (ProfilePage's widgets; the click also reads its feed).
+        var builds: [Double] = []
+        for _ in 0..<transitions {
+            let start = Int64(g_get_monotonic_time())
+            _ = ProfilePage(person: Person.friends[0])
+            builds.append(Double(Int64(g_get_monotonic_time()) - start) / 1000)
+        }
+        emit("push-build-ms", median(builds))
+        // And what part is the stack's push itself (a page built beforehand, pushed without the app).
+        var stackPushes: [Double] = []
+        for _ in 0..<20 {
+            let page = ProfilePage(person: Person.friends[1])
+            guard let sample = await transition(stack, recorder, { stack.push(page) }) else { break }
+            stackPushes.append(sample.call)
+            await sleep(milliseconds: 100)
+            _ = await transition(stack, recorder, { stack.pop() })
+            await sleep(milliseconds: 100)
+        }
+        emit("push-stack-ms", median(stackPushes))
+        for (name, samples) in [("push", pushes), ("pop", pops)] {
+            emit("\(name)-call-ms", median(samples.map(\.call)))
+            emit("\(name)-call-max-ms", samples.map(\.call).max() ?? .nan)
+            emit("\(name)-frame-ms", median(samples.flatMap(\.frames)))
+            emit("\(name)-frame-max-ms", median(samples.map { $0.frames.max() ?? .nan }))
+            emit("\(name)-frames", median(samples.map { Double($0.frames.count) }))
+            emit("\(name)-missed", median(samples.map { Double($0.missed) }))
+            emit("\(name)-missed-total", Double(samples.map(\.missed).reduce(0, +)))
+            emit("\(name)-transitions", Double(samples.count))
+        }
+    }
+
+    // MARK: - The photo flow
+
+    /// Clicks New Post and returns the flow's dialog, once it has painted its first frame showing
+    /// Choose a Photo, with the microseconds from the activation to that frame; nil after 10 s.
+    private static func openNewPost(_ app: AppController) async -> (ModalDialog, Double)? {
+        let start = Int64(g_get_monotonic_time())
+        click(app.myProfile.postButton)
+        // The flow starts in a main-actor task queued by the click: yield (without letting GLib paint) until
+        // its dialog is presented, then wait for the dialog's first frame.
+        var found: ModalDialog?
+        for _ in 0..<10_000 {
+            if let dialog = CommentedPhotoFlow.current, !dialog.isDismissed { found = dialog; break }
+            await Task.yield()
+        }
+        guard let dialog = found else { return nil }
+        let painted = await paint(dialog.window)
+        let time = Double(Int64(g_get_monotonic_time()) - start) / 1000
+        guard painted, dialog.stack.visiblePage is PhotoPickerPage else { return nil }
+        return (dialog, time)
+    }
+
+    /// Cancels the open flow with its Cancel button and waits until it has ended.
+    private static func cancel(_ dialog: ModalDialog, _ app: AppController) async -> Bool {
+        click(dialog.cancelButton)
+        return await until { app.activeFlow == nil }
+    }
+
+    private static func measureFlowOpens(_ app: AppController) async {
+        var times: [Double] = []
+        for index in 0...flowOpens {
+            guard let (dialog, time) = await openNewPost(app), await cancel(dialog, app) else {
+                emit("flow-open-error", 1)
+                return
+            }
+            if index == 0 { emit("flow-open-first-ms", time) } else { times.append(time) }
+            await sleep(milliseconds: 300)  // the dialog gone, the main window repainted
+        }
+        emit("flow-open-ms", median(times))
+        emit("flow-opens", Double(times.count))
+    }
+
+    nonisolated(unsafe) private static var flowsAlive = 0
+
+    private static func measureFlowCycles(_ app: AppController) async {
+        CommentedPhotoFlow.lifetimeObserver = { alive in NavigationMeasurement.flowsAlive += alive ? 1 : -1 }
+        defer { CommentedPhotoFlow.lifetimeObserver = nil }
+        var pages: [() -> Bool] = []
+        var dialogs: [() -> Bool] = []
+        var baseline = 0
+        for index in 0..<(cycleWarmUps + cycles) {
+            guard let (dialog, _) = await openNewPost(app) else {
+                emit("flow-cycle-error", Double(index))
+                return
+            }
+            for page in dialog.stack.pages { pages.append({ [weak page] in page != nil }) }
+            dialogs.append({ [weak dialog] in dialog != nil })
+            guard await cancel(dialog, app) else {
+                emit("flow-cycle-error", Double(index))
+                return
+            }
+            if index + 1 == cycleWarmUps { baseline = await settledResidentMemory() }
+        }
+        _ = await until(timeout: 10) { flowsAlive == 0 && !pages.contains { $0() } && !dialogs.contains { $0() } }
+        emit("flow-cycles", Double(cycles))
+        emit("flow-flows-alive", Double(flowsAlive))
+        emit("flow-dialogs-alive", Double(dialogs.filter { $0() }.count))
+        emit("flow-pages-alive", Double(pages.filter { $0() }.count))
+        emit("flow-rss-growth-kib", Double(await settledResidentMemory() - baseline))
+    }
+
+    private static func measureStackCycles(_ app: AppController) async {
+        let stack = app.mainWindow.stack
+        guard let friend = app.myProfile.friendButtons.first else { return }
+        stack.isAnimated = false  // 1,000 slides each way would take minutes; the transitions are measured above
+        defer { stack.isAnimated = true }
+        var pages: [() -> Bool] = []
+        var baseline = 0
+        for index in 0..<(cycleWarmUps + cycles) {
+            click(friend)
+            guard stack.pages.count == 2, let page = stack.visiblePage, await paint(app.mainWindow.window) else {
+                emit("stack-cycle-error", Double(index))
+                return
+            }
+            pages.append({ [weak page] in page != nil })
+            click(stack.backButton)
+            guard stack.pages.count == 1, await paint(app.mainWindow.window) else {
+                emit("stack-cycle-error", Double(index))
+                return
+            }
+            if index + 1 == cycleWarmUps { baseline = await settledResidentMemory() }
+        }
+        // The page Back left is kept for Forward (Alt+Right) until the stack changes; forget it, as any
+        // other navigation would, so every page the cycles made must be freed.
+        stack.clearForward()
+        _ = await until(timeout: 10) { !pages.contains { $0() } }
+        emit("stack-cycles", Double(cycles))
+        emit("stack-pages-alive", Double(pages.filter { $0() }.count))
+        emit("stack-rss-growth-kib", Double(await settledResidentMemory() - baseline))
+    }
+
+    /// `VmRSS` in KiB after a second with nothing to do (pending decodes and frees done).
+    private static func settledResidentMemory() async -> Int {
+        await sleep(milliseconds: 1_000)
+        return StartupMeasurement.residentMemoryKiB()
+    }
+
+    // MARK: - Helpers
+
+    /// Clicks `button` as the pointer does: emits `clicked`, as GTK does when the button is released
+    /// (`gtk_widget_activate` would emit it only after the 250 ms of its keyboard-press feedback).
+    private static func click(_ button: Button) {
+        postcard_emit_signal(button.unsafeGObjectPointer, "clicked")
+    }
+
+    private static func emit(_ key: String, _ value: Double) {
+        print("\(key) \(value)")
+        fflush(nil)  // every stream: the bench reads the lines through a pipe
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// Suspends for `milliseconds` on a GLib timeout (no other wake-up meanwhile).
+    private static func sleep(milliseconds: UInt32) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            MainLoopBridge.repeating(milliseconds: milliseconds) {
+                continuation.resume()
+                return false
+            }
+        }
+    }
+
+    /// Whether the next frame of `window` was painted within 10 s.
+    private static func paint(_ window: Widget) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            var resumed = false
+            let timer = MainLoopBridge.repeating(milliseconds: 10_000) {
+                if !resumed { resumed = true; continuation.resume(returning: false) }
+                return false
+            }
+            window.afterNextPaint {
+                guard !resumed else { return }
+                resumed = true
+                g_source_remove(timer)
+                continuation.resume(returning: true)
+            }
+        }
+    }
+
+    /// Checks `condition` every millisecond until it holds (true) or `timeout` seconds pass (false).
+    private static func until(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
+        let deadline = Int64(g_get_monotonic_time()) + Int64(timeout * 1_000_000)
+        while !condition() {
+            if Int64(g_get_monotonic_time()) > deadline { return false }
+            await sleep(milliseconds: 1)
+        }
+        return true
+    }
+}

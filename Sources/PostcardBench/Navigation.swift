@@ -1,0 +1,183 @@
+// The navigation benchmarks of issue 12 (`make bench-navigation`, and the end of `make bench`): start to
+// first frame, pushes and pops, main-actor hops, idle wake-ups, open → cancel and push → pop cycles, and
+// New Post to Choose a Photo's first frame. The app measures itself (`postcard --measure-navigation`,
+// Sources/PostcardApp/App/NavigationMeasurement.swift); this program runs it and the C baselines, and
+// writes bench/navigation.md.
+import Foundation
+import Gtk
+import PhotoPosting
+import PostcardApp
+
+/// The `key value` lines of a measurement's output (`idle-thread` lines are kept apart by
+/// ``threadLines(_:prefix:)``).
+func keyValues(_ output: String) -> [String: Double] {
+    var result: [String: Double] = [:]
+    for line in output.split(separator: "\n") {
+        let parts = line.split(separator: " ")
+        if parts.count == 2, let number = Double(parts[1]) { result[String(parts[0])] = number }
+    }
+    return result
+}
+
+/// The threads a measurement says woke while idle ("name[id] count"), for the report.
+func threadLines(_ output: String, prefix: String) -> [String] {
+    output.split(separator: "\n").filter { $0.hasPrefix(prefix + " ") }.map { String($0.dropFirst(prefix.count + 1)) }
+}
+
+/// Runs the navigation benchmarks and writes the report to `outPath`.
+/// - Parameters:
+///   - repository: the checkout (for the baselines' sources and the sample photos).
+///   - work: a scratch folder for the compiled baseline and the benchmark's data folder.
+///   - binDirectory: where the release `postcard` is.
+///   - rounds: start-up runs per program.
+func runNavigationBenchmarks(outPath: String, repository: String, work: String, binDirectory: String, rounds: Int) {
+    let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? work + "/xdg-cache"
+    try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    log("navigation: compiling the bare C window")
+    let cflags = shell("pkg-config --cflags --libs gtk4").trimmingCharacters(in: .whitespacesAndNewlines)
+    _ = shell("cc -O2 -o \(work)/bare-window \(repository)/bench/baselines/bare-window.c \(cflags)")
+
+    // A data folder like a user's: six posts on My Profile and six on Ada Lovelace's (the sample photos).
+    let data = work + "/navigation-data"
+    let photos = repository + "/Resources/photos"
+    try? FileManager.default.removeItem(atPath: data)
+    MainActor.assumeIsolated {
+        let store = try! PostStore(directory: FilePath(data))
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: photos)) ?? []).sorted().prefix(6)
+        for (index, name) in names.enumerated() {
+            _ = try! store.add(photo: Photo(path: "\(photos)/\(name)"), comment: "Post \(index + 1)", author: "me", profile: "me")
+            _ = try! store.add(photo: Photo(path: "\(photos)/\(name)"), comment: "Photo \(index + 1)", author: "ada", profile: "ada")
+        }
+        store.waitForWrites()
+    }
+    let app = "\(binDirectory)/postcard --data-dir \(data) --library \(photos)"
+
+    log("navigation: start-up, \(rounds) rounds of the bare C window and Postcard")
+    var bare: [Double] = [], postcard: [Double] = []
+    for _ in 0..<rounds {
+        if let time = launch("\(work)/bare-window", cache: cache)?.firstFrameMilliseconds { bare.append(time) }
+        if let time = launch("\(app) --measure-startup", cache: cache)?.firstFrameMilliseconds { postcard.append(time) }
+    }
+
+    log("navigation: idle wake-ups of the bare C window (8 s settling, 10 s idle)")
+    let bareIdleOutput = shell("\(work)/bare-window --idle 10", environment: ["XDG_CACHE_HOME": cache])
+    let bareIdle = keyValues(bareIdleOutput)["idle-wakeups"]
+
+    log("navigation: postcard --measure-navigation (GTK's default renderer: GL, Mesa's llvmpipe under Xvfb); takes minutes")
+    let started = Date()
+    let glOutput = shell("\(app) --measure-navigation", environment: ["XDG_CACHE_HOME": cache])
+    let gl = keyValues(glOutput)
+    log("navigation: done in \(Int(Date().timeIntervalSince(started))) s; again with the cairo renderer (no cycles)")
+    let cairoOutput = shell("\(app) --measure-navigation",
+                            environment: ["XDG_CACHE_HOME": cache, "GSK_RENDERER": "cairo", "POSTCARD_MEASURE_CYCLES": "0"])
+    let cairo = keyValues(cairoOutput)
+    for (name, output) in [("gl", glOutput), ("cairo", cairoOutput)] where output.contains("-error ") {
+        log("navigation: the \(name) run reported an error:\n\(output)")
+    }
+
+    // MARK: Report
+
+    func number(_ value: Double?, _ format: String = "%.1f") -> String { value.map { String(format: format, $0) } ?? "—" }
+    func verdict(_ ok: Bool?) -> String { ok.map { $0 ? "met" : "**not met**" } ?? "**not measured**" }
+    func below(_ value: Double?, _ limit: Double) -> Bool? { value.map { $0 < limit } }
+    let startRatio = median(postcard) / median(bare)
+    let twoMB = 2_000_000.0 / 1024  // KiB
+    let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
+        .first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+    let memory = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8))?.split(separator: "\n").first?
+        .split(separator: " ").dropFirst().first.flatMap { Double($0) }.map { String(format: "%.0f GiB", $0 / 1_048_576) } ?? "?"
+    let gtkVersion = shell("pkg-config --modversion gtk4").trimmingCharacters(in: .whitespacesAndNewlines)
+    let swiftVersion = shell("swift --version 2>&1 | head -1").trimmingCharacters(in: .whitespacesAndNewlines)
+    let threads = { (output: String, prefix: String) -> String in
+        let lines = threadLines(output, prefix: prefix)
+        return lines.isEmpty ? "" : " (" + lines.joined(separator: ", ") + ")"
+    }
+    let cycles = gl["flow-cycles"].map { String(format: "%.0f", $0) } ?? "—"
+    func transitionRows(_ name: String, _ r: [String: Double], renderer: String) -> String {
+        """
+        | \(name): frames missed during the slide (\(renderer)) | — | median \(number(r["\(name)-missed"], "%.0f")) per transition, \(number(r["\(name)-missed-total"], "%.0f")) in \(number(r["\(name)-transitions"], "%.0f")) transitions (\(number(r["\(name)-frames"], "%.0f")) frames each; main-thread work per frame: median \(number(r["\(name)-frame-ms"])) ms, longest \(number(r["\(name)-frame-max-ms"])) ms per transition; refresh interval \(number(r["refresh-interval-ms"])) ms) | 0 missed | \(verdict(r["\(name)-missed"].map { $0 == 0 })) |
+
+        """
+    }
+
+    var report = """
+    # Postcard navigation benchmarks
+
+    Made by `make bench-navigation` (also run by `make bench`) on \
+    \(DateText.format(unixSeconds: Int64(Date().timeIntervalSince1970), "%-d %b %Y, %H:%M")): \
+    \(ProcessInfo.processInfo.activeProcessorCount) cores (\(cpu)), \(memory) memory, GTK \(gtkVersion), \
+    Xvfb (1280 × 800, 24 bits) with software rendering, release build (\(swiftVersion)). A shared, noisy \
+    machine. Every baseline was measured in the same run; times are medians over the repetitions named in \
+    each row (start-up: \(rounds) launches each). The data folder holds six posts on My Profile and six on \
+    Ada Lovelace's profile (the sample photos); the library is the sample photos.
+
+    | measure | baseline | result | target | |
+    | --- | --- | --- | --- | --- |
+    | start to first frame of My Profile | a bare C GTK 4 window with a header bar: \(number(median(bare), "%.0f")) ms | \(number(median(postcard), "%.0f")) ms: \(number(startRatio, "%.2f"))× | ≤ 1.2× | \(verdict(startRatio <= 1.2)) |
+    | push: main-thread time of the click on a friend (build the profile page, read its feed, push) | — | \(number(gl["push-call-ms"], "%.2f")) ms (longest \(number(gl["push-call-max-ms"], "%.2f")) ms; building the page alone \(number(gl["push-build-ms"], "%.2f")) ms) | < 2 ms | \(verdict(below(gl["push-call-ms"], 2))) |
+    | pop: main-thread time of the click on Back | — | \(number(gl["pop-call-ms"], "%.2f")) ms (longest \(number(gl["pop-call-max-ms"], "%.2f")) ms) | < 2 ms | \(verdict(below(gl["pop-call-ms"], 2))) |
+
+    """
+    report += transitionRows("push", gl, renderer: "GL renderer")
+    report += transitionRows("pop", gl, renderer: "GL renderer")
+    report += transitionRows("push", cairo, renderer: "cairo renderer")
+    report += transitionRows("pop", cairo, renderer: "cairo renderer")
+    let hopRatio = (gl["hop-actor-us"] ?? .nan) / (gl["hop-idle-us"] ?? .nan)
+    report += """
+    | a `@MainActor` hop from a GLib worker thread and back (`Task { @MainActor in … }`) | a plain `g_idle_add` round trip from the same thread: \(number(gl["hop-idle-us"])) µs | \(number(gl["hop-actor-us"])) µs: \(number(hopRatio, "%.2f"))× | < 50 µs | \(verdict(below(gl["hop-actor-us"], 50))) |
+    | `await MainActor.run {}` from a Swift task and back | the same `g_idle_add` round trip | \(number(gl["hop-await-us"])) µs | < 50 µs | \(verdict(below(gl["hop-await-us"], 50))) |
+    | wake-ups per second while idle on My Profile, all threads, right after start | the bare C window, idle: \(number(bareIdle.map { $0 / 10 })) per s\(threads(bareIdleOutput, "idle-thread")) | \(number(gl["idle-wakeups-per-second"])) per s\(threads(glOutput, "idle-thread")) | 0 | \(verdict(gl["idle-wakeups"].map { $0 == 0 })) |
+    | the same after the navigation below (pushes, flows, cycles) | the bare C window, as above | \(number(gl["idle-after-use-wakeups-per-second"])) per s\(threads(glOutput, "idle-after-use-thread")) | 0 | \(verdict(gl["idle-after-use-wakeups"].map { $0 == 0 })) |
+    | \(cycles) open → Cancel cycles of the photo flow: flows, dialogs and pages left | — | \(number(gl["flow-flows-alive"], "%.0f")) flows, \(number(gl["flow-dialogs-alive"], "%.0f")) dialogs, \(number(gl["flow-pages-alive"], "%.0f")) pages | 0 | \(verdict(gl["flow-flows-alive"].flatMap { flows in gl["flow-pages-alive"].map { flows == 0 && $0 == 0 && gl["flow-dialogs-alive"] == 0 } })) |
+    | the same: resident memory growth after a warm-up of 50 cycles | — | \(number(gl["flow-rss-growth-kib"].map { $0 / 1024 }, "%.2f")) MiB | < 2 MB | \(verdict(below(gl["flow-rss-growth-kib"], twoMB))) |
+    | \(cycles) push → Back cycles of a friend's profile: pages left | — | \(number(gl["stack-pages-alive"], "%.0f")) pages | 0 | \(verdict(gl["stack-pages-alive"].map { $0 == 0 })) |
+    | the same: resident memory growth after a warm-up of 50 cycles | — | \(number(gl["stack-rss-growth-kib"].map { $0 / 1024 }, "%.2f")) MiB | < 2 MB | \(verdict(below(gl["stack-rss-growth-kib"], twoMB))) |
+    | opening the photo flow: click on New Post to the first frame of Choose a Photo (GL renderer) | — | \(number(gl["flow-open-ms"], "%.0f")) ms over \(number(gl["flow-opens"], "%.0f")) opens (the first in the process: \(number(gl["flow-open-first-ms"], "%.0f")) ms) | < 100 ms | \(verdict(below(gl["flow-open-ms"], 100))) |
+    | the same, cairo renderer | — | \(number(cairo["flow-open-ms"], "%.0f")) ms (first: \(number(cairo["flow-open-first-ms"], "%.0f")) ms) | < 100 ms | \(verdict(below(cairo["flow-open-ms"], 100))) |
+
+    How each is measured (`postcard --measure-navigation`, `Sources/PostcardApp/App/NavigationMeasurement.swift`,
+    run by `Sources/PostcardBench/Navigation.swift`; the app is driven through its widgets, as a user would):
+
+    - *Start to first frame*: from just before the process is started to its first painted frame (the
+      frame clock's `after-paint`; GLib's monotonic clock in both processes): `postcard --measure-startup`
+      against `bench/baselines/bare-window.c`, alternating, \(rounds) launches each.
+    - *Push and pop*: the click is the button's `clicked` signal, as GTK emits it on release: a friend's
+      button on My Profile (the app builds Ada Lovelace's profile, reads her feed and pushes it) and the
+      stack's Back button, each with the stack's real 200 ms slide. *Main-thread time* is the time spent in
+      that click; *frames* are the window's frame clock's frames until the transition has ended and
+      been painted, each from `before-paint` to the end of `after-paint` (update, layout, drawing);
+      a frame is *missed* when two frames start more than 1.5 refresh intervals apart. \(number(gl["push-transitions"], "%.0f")) pushes and pops
+      after 5 unmeasured, 250 ms apart (the friend's photos decode and show). Under Xvfb every frame is
+      drawn in software on the same two cores: by Mesa's llvmpipe for GTK's default GL renderer, or by
+      cairo (`GSK_RENDERER=cairo`); on a desktop with a GPU that drawing leaves the CPU.
+    - *Hops*: a GLib thread (`g_thread_new`) times 2,000 round trips of each kind, alternating which goes
+      first: `g_idle_add` of a callback that pushes onto a `GAsyncQueue` the thread pops, against
+      `Task { @MainActor in … }` pushing onto the same queue (the main thread idle in GLib's loop; the
+      main actor runs there through the app's main-loop bridge). `await MainActor.run {}` is timed from a
+      `Task.detached` (Swift's pool) and back.
+    - *Wake-ups*: the sum over `/proc/self/task/*/status` of `voluntary_ctxt_switches` and
+      `nonvoluntary_ctxt_switches` across 10 s with nothing to do, after 8 s of settling, minus the one
+      sleep of the main thread until the timeout that ends the window; the threads that woke are listed
+      as name[id] count. Right after start the window is timed with GLib timeouts only, before the
+      measurement runs anything on Swift's global executor. Once anything has (a resumed continuation
+      does, and the app's flows and photo loading do), libdispatch's Linux thread pool has registered a
+      worker and started its *workqueue monitor*, a 1-second timer on its manager thread
+      (`-qos.overcommit`) that runs for the rest of the process (`_dispatch_workq_init_once` in
+      swift-corelibs-libdispatch's `src/event/workqueue.c`); the C window has no Swift runtime. With
+      photos in the feed, the app's own start-up (loading them) already starts it, so it
+      is counted right after start too; with an empty feed that window measured 0.
+    - *Cycles*: New Post clicked, the dialog's first frame painted on Choose a Photo, its Cancel clicked,
+      the flow ended; and a friend's profile pushed, painted, Back clicked, painted. \(cycles) of each after 50
+      warm-ups; the stack cycles switch pages without the slide (`NavigationStack.isAnimated = false`,
+      else they would take minutes; the slides are measured above). Then flows (counted through
+      `CommentedPhotoFlow.lifetimeObserver`), dialogs and pages (weak references) still alive, after
+      up to 10 s for them to go; the stack's Forward page (kept by design until the stack changes) is
+      forgotten first with `clearForward()`. Memory: `VmRSS` after the cycles minus after the warm-up,
+      each after 1 s of quiet.
+    - *Opening the photo flow*: from the click on New Post to the first `after-paint` of the flow's
+      dialog window showing Choose a Photo, \(number(gl["flow-opens"], "%.0f")) opens after the first, each cancelled.
+
+    """
+    try! report.write(toFile: outPath, atomically: true, encoding: .utf8)
+    print(report)
+}
