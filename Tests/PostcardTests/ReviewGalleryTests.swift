@@ -90,9 +90,12 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
             ReviewGallery.indexHTML(in: FilePath(gallery), parts: [ReviewPart(name: "360")!], problems: [],
                                     compared: FilePath(earlier), changes: changes)
         }
-        XCTAssertTrue(compared.contains("2 of 68 pictures differ"), "the index lists the changes")
+        XCTAssertTrue(compared.contains("1 of 68 pictures differ; 1 is new"), "the index counts the changes")
         XCTAssertTrue(compared.contains("<a href=\"#my-profile\">"), "the index links the changed screen")
-        XCTAssertTrue(compared.contains("href=\"\(diff)\""), "the index links the difference picture")
+        XCTAssertTrue(compared.contains("<img src=\"\(diff)\""), "the index shows the difference picture")
+        XCTAssertTrue(compared.contains("<img src=\"\(FilePath(earlier).appending("my-profile", "360-light-ltr.png").uri)\""),
+                      "and the picture before")
+        XCTAssertTrue(compared.contains("<a href=\"#about\">About Postcard — from the main menu</a> (1)"), "and names the new one")
     }
 
     struct Loaded {

@@ -440,7 +440,9 @@ public enum ReviewGallery {
             tbody th b { display: block; }
             img { width: 120px; display: block; }
             td.missing { color: #c01c28; font-size: 12px; }
+            img.wide { width: 200px; }
             .changed img { outline: 3px solid #e01b24; }
+            .added img { outline: 2px dashed #9a9996; }
             .problems { color: #c01c28; }
             </style>
             <h1>Postcard review gallery</h1>
@@ -457,31 +459,34 @@ public enum ReviewGallery {
             html += problems.map { "<li>\(escaped($0))</li>\n" }.joined()
             html += "</ul>\n"
         }
-        let changed = changes?.filter { $0.kind != .same } ?? []
+        let changed = changes?.filter { $0.kind == .changed || $0.kind == .resized } ?? []
+        let added = changes?.filter { $0.kind == .added } ?? []
         if let compared, let changes {
             html += "<h2 id=\"changes\">Changed since \(escaped(compared.displayName))</h2>\n"
-            if changed.isEmpty {
-                html += "<p>No picture changed (\(changes.count) compared).</p>\n"
-            } else {
-                html += "<p>\(changed.count) of \(changes.count) pictures differ. Red in a difference picture is a pixel that changed.</p>\n<ul>\n"
-                for screen in screens {
-                    let mine = changed.filter { $0.screen.name == screen.name }
-                    guard !mine.isEmpty else { continue }
-                    html += "<li><a href=\"#\(screen.name)\">\(escaped(screen.screen)) — \(escaped(screen.state))</a>: "
-                    html += mine.map { change in
-                        let what: String
-                        switch change.kind {
-                        case .changed: what = String(format: "%.2f %% of pixels", change.fraction * 100)
-                        case .resized: what = "size changed"
-                        case .added: what = "new"
-                        case .same: what = ""
-                        }
-                        let link = change.diffFile.map { " (<a href=\"\($0)\">difference</a>)" } ?? ""
-                        return "<a href=\"\(screen.name)/\(change.file)\">\(change.file.dropLast(4))</a> \(what)\(link)"
-                    }.joined(separator: "; ")
-                    html += "</li>\n"
+            html += "<p>\(changed.count) of \(changes.count) pictures differ"
+            html += added.isEmpty ? ".</p>\n" : "; \(added.count) \(added.count == 1 ? "is" : "are") new (not in the earlier gallery).</p>\n"
+            if !changed.isEmpty {
+                html += "<p>Red in a difference picture is a pixel that changed.</p>\n<table>\n"
+                html += "<thead><tr><th>screen — state</th><th>picture</th><th>before</th><th>now</th><th>difference</th></tr></thead>\n<tbody>\n"
+                for change in changed {
+                    let before = compared.appending(change.screen.name, change.file).uri
+                    let now = "\(change.screen.name)/\(change.file)"
+                    let what = change.kind == .resized ? "size changed" : String(format: "%.2f %% of pixels", change.fraction * 100)
+                    html += "<tr><th><a href=\"#\(change.screen.name)\">\(escaped(change.screen.screen)) — \(escaped(change.screen.state))</a></th>"
+                    html += "<td>\(change.file.dropLast(4))<br>\(what)</td>"
+                    html += "<td><a href=\"\(escaped(before))\"><img src=\"\(escaped(before))\" loading=\"lazy\" alt=\"before\"></a></td>"
+                    html += "<td><a href=\"\(now)\"><img src=\"\(now)\" loading=\"lazy\" alt=\"now\"></a></td>"
+                    html += change.diffFile.map { "<td><a href=\"\($0)\"><img src=\"\($0)\" loading=\"lazy\" alt=\"difference\"></a></td>" } ?? "<td></td>"
+                    html += "</tr>\n"
                 }
-                html += "</ul>\n"
+                html += "</tbody>\n</table>\n"
+            }
+            if !added.isEmpty {
+                html += "<p>New: " + screens.compactMap { screen -> String? in
+                    let mine = added.filter { $0.screen.name == screen.name }
+                    guard !mine.isEmpty else { return nil }
+                    return "<a href=\"#\(screen.name)\">\(escaped(screen.screen)) — \(escaped(screen.state))</a> (\(mine.count))"
+                }.joined(separator: ", ") + ".</p>\n"
             }
         }
         var groups: [String] = []
@@ -499,7 +504,9 @@ public enum ReviewGallery {
                         continue
                     }
                     let isChanged = changed.contains { $0.screen.name == screen.name && "\(screen.name)/\($0.file)" == file }
-                    html += "<td\(isChanged ? " class=\"changed\"" : "")><a href=\"\(file)\"><img src=\"\(file)\" loading=\"lazy\" "
+                    let isNew = added.contains { $0.screen.name == screen.name && "\(screen.name)/\($0.file)" == file }
+                    let width = column.part.width >= 450 ? " class=\"wide\"" : ""
+                    html += "<td\(isChanged ? " class=\"changed\"" : isNew ? " class=\"added\"" : "")><a href=\"\(file)\"><img\(width) src=\"\(file)\" loading=\"lazy\" "
                         + "alt=\"\(escaped("\(screen.screen), \(screen.state), \(columnTitle(column))"))\"></a></td>"
                 }
                 html += "</tr>\n"
