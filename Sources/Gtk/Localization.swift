@@ -48,7 +48,9 @@ public enum Localization {
     /// Replaces the C-format placeholders in `format` (`%s`, `%d`, `%1$s`, `%2$d`; `%%` is a percent
     /// sign) with `arguments` in order or by position. A placeholder without an argument stays as it is.
     public static func substitute(_ format: String, _ arguments: [String]) -> String {
-        guard !arguments.isEmpty || format.contains("%%") else { return format }
+        // Most texts have no placeholder: a byte scan settles that (Swift's `String.contains(_:)` with a
+        // string argument is a generic search, and this runs for every label of every page built).
+        guard format.utf8.contains(UInt8(ascii: "%")), !arguments.isEmpty || format.contains("%%") else { return format }
         var result = ""
         var next = 0
         var characters = format[...]

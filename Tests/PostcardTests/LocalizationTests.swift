@@ -150,3 +150,17 @@ final class LocalizationTests: GtkTestCase, @unchecked Sendable {
         return (Double(rect.origin.x + rect.size.width / 2), Double(rect.size.width))
     }
 }
+
+/// The placeholders every translated text goes through (`localized`), as translators write them.
+final class PlaceholderTests: XCTestCase {
+    func testPlaceholdersAreReplacedInOrderOrByPositionAndPercentSignsSurvive() {
+        XCTAssertEqual(Localization.substitute("Choose a Photo", []), "Choose a Photo")
+        XCTAssertEqual(Localization.substitute("Choose a Photo", ["unused"]), "Choose a Photo")
+        XCTAssertEqual(Localization.substitute("100% sure", []), "100% sure", "a lone % without arguments stays")
+        XCTAssertEqual(Localization.substitute("50%% done", []), "50% done")
+        XCTAssertEqual(Localization.substitute("Couldn't post: %s", ["disk full"]), "Couldn't post: disk full")
+        XCTAssertEqual(Localization.substitute("%d of %d, %d%%", ["1", "3", "33"]), "1 of 3, 33%")
+        XCTAssertEqual(Localization.substitute("%2$s an %1$s", ["Ada", "Foto"]), "Foto an Ada", "by position, as translations reorder")
+        XCTAssertEqual(Localization.substitute("%s and %s", ["one"]), "one and %s", "a placeholder without an argument stays")
+    }
+}
