@@ -79,6 +79,42 @@ final class DesktopStyleTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// Error text (a failed post) reads at WCAG AA's 4.5:1 against its window, light and dark.
+    func testErrorTextIsReadableInBothStyles() throws {
+        try onMain {
+            _ = postcard_get_resource()
+            StyleSheet.load(resource: "/io/github/postcard/Postcard/style.css", darkVariant: "/io/github/postcard/Postcard/style-dark.css")
+            defer { DesktopStyle.useDarkStyle(false) }
+            let error = Label("Couldn't post: database or disk is full")
+            error.addCSSClass("error")
+            let window = Gtk.Window()
+            window.setDefaultSize(width: 420, height: 120)
+            window.setChild(error)
+            show(window)
+            for dark in [false, true] {
+                DesktopStyle.useDarkStyle(dark)
+                spin(until: { StyleSheet.isDarkVariantApplied == dark }, "the style applied")
+                spin(for: 0.3)
+                var color = GdkRGBA()
+                gtk_style_context_get_color(gtk_widget_get_style_context(error.widget), &color)
+                let rendered = try XCTUnwrap(window.renderedTexture(), "the window drawn")
+                let texture = rendered.opaque
+                let stride = Int(gdk_texture_get_width(texture)) * 4
+                var bytes = [UInt8](repeating: 0, count: stride * Int(gdk_texture_get_height(texture)))
+                gdk_texture_download(texture, &bytes, gsize(stride))  // B, G, R, A
+                let corner = stride * 8 + 8 * 4  // the window's background, above the (centred) label
+                func luminance(_ r: Double, _ g: Double, _ b: Double) -> Double {
+                    func linear(_ c: Double) -> Double { c <= 0.03928 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
+                    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+                }
+                let text = luminance(Double(color.red), Double(color.green), Double(color.blue))
+                let background = luminance(Double(bytes[corner + 2]) / 255, Double(bytes[corner + 1]) / 255, Double(bytes[corner]) / 255)
+                let contrast = (max(text, background) + 0.05) / (min(text, background) + 0.05)
+                XCTAssertGreaterThanOrEqual(contrast, 4.5, "\(dark ? "dark" : "light"): error text contrast \(contrast):1")
+            }
+        }
+    }
+
     func testPostcardsOwnColoursHaveDarkVariants() {
         onMain {
             _ = postcard_get_resource()

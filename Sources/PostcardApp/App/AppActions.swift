@@ -25,7 +25,10 @@ extension AppController {
             // Translators: a group of shortcuts in the Keyboard Shortcuts window (going back, leaving dialogs).
             (localized("Moving Around"), [
                 ("<Alt>Left", localized("Go back")),
+                ("<Alt>Right", localized("Go forward again (to the page just left)")),
                 ("Escape", localized("Go back, or leave a dialog")),
+                // Translators: in the Keyboard Shortcuts window: Shift+F10 on the Back button lists the pages behind it.
+                ("<Shift>F10", localized("List the pages behind Back (on Back)")),
             ]),
             // Translators: a group of shortcuts in the Keyboard Shortcuts window: those used while posting a
             // photo with a comment.
