@@ -221,6 +221,9 @@ open class Widget: Object {
     /// Schedules a new size negotiation (after a change the widget itself cannot see).
     public func queueResize() { gtk_widget_queue_resize(widget) }
 
+    /// Asks for the widget to be drawn again in the next frame (`gtk_widget_queue_draw`).
+    public func queueDraw() { gtk_widget_queue_draw(widget) }
+
     /// Adds an event controller (key, click, shortcut); the widget owns it from then on.
     public func addController(_ controller: EventController) {
         g_object_ref(controller.gobject)  // gtk_widget_add_controller takes ownership of one reference

@@ -114,8 +114,14 @@ private struct Tour {
         try await waitUntil("Post enabled") { draft.postButton.isSensitive }
         draft.postButton.activate()
         try await waitUntil("the second post") { second.isDismissed && app.myProfile.posts.first?.comment == "Falcon 9 on the pad" }
+        // The new post's row drawn with its photo first: a list keeps the row at the top in place when one
+        // is inserted above it, so scrolling earlier would land a post further down on some runs.
+        try await waitUntil("the second post's row") {
+            app.myProfile.feedItems.first?.commentLabel.text == "Falcon 9 on the pad" && app.myProfile.feedItems.first?.isPhotoLoaded == true
+        }
         try await waitUntil("the feed taller than the window") { app.myProfile.scroller.maximumVerticalOffset >= 260 }
         app.myProfile.scroller.verticalOffset = 260
+        try await waitUntil("scrolled") { abs(app.myProfile.scroller.verticalOffset - 260) < 1 }
         try await save(main, "my-profile-scrolled-under-the-bar", settle: .seconds(3.2))
         app.myProfile.scroller.verticalOffset = 0
 
@@ -342,13 +348,15 @@ private struct Tour {
             DesktopStyle.useDarkStyle(variant.dark)  // the text direction is the part's, set before the app was built
             try await Task.sleep(for: index == 0 ? settle : .milliseconds(300))  // restyled, laid out and drawn
             // GTK draws nothing of a window waiting for its next layout (a web page relaid out in the
-            // new style): try again once it has had a frame, for up to 2 s.
+            // new style; a page just pushed at 2× under software rendering): try again once it has had
+            // a frame, for up to 10 s.
             let file = folder.appending(ReviewGallery.fileName(part: part, variant: variant))
             for attempt in 0... {
                 do {
                     try window.saveSnapshot(toPNG: file, overlays: overlays)
                     break
-                } catch where attempt < 20 {
+                } catch where attempt < 100 {
+                    window.queueDraw()
                     try await Task.sleep(for: .milliseconds(100))
                 }
             }
