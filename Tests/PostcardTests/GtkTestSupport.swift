@@ -243,3 +243,18 @@ extension ImageMetadata {
         try write(dateTaken: date, orientation: orientation, toFileAt: FilePath(path))
     }
 }
+
+extension GtkTestCase {
+    /// The colour at (`x`, `y`) of `widget` as GTK renders it now.
+    @MainActor
+    func pixel(of widget: Widget, x: Int, y: Int) throws -> (red: UInt8, green: UInt8, blue: UInt8) {
+        let rendered = try XCTUnwrap(widget.renderedTexture())
+        defer { withExtendedLifetime(rendered) {} }
+        let texture = rendered.opaque
+        let stride = Int(gdk_texture_get_width(texture)) * 4
+        var bytes = [UInt8](repeating: 0, count: stride * Int(gdk_texture_get_height(texture)))
+        gdk_texture_download(texture, &bytes, gsize(stride))  // Cairo ARGB32 in memory order B, G, R, A
+        let offset = y * stride + x * 4
+        return (bytes[offset + 2], bytes[offset + 1], bytes[offset])
+    }
+}

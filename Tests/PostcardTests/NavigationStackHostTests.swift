@@ -587,19 +587,6 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
             XCTAssertGreaterThan(barColor.green, 150, "yet the bar is there, mostly its own colour: \(barColor)")
         }
     }
-
-    /// The colour at (`x`, `y`) of `widget` as GTK renders it now.
-    @MainActor
-    private func pixel(of widget: Widget, x: Int, y: Int) throws -> (red: UInt8, green: UInt8, blue: UInt8) {
-        let rendered = try XCTUnwrap(widget.renderedTexture())
-        defer { withExtendedLifetime(rendered) {} }
-        let texture = rendered.opaque
-        let stride = Int(gdk_texture_get_width(texture)) * 4
-        var bytes = [UInt8](repeating: 0, count: stride * Int(gdk_texture_get_height(texture)))
-        gdk_texture_download(texture, &bytes, gsize(stride))  // Cairo ARGB32 in memory order B, G, R, A
-        let offset = y * stride + x * 4
-        return (bytes[offset + 2], bytes[offset + 1], bytes[offset])
-    }
 }
 
 /// The toolkit's seams with the platform: the main-loop bridge's private libdispatch hooks and the

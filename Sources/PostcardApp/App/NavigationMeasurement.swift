@@ -178,7 +178,7 @@ public enum NavigationMeasurement {
             for index in 0..<(warmUps + count) {
                 var idleTime: Int64 = 0, actorTime: Int64 = 0
                 for kind in index % 2 == 0 ? [0, 1] : [1, 0] {  // alternate which goes first
-                    let start = Int64(g_get_monotonic_time())
+                    let start = DateText.monotonicMicroseconds
                     if kind == 0 {
                         g_idle_add({ data in
                             g_async_queue_push(OpaquePointer(data), UnsafeMutableRawPointer(bitPattern: 1))
@@ -188,7 +188,7 @@ public enum NavigationMeasurement {
                         Task { @MainActor in g_async_queue_push(queue.pointer, UnsafeMutableRawPointer(bitPattern: 1)) }
                     }
                     _ = g_async_queue_pop(queue.pointer)
-                    let time = Int64(g_get_monotonic_time()) - start
+                    let time = DateText.monotonicMicroseconds - start
                     if kind == 0 { idleTime = time } else { actorTime = time }
                 }
                 if index >= warmUps {
@@ -212,9 +212,9 @@ public enum NavigationMeasurement {
         let awaited: [Double] = await Task.detached {
             var times: [Double] = []
             for index in 0..<(count + 100) {
-                let start = Int64(g_get_monotonic_time())
+                let start = DateText.monotonicMicroseconds
                 await MainActor.run {}
-                if index >= 100 { times.append(Double(Int64(g_get_monotonic_time()) - start)) }
+                if index >= 100 { times.append(Double(DateText.monotonicMicroseconds - start)) }
             }
             return times
         }.value
@@ -237,7 +237,7 @@ public enum NavigationMeasurement {
         init?(_ window: Widget) {
             guard let pointer = gtk_widget_get_frame_clock(window.widget) else { return nil }
             clock = Object(pointer, transfer: .none)
-            handlers.append(clock.connect("before-paint") { [weak self] _ in self?.frameStart = Int64(g_get_monotonic_time()) })
+            handlers.append(clock.connect("before-paint") { [weak self] _ in self?.frameStart = DateText.monotonicMicroseconds })
             handlers.append(clock.connect("after-paint", after: true) { [weak self] _ in self?.painted() })
         }
 
@@ -254,7 +254,7 @@ public enum NavigationMeasurement {
         }
 
         private func painted() {
-            frames.append(Frame(start: frameStart, end: Int64(g_get_monotonic_time())))
+            frames.append(Frame(start: frameStart, end: DateText.monotonicMicroseconds))
             if let waiter, waiter.condition() {
                 self.waiter = nil
                 g_source_remove(waiter.timer)
@@ -287,9 +287,9 @@ public enum NavigationMeasurement {
     /// ended and its last frame has been painted.
     private static func transition(_ stack: NavigationStack, _ recorder: FrameRecorder, _ action: () -> Void) async -> TransitionSample? {
         recorder.reset()
-        let start = Int64(g_get_monotonic_time())
+        let start = DateText.monotonicMicroseconds
         action()
-        let call = Double(Int64(g_get_monotonic_time()) - start) / 1000
+        let call = Double(DateText.monotonicMicroseconds - start) / 1000
         guard await recorder.waitForFrame(where: { stack.transition == .idle && !stack.view.isTransitionRunning }) else { return nil }
         let refresh = recorder.refreshInterval
         var missed = 0
@@ -328,9 +328,9 @@ public enum NavigationMeasurement {
         // What part of a push is building the page (ProfilePage's widgets; the click also reads its feed).
         var builds: [Double] = []
         for _ in 0..<transitions {
-            let start = Int64(g_get_monotonic_time())
+            let start = DateText.monotonicMicroseconds
             _ = ProfilePage(person: Person.friends[0])
-            builds.append(Double(Int64(g_get_monotonic_time()) - start) / 1000)
+            builds.append(Double(DateText.monotonicMicroseconds - start) / 1000)
         }
         emit("push-build-ms", median(builds))
         // And what part is the stack's push itself (a page built beforehand, pushed without the app).
@@ -361,7 +361,7 @@ public enum NavigationMeasurement {
     /// Clicks New Post and returns the flow's dialog, once it has painted its first frame showing
     /// Choose a Photo, with the microseconds from the activation to that frame; nil after 10 s.
     private static func openNewPost(_ app: AppController) async -> (ModalDialog, Double)? {
-        let start = Int64(g_get_monotonic_time())
+        let start = DateText.monotonicMicroseconds
         click(app.myProfile.postButton)
         // The flow starts in a main-actor task queued by the click: yield (without letting GLib paint) until
         // its dialog is presented, then wait for the dialog's first frame.
@@ -372,7 +372,7 @@ public enum NavigationMeasurement {
         }
         guard let dialog = found else { return nil }
         let painted = await paint(dialog.window)
-        let time = Double(Int64(g_get_monotonic_time()) - start) / 1000
+        let time = Double(DateText.monotonicMicroseconds - start) / 1000
         guard painted, dialog.stack.visiblePage is PhotoPickerPage else { return nil }
         return (dialog, time)
     }
@@ -511,9 +511,9 @@ public enum NavigationMeasurement {
 
     /// Checks `condition` every millisecond until it holds (true) or `timeout` seconds pass (false).
     private static func until(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
-        let deadline = Int64(g_get_monotonic_time()) + Int64(timeout * 1_000_000)
+        let deadline = DateText.monotonicMicroseconds + Int64(timeout * 1_000_000)
         while !condition() {
-            if Int64(g_get_monotonic_time()) > deadline { return false }
+            if DateText.monotonicMicroseconds > deadline { return false }
             await sleep(milliseconds: 1)
         }
         return true

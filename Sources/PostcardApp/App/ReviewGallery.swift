@@ -303,9 +303,10 @@ public enum ReviewGallery {
             height = Int(gdk_pixbuf_get_height(pixbuf))
             let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
             let pixels = gdk_pixbuf_read_pixels(pixbuf)!
-            var rgba = [UInt8](repeating: 0, count: width * height * 4)
-            for row in 0..<height {
-                for byte in 0..<(width * 4) { rgba[row * width * 4 + byte] = pixels[row * stride + byte] }
+            var rgba: [UInt8] = []
+            rgba.reserveCapacity(width * height * 4)
+            for row in 0..<height {  // rows without their padding
+                rgba.append(contentsOf: UnsafeBufferPointer(start: pixels + row * stride, count: width * 4))
             }
             self.rgba = rgba
         }
@@ -330,8 +331,9 @@ public enum ReviewGallery {
         var count = 0, problems: [String] = []
         for screen in screens {
             for column in columns(parts: parts) {
-                let file = "\(screen.name)/\(fileName(part: column.part, variant: column.variant))"
-                guard let picture = Picture(path: directory.appending(screen.name, fileName(part: column.part, variant: column.variant))) else {
+                let name = fileName(part: column.part, variant: column.variant)
+                let file = "\(screen.name)/\(name)"
+                guard let picture = Picture(path: directory.appending(screen.name, name)) else {
                     problems.append("\(file) is missing")
                     continue
                 }
