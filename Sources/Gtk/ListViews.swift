@@ -194,7 +194,42 @@ public class ListBase: Widget {
         _ = Signals.connect(adjustment, "changed", after: false, handler: report)
     }
 
-    /// Scrolls so the item at `position` is shown and moves keyboard focus to it (`list.scroll-to-item`).
+    /// Moves keyboard focus to the first item and scrolls it into view, as the Home key does (GTK's own
+    /// key binding on the list, so the list's arrow keys go on from there). Returns false when the list
+    /// is empty or has no such binding.
+    @discardableResult
+    public func focusFirstItem() -> Bool {
+        guard model.count > 0 else { return false }
+        // GtkListBase moves its cursor (the item arrow keys start from) only in its own key bindings;
+        // focusing an item widget directly leaves the cursor behind. The bindings are the shortcuts of
+        // the class's shortcut controller.
+        let controllers = gtk_widget_observe_controllers(widget)!
+        defer { g_object_unref(UnsafeMutableRawPointer(controllers)) }
+        for index in 0..<g_list_model_get_n_items(controllers) {
+            let controller = g_list_model_get_item(controllers, index)!
+            defer { g_object_unref(controller) }
+            guard g_type_check_instance_is_a(controller.assumingMemoryBound(to: GTypeInstance.self),
+                                             gtk_shortcut_controller_get_type()) != 0 else { continue }
+            let shortcuts = OpaquePointer(controller)
+            for item in 0..<g_list_model_get_n_items(shortcuts) {
+                let shortcut = OpaquePointer(g_list_model_get_item(shortcuts, item)!)
+                defer { g_object_unref(UnsafeMutableRawPointer(shortcut)) }
+                guard let trigger = gtk_shortcut_get_trigger(shortcut),
+                      g_type_check_instance_is_a(UnsafeMutableRawPointer(trigger).assumingMemoryBound(to: GTypeInstance.self),
+                                                 gtk_keyval_trigger_get_type()) != 0,
+                      gtk_keyval_trigger_get_keyval(trigger) == guint(GDK_KEY_Home),
+                      gtk_keyval_trigger_get_modifiers(trigger).rawValue == 0,
+                      let action = gtk_shortcut_get_action(shortcut) else { continue }
+                return gtk_shortcut_action_activate(action, GTK_SHORTCUT_ACTION_EXCLUSIVE, widget,
+                                                    gtk_shortcut_get_arguments(shortcut)) != 0
+            }
+        }
+        return false
+    }
+
+    /// Scrolls so the item at `position` is shown, with the least scrolling (`list.scroll-to-item`), and
+    /// makes GTK bind the items around it at once. Keyboard focus stays where it is; GTK keeps the
+    /// focused item's widget while it is scrolled away. Does nothing for a position outside the model.
     public func scrollToItem(at position: Int) {
         guard position >= 0, position < model.count else { return }
         gtk_widget_activate_action_variant(widget, "list.scroll-to-item", g_variant_new_uint32(guint(position)))

@@ -1,4 +1,5 @@
 import CGtk
+import CXTest
 import Foundation
 import Gtk
 import NavigationGtk
@@ -331,7 +332,40 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
             XCTAssertNotNil(last.picture.texture, "the last photo shows its thumbnail")
             XCTAssertLessThan(picker.boundTiles.count, 300, "still a screenful of tiles after scrolling")
             XCTAssertLessThanOrEqual(loader.cachedCount, loader.cacheCapacity, "textures stay bounded")
-            XCTAssertFalse(picker.boundTiles.contains { $0.position == 0 }, "the first tiles were recycled")
+            // GTK keeps the tile with keyboard focus while it is scrolled away, so focus is not lost.
+            let far = picker.boundTiles.filter { $0.position < count - 300 && $0.tile.listItem?.hasFocus != true }
+            XCTAssertEqual(far.map(\.position), [], "the first tiles were recycled")
+        }
+    }
+
+    /// The grid shows photos as the scan finds them and puts them in order at its end. Someone who has
+    /// not scrolled still sees the newest photos then, from the top, with focus on the first: GTK's grid
+    /// would follow the photo that was first to wherever the order moved it.
+    func testTheGridStaysAtItsTopWhenThePhotosArePutInOrder() throws {
+        try onMain {
+            let root = makeTemporaryDirectory()
+            let fm = FileManager.default
+            try fm.createDirectory(atPath: root + "/newer", withIntermediateDirectories: true)
+            // The root folder is read first, so its older photos are shown before the newer ones exist.
+            for index in 0..<40 {
+                for (folder, name, base) in [("", "old", 1_600_000_000), ("/newer", "new", 1_800_000_000)] {
+                    let path = "\(root)\(folder)/\(name)-\(index).jpg"
+                    try fm.copyItem(atPath: PhotoFixtures.formatsFolder + "/cmyk.jpg", toPath: path)
+                    PhotoFixtures.setModified(path, base + index)
+                }
+            }
+            let harness = openPicker(root)
+            let picker = harness.picker!
+            XCTAssertEqual(picker.photos.count, 80)
+            XCTAssertEqual(picker.photos.first?.fileName, "new-39.jpg", "newest first")
+            XCTAssertEqual(picker.scrollOffset, 0, "still at the top, showing the newest photos")
+            let first = picker.boundTiles.first { $0.position == 0 }
+            XCTAssertEqual(first?.tile.root.isMapped, true, "the newest photo's tile is shown")
+            XCTAssertEqual(first?.tile.listItem?.hasFocus, true, "keyboard focus is on the newest photo")
+            spin(until: { harness.dialog.map { gtk_window_is_active($0.window.pointer()) != 0 } ?? false }, "dialog active")
+            pressKey(XK_Right)
+            spin(until: { picker.boundTiles.first { $0.position == 1 }?.tile.listItem?.hasFocus == true },
+                 "the arrow keys go on from the newest photo")
         }
     }
 }

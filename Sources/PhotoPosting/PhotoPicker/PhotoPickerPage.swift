@@ -68,6 +68,8 @@ public final class PhotoPickerPage: Page {
     }
     /// Number of tiles on screen (or near it) whose thumbnail is still loading.
     public var pendingThumbnails: Int { factory.boundCells.filter { $0.cell.isLoading }.count }
+    /// How far the grid is scrolled down from its first row, in pixels (0 at the top).
+    public var scrollOffset: Double { scroller.verticalOffset }
     /// The tiles that exist now (on screen and near it), with their grid positions, top first.
     public var boundTiles: [(position: Int, tile: PhotoTile)] { factory.boundCells.map { ($0.position, $0.cell) } }
 
@@ -218,6 +220,11 @@ public final class PhotoPickerPage: Page {
     /// Puts the grid in order, newest first, with exactly the photos the scan found (a grid shown from
     /// the last listing loses what was deleted since and gains what was added), in one model change from
     /// the first photo out of place.
+    ///
+    /// GTK's grid follows the photo at its top, and the photo with keyboard focus, to wherever the change
+    /// moves them (`GtkListBase` tracks its anchor and focus items across `items-changed`). That keeps the
+    /// place of someone who scrolled. Someone who did not scroll expects the newest photos when the order
+    /// arrives, so a grid still at its top stays at its top, with focus, if a tile had it, on the first.
     private func sortPhotos() {
         var seen = Set<String>()
         let sorted = scanned.filter { seen.insert($0.photo.uri).inserted }.sorted(by: LibraryPhoto.newestFirst)
@@ -228,8 +235,12 @@ public final class PhotoPickerPage: Page {
         let first = (0..<common).first { sorted[$0] != libraryPhotos[$0] } ?? common
         guard first < max(sorted.count, libraryPhotos.count) else { return }
         let removing = libraryPhotos.count - first
+        let wasAtTop = scroller.verticalOffset <= 0
+        let tileHadFocus = boundTiles.contains { $0.tile.listItem?.hasFocus == true }
         libraryPhotos = sorted
         model.splice(at: first, removing: removing, with: sorted[first...].map(\.photo.uri))
+        guard wasAtTop, !sorted.isEmpty else { return }
+        if tileHadFocus { grid.focusFirstItem() } else { grid.scrollToItem(at: 0) }
     }
 
     private func finishScan(error: Error?) {
