@@ -22,6 +22,10 @@ public final class PhotoDetailPage: Page {
     /// Called with the URI of a link the user activated in the comment.
     public var onOpenLink: (@MainActor (String) -> Void)?
 
+    /// The widest the photo and its comment get, in pixels, margins included; wider windows centre them
+    /// (``Clamp``), narrower ones fill. Wider than a feed card: this page is for looking at the photo.
+    public static let columnWidth: Int32 = 836
+
     /// Creates the page for the photo at `photoPath` with `comment`; `title` and `subtitle` go in the bar
     /// (e.g. "Post", "by Sam Rivera"); `detail` is the line under the comment.
     public init(title: String, subtitle: String?, photoPath: FilePath, comment: String, detail: String) {
@@ -44,7 +48,7 @@ public final class PhotoDetailPage: Page {
         column.append(commentLabel)
         column.append(detailLabel)
         column.append(actions)
-        let scroller = ScrolledWindow(column)
+        let scroller = ScrolledWindow(Clamp(column, maximumWidth: Self.columnWidth))
         scroller.expandsVertically = true
         content.append(scroller)
         commentLabel.onActivateLink { [weak self] uri in

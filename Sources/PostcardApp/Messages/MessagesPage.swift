@@ -74,7 +74,7 @@ public final class MessageRow: ListCell {
     public private(set) var message: Message?
     /// The row's widgets.
     public let view = Box(.horizontal, spacing: 12)
-    public var root: Widget { view }
+    public let root: Widget
     /// "To Ada Lovelace".
     public let recipientLabel = Label()
     /// The comment.
@@ -84,6 +84,7 @@ public final class MessageRow: ListCell {
     public let openButton = Button(label: localized("Open"))
 
     init(opener: MessageOpener) {
+        root = Clamp(view, maximumWidth: ListPage.cardColumnWidth)
         recipientLabel.xAlign = 0
         recipientLabel.addCSSClass("heading")
         commentLabel.xAlign = 0

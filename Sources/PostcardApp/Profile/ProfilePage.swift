@@ -276,7 +276,7 @@ final class FeedCell: ListCell {
     private weak var header: Box?
 
     init() {
-        root = column
+        root = Clamp(column, maximumWidth: ListPage.cardColumnWidth)
         column.append(item.view)
     }
 

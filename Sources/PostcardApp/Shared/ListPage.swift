@@ -31,6 +31,10 @@ public class ListPage: Page {
 
     public override var initialFocus: Widget? { actionButton }
 
+    /// The widest a row of cards gets, in pixels: a 600-pixel card (libadwaita's default clamp) with its
+    /// 12-pixel margins. Wider windows centre the rows (``Clamp``); narrower ones fill.
+    public static let cardColumnWidth: Int32 = 624
+
     /// Shows `emptyText` when the list is empty, nothing otherwise.
     func showEmptyText(_ emptyText: String, isEmpty: Bool) {
         statusLabel.text = emptyText

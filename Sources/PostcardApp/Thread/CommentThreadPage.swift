@@ -79,7 +79,7 @@ public final class ReplyRow: ListCell {
     public private(set) var reply: Reply?
     /// The row's widgets.
     public let view = Box(.horizontal, spacing: 12)
-    public var root: Widget { view }
+    public let root: Widget
     /// The comment.
     public let commentLabel = Label()
     private let when = Label()
@@ -98,6 +98,7 @@ public final class ReplyRow: ListCell {
         text.expandsHorizontally = true
         text.append(commentLabel)
         text.append(when)
+        root = Clamp(view, maximumWidth: ListPage.cardColumnWidth)
         view.addCSSClass("feed-item")
         view.setMargins(top: 6, bottom: 6, start: 12, end: 12)
         view.append(frame)
