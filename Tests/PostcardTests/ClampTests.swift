@@ -1,3 +1,4 @@
+import CGtk
 import Gtk
 import NavigationGtk
 import PhotoPosting
@@ -65,6 +66,17 @@ final class ClampTests: GtkTestCase, @unchecked Sendable {
             let card = wide.myProfile.feedItems[0].view.bounds(in: page)!
             XCTAssertEqual(card.width, 600, "a 600-pixel card")
             XCTAssertEqual(card.x, (Double(page.width) - 600) / 2, accuracy: 1, "in the middle of the window")
+            // Focused from the keyboard, the card draws the focus ring; the row, as wide as the window, does not.
+            gtk_window_set_focus_visible(wide.mainWindow.window.pointer(), 1)
+            XCTAssertTrue(wide.myProfile.feedItems[0].card!.grabFocus())
+            let middle = Int(card.y + card.height / 2)
+            func isBlue(_ colour: (red: UInt8, green: UInt8, blue: UInt8)) -> Bool { Int(colour.blue) > Int(colour.red) + 40 }
+            // GTK renders nothing until the page has drawn once since the focus moved.
+            spin(until: { page.renderedTexture() != nil && (try? self.pixel(of: page, x: Int(card.x) + 1, y: middle)).map(isBlue) == true },
+                 "the card's focus ring")
+            spin(for: 0.5)  // Adwaita fades focus rings in over 200 ms
+            let rowEdge = try pixel(of: page, x: 1, y: middle)
+            XCTAssertFalse(isBlue(rowEdge), "no ring at the row's edge: \(rowEdge)")
             wide.myProfile.feedItems[0].card!.activate()
             spin(until: { (wide.mainWindow.stack.visiblePage as? PhotoDetailPage).map { $0.picture.width > 0 } ?? false
                             && wide.mainWindow.stack.transition == .idle }, "the post's page")
