@@ -87,6 +87,8 @@ final class ClampTests: GtkTestCase, @unchecked Sendable {
             wide.mainWindow.window.destroy()
 
             let narrow = try app(width: 360)
+            let surface = gtk_native_get_surface(OpaquePointer(narrow.mainWindow.window.widget))
+            XCTAssertEqual(gdk_surface_get_width(surface), 360, "My Profile fits a 360-pixel window (GNOME's narrowest)")
             let narrowPage = narrow.myProfile.scroller
             let narrowCard = narrow.myProfile.feedItems[0].view.bounds(in: narrowPage)!
             XCTAssertEqual(narrowCard.x, 12, accuracy: 1, "the card's own margin, no more")

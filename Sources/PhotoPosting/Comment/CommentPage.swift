@@ -98,6 +98,11 @@ public final class CommentPage: Page {
 
     public override var initialFocus: Widget? { commentView }
 
+    /// Pushed on a navigation stack, the bar holds Back and Cancel at its start and Post and the
+    /// window's Close at its end: in a 360-pixel window the title may lose all but its first letters
+    /// ("Add a C…") rather than widen the window.
+    public override var minimumTitleCharacters: Int { 7 }
+
     /// The comment as it will be posted: the text without surrounding whitespace.
     public var comment: String { commentView.text.trimmingWhitespace() }
 

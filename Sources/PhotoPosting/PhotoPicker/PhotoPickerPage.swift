@@ -161,6 +161,11 @@ public final class PhotoPickerPage: Page {
     /// The grid takes focus first (arrow keys move between photos), or Open File… while it is empty.
     public override var initialFocus: Widget? { model.count > 0 ? grid : openFileButton }
 
+    /// Pushed on a navigation stack, the bar holds Back and Cancel at its start and Open File…, Take
+    /// Photo and the window's Close at its end: in a 360-pixel window the title may lose all but its
+    /// first letters ("Choose…") rather than widen the window.
+    public override var minimumTitleCharacters: Int { 7 }
+
     /// Why `photo` is shown as a placeholder, once its load failed; nil while it loads or when it shows.
     public func failure(of photo: Photo) -> ImageLoadError? {
         index.photos[photo.uri].flatMap { loader.failure(for: $0) }

@@ -208,7 +208,7 @@ public final class ProfilePage: Page {
         let avatar = Label(person.initials)
         avatar.addCSSClass("avatar")
         avatar.setAccessibleLabel(person.name)  // a screen reader says the name, not the initials
-        avatar.setSizeRequest(width: 72, height: 72)
+        avatar.setSizeRequest(width: 64, height: 64)
         avatar.verticalAlignment = .center
         let name = Label(person.name)
         name.xAlign = 0
@@ -228,7 +228,10 @@ public final class ProfilePage: Page {
         postButton.addCSSClass("suggested-action")
         postButton.addCSSClass("pill")
         postButton.verticalAlignment = .center
-        let row = Box(.horizontal, spacing: 14)
+        // The row fits a 360-pixel window: a 64-pixel avatar, 12-pixel gaps, and a name that wraps rather
+        // than widen the window when it (or New Post, translated) is long.
+        name.wraps = true
+        let row = Box(.horizontal, spacing: 12)
         row.append(avatar)
         row.append(names)
         if isOwn {
@@ -239,7 +242,6 @@ public final class ProfilePage: Page {
             postButton.horizontalAlignment = .start
             postButton.setMargins(top: 6, bottom: 0, start: 0, end: 0)
             names.append(postButton)
-            name.wraps = true
         }
         return row
     }
