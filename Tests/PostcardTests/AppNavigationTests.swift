@@ -11,19 +11,6 @@ import XCTest
 /// and the feed under the translucent bar.
 final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     @MainActor
-    private func makeApp(posts: [String] = []) throws -> AppController {
-        StyleSheet.load(path: bundledPhotos + "/../style.css")
-        let store = try PostStore(directory: makeTemporaryDirectory())
-        for (index, comment) in posts.enumerated() {
-            let photo = ["coffee.png", "rocket.jpg", "chelsea.png"][index % 3]
-            try store.add(photo: Photo(path: bundledPhotos + "/" + photo), comment: comment, author: "me", profile: "me")
-        }
-        let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos))
-        show(app.mainWindow.window)
-        return app
-    }
-
-    @MainActor
     private func settle(_ app: AppController, depth: Int) {
         spin(until: { app.mainWindow.stack.pages.count == depth && app.mainWindow.stack.transition == .idle }, "\(depth) pages")
     }

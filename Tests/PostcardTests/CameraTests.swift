@@ -11,16 +11,6 @@ import XCTest
 /// Take Photo and Quick Snap with a real GStreamer pipeline: `videotestsrc` (pattern ball, 1280 × 720)
 /// stands in for a webcam, so preview, capture, post and every teardown path run for real.
 final class CameraTests: GtkTestCase, @unchecked Sendable {
-    @MainActor
-    private func makeApp(cameras: [CameraSource] = [.test]) throws -> AppController {
-        StyleSheet.load(path: bundledPhotos + "/../style.css")
-        let store = try PostStore(directory: makeTemporaryDirectory())
-        let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos),
-                                cameraSources: cameras)
-        show(app.mainWindow.window)
-        return app
-    }
-
     private var dialog: ModalDialog? { MainActor.assumeIsolated { CommentedPhotoFlow.current } }
 
     /// The process's threads now (`/proc/self/task`).
@@ -49,7 +39,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
 
     func testTakePhotoPostsAFullSizeJPEGAndShowsItFirstInMyFeed() throws {
         try onMain {
-            let app = try makeApp()
+            let app = try makeApp(cameras: [.test])
             var results: [CommentedPhotoFlow.Result] = []
             app.onFlowEnded = { if case .post(let result) = $0 { results.append(result) } }
             let camera = openCamera(in: app)
@@ -88,7 +78,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
 
     func testQuickSnapPresentsTheSameCameraPageAloneWithItsOwnBar() throws {
         try onMain {
-            let app = try makeApp()
+            let app = try makeApp(cameras: [.test])
             var results: [CommentedPhotoFlow.Result] = []
             app.onFlowEnded = { if case .post(let result) = $0 { results.append(result) } }
             XCTAssertTrue(app.myProfile.quickSnapButton!.hasAccessibleLabel("Quick Snap"))
@@ -137,7 +127,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
 
     func testEveryWayOutReleasesThePipelineAndItsThreads() throws {
         try onMain {
-            let app = try makeApp()
+            let app = try makeApp(cameras: [.test])
             var ended = 0
             app.onFlowEnded = { _ in ended += 1 }
             let ways = ["Back", "Escape", "Cancel", "closing the dialog"]
@@ -175,7 +165,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
 
     func testHidingTheWindowOrQuittingReleasesTheCamera() throws {
         try onMain {
-            let app = try makeApp()
+            let app = try makeApp(cameras: [.test])
             var results: [AppController.FlowOutcome] = []
             app.onFlowEnded = { results.append($0) }
             app.myProfile.quickSnapButton!.activate()
@@ -235,7 +225,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
 
     func testAPhotoThatCannotBeSavedSaysWhyAndTheShutterStaysReady() throws {
         try onMain {
-            let app = try makeApp()
+            let app = try makeApp(cameras: [.test])
             // A file where the capture folder should be: the folder cannot be made.
             XCTAssertTrue(FileManager.default.createFile(atPath: app.camera.captureDirectory.text, contents: Data("x".utf8)))
             let camera = openCamera(in: app)

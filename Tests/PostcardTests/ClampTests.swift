@@ -46,15 +46,10 @@ final class ClampTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
-    /// The app in a window `width` pixels wide, with one post on My Profile.
+    /// The app in a window `width` pixels wide, with one post on My Profile, once the post's card shows.
     @MainActor
     private func app(width: Int32) throws -> AppController {
-        StyleSheet.load(path: bundledPhotos + "/../style.css")
-        let store = try PostStore(directory: makeTemporaryDirectory())
-        try store.add(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "First coffee of the day.", author: "me", profile: "me")
-        let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos))
-        app.mainWindow.window.setDefaultSize(width: width, height: 720)
-        show(app.mainWindow.window)
+        let app = try makeApp(posts: ["First coffee of the day."], width: width)
         spin(until: { app.myProfile.feedItems.first.map { $0.view.width > 0 } ?? false }, "the post's card")
         return app
     }

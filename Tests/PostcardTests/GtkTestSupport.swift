@@ -258,3 +258,27 @@ extension GtkTestCase {
         return (bytes[offset + 2], bytes[offset + 1], bytes[offset])
     }
 }
+
+extension GtkTestCase {
+    /// The app over a new store in a temporary folder (or `dataDirectory`), offering the bundled photos,
+    /// with its main window shown: `width` pixels wide when given, the app's own size otherwise. Each of
+    /// `posts` becomes a post on My Profile, oldest first, its photo in turn coffee.png, rocket.jpg and
+    /// chelsea.png. The cameras are `cameras`, or what the environment says (`POSTCARD_CAMERA`).
+    @MainActor
+    func makeApp(posts: [String] = [], cameras: [CameraSource]? = nil, width: Int32? = nil,
+                 dataDirectory: String? = nil) throws -> AppController {
+        StyleSheet.load(path: bundledPhotos + "/../style.css")  // a CSS error would be a fatal warning
+        let store = try PostStore(directory: dataDirectory ?? makeTemporaryDirectory())
+        for (index, comment) in posts.enumerated() {
+            let photo = ["coffee.png", "rocket.jpg", "chelsea.png"][index % 3]
+            try store.add(photo: Photo(path: bundledPhotos + "/" + photo), comment: comment,
+                          author: "me", profile: "me")
+        }
+        let library = PhotoLibrary(directory: bundledPhotos)
+        let app = cameras.map { AppController(application: nil, store: store, library: library, cameraSources: $0) }
+            ?? AppController(application: nil, store: store, library: library)
+        if let width { app.mainWindow.window.setDefaultSize(width: width, height: 720) }
+        show(app.mainWindow.window)
+        return app
+    }
+}

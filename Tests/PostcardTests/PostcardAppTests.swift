@@ -8,15 +8,6 @@ import XCTest
 
 /// The whole app: main window, profiles, the flow from both profile callers, and the store.
 final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
-    @MainActor
-    private func makeApp(dataDirectory: String? = nil) throws -> AppController {
-        StyleSheet.load(path: bundledPhotos + "/../style.css")  // a CSS error would be a fatal warning
-        let store = try PostStore(directory: dataDirectory ?? makeTemporaryDirectory())
-        let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos))
-        show(app.mainWindow.window)
-        return app
-    }
-
     private var dialog: ModalDialog? { MainActor.assumeIsolated { CommentedPhotoFlow.current } }
 
     /// New Post → choose `photo` → type `comment` → Post, through the widgets.

@@ -20,18 +20,6 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
         super.tearDown()
     }
 
-    @MainActor
-    private func makeApp(posts: [String] = []) throws -> AppController {
-        StyleSheet.load(path: bundledPhotos + "/../style.css")
-        let store = try PostStore(directory: makeTemporaryDirectory())
-        for comment in posts {
-            try store.add(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: comment, author: "me", profile: "me")
-        }
-        let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos))
-        show(app.mainWindow.window)
-        return app
-    }
-
     /// A port on 127.0.0.1 nothing listens on (bound and released).
     private func freePort() -> Int {
         let process = Process()
