@@ -99,6 +99,18 @@ public enum Files {
         _ = path.withCString { unlink($0) }
     }
 
+    /// Deletes `path` and, when it is a folder, everything in it; does nothing if it does not exist.
+    /// Symbolic links are deleted, not followed. What cannot be deleted is left. Blocking: for the app's
+    /// own folders.
+    public static func removeTree(_ path: FilePath) {
+        var info = stat()
+        guard path.withCString({ lstat($0, &info) }) == 0 else { return }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            for name in names(inDirectory: path) ?? [] { removeTree(path.appending(name)) }
+        }
+        _ = path.withCString { Glibc.remove($0) }
+    }
+
     /// The names in the folder at `path` (bytes, without "." and ".."), or nil when it cannot be read.
     /// Blocking: for the app's own folders, not for a photo library (see ``DirectoryReader``).
     public static func names(inDirectory path: FilePath) -> [FilePath]? {

@@ -25,6 +25,24 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
     static let ownWindows: Set<String> = ["discard-this-post", "post-detail-presented", "camera-no-camera", "web-page-presented",
                                           "keyboard-shortcuts", "about"]
 
+    /// A new gallery in the same folder starts from no posts: the earlier run's data folder is deleted
+    /// (`Files.removeTree`), with what is in it, but not what its symbolic links point to.
+    func testAnEarlierRunsDataIsDeletedButNotWhatItLinksTo() throws {
+        let data = makeTemporaryDirectory() + "/.data"
+        let outside = makeTemporaryDirectory() + "/keep.txt"
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: data + "/360/photos", withIntermediateDirectories: true)
+        try Data("post".utf8).write(to: URL(fileURLWithPath: data + "/360/posts.sqlite3"))
+        try Data("photo".utf8).write(to: URL(fileURLWithPath: data + "/360/photos/1.jpg"))
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: outside))
+        try fm.createSymbolicLink(atPath: data + "/360/link", withDestinationPath: outside)
+        try fm.createSymbolicLink(atPath: data + "/folder-link", withDestinationPath: (outside as NSString).deletingLastPathComponent)
+        Files.removeTree(FilePath(data))
+        XCTAssertFalse(fm.fileExists(atPath: data), "the data folder is gone")
+        XCTAssertEqual(fm.contents(atPath: outside), Data("keep".utf8), "a linked file is left as it was")
+        Files.removeTree(FilePath(data))  // nothing there: nothing happens
+    }
+
     func testTheGalleryHasEveryScreenInBothStylesAndListsWhatChanged() throws {
         let gallery = makeTemporaryDirectory() + "/gallery"
         let log = makeTemporaryDirectory() + "/log"

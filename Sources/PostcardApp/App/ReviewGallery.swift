@@ -220,7 +220,7 @@ public enum ReviewGallery {
             return 1
         }
         var problems: [String] = []
-        removeTree(directory.appending(".data"))  // the parts' posts from an earlier run
+        Files.removeTree(directory.appending(".data"))  // the parts' posts from an earlier run
         for part in parts {
             print("Review tour at \(part.name) (\(part.width) × \(part.height) px, scale \(part.scale)\(part.rightToLeft ? ", right to left" : ""))…")
             fflush(nil)
@@ -239,16 +239,6 @@ public enum ReviewGallery {
         print("Review gallery: \(pictures.count) pictures of \(screens.count) screens in \(directory.appending("index.html"))"
               + (changes.map { ", \($0.filter { $0.kind != .same }.count) changed since \(compare!)" } ?? ""))
         return problems.isEmpty ? 0 : 1
-    }
-
-    /// Removes `path` and everything in it, if it is there (not following symbolic links).
-    private static func removeTree(_ path: FilePath) {
-        var info = stat()
-        guard path.withCString({ lstat($0, &info) }) == 0 else { return }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            for name in Files.names(inDirectory: path) ?? [] { removeTree(path.appending(name)) }
-        }
-        _ = path.withCString { Glibc.remove($0) }
     }
 
     /// Runs this program for `part` and waits; nil when it exited with 0, else what happened.
