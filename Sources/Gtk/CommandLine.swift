@@ -93,6 +93,12 @@ public struct CommandLineOptions {
         withRemainingFilenames { $0.map(resolve) }
     }
 
+    /// Each remaining argument's bytes (NUL-terminated, valid only during the call) given to
+    /// `transform`, in order: for arguments that may be something else than file names (links).
+    package func mapRemainingArguments<T>(_ transform: (UnsafePointer<CChar>) -> T) -> [T] {
+        withRemainingFilenames { $0.map(transform) }
+    }
+
     private func withRemainingFilenames<T>(_ body: ([UnsafePointer<CChar>]) -> [T]) -> [T] {
         guard let variant = value(CommandLineOption.remainingKey) else { return [] }
         defer { g_variant_unref(variant) }

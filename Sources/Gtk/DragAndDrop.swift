@@ -74,6 +74,27 @@ public enum Clipboard {
         g_value_unset(&value)
     }
 
+    /// Puts `text` on the clipboard (plain text, as a text field's Copy does).
+    public static func setText(_ text: String) {
+        guard let display = gdk_display_get_default() else { return }
+        gdk_clipboard_set_text(gdk_display_get_clipboard(display), text)
+    }
+
+    /// Reads the clipboard as text (what Paste into a text field would get), or nil when it holds no
+    /// text or cannot be read.
+    public static func readText() async -> String? {
+        guard let display = gdk_display_get_default() else { return nil }
+        let clipboard = gdk_display_get_clipboard(display)!
+        return try? await AsyncCall.run { callback, box in
+            gdk_clipboard_read_text_async(clipboard, nil, callback, box)
+        } finish: { result, error in
+            gdk_clipboard_read_text_finish(clipboard, result, error).map { text in
+                defer { g_free(text) }
+                return String(cString: text)
+            }
+        }
+    }
+
     /// Puts an image on the clipboard, as an image viewer's Copy does.
     public static func setImage(_ texture: Texture) {
         guard let display = gdk_display_get_default() else { return }

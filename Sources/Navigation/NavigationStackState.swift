@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A stable identity for a page on a navigation stack. Unique within the process.
-public struct PageID: Hashable, Sendable, CustomStringConvertible, Codable {
+public struct PageID: Hashable, Sendable, CustomStringConvertible {
     /// The raw number; only meaningful for equality and debugging.
     public let rawValue: UInt64
 
@@ -24,17 +24,20 @@ public struct PageID: Hashable, Sendable, CustomStringConvertible, Codable {
 ///
 /// Misuse is reported by the return value and changes nothing (pushing a page already on the stack,
 /// popping the root), following libadwaita's `AdwNavigationView`, which logs and ignores such calls.
-public struct NavigationStackState: Equatable, Sendable, Codable {
+///
+/// The state holds process-local ids and is not saved: an app saves its path of routes (``routes``, its
+/// own `Codable` values), which a later run rebuilds pages from.
+public struct NavigationStackState: Equatable, Sendable {
     /// One page on the stack.
-    public struct Entry: Equatable, Sendable, Identifiable, Codable {
+    public struct Entry: Equatable, Sendable, Identifiable {
         /// The page's identity.
         public let id: PageID
         /// The title shown in the bar while the page is visible, and as the Back button's tooltip on
         /// the page above it.
         public var title: String
-        /// What the page shows, as text an app can rebuild the page from at its next launch (e.g.
-        /// "profile/ada", "post/12"), or nil for a page that is not restored.
-        public var route: String?
+        /// The app's route value the page was made from (see `NavigationRouter` in `NavigationGtk`), or
+        /// nil for a page pushed without one (a flow's pages).
+        public var route: AnyRoute?
         /// A name for the page that code can pop back to (``NavigationStackState/pop(toTag:)``), as
         /// libadwaita's page tags; unique on a stack (a later page with the same tag is not found).
         public var tag: String?
@@ -43,30 +46,17 @@ public struct NavigationStackState: Equatable, Sendable, Codable {
         public var canPop: Bool
 
         /// Creates an entry.
-        public init(id: PageID, title: String, route: String? = nil, tag: String? = nil, canPop: Bool = true) {
+        public init(id: PageID, title: String, route: AnyRoute? = nil, tag: String? = nil, canPop: Bool = true) {
             self.id = id
             self.title = title
             self.route = route
             self.tag = tag
             self.canPop = canPop
         }
-
-        private enum CodingKeys: String, CodingKey { case id, title, route, tag, canPop }
-
-        /// Decodes an entry; `tag` and `canPop` may be missing (states saved before they existed).
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            id = try container.decode(PageID.self, forKey: .id)
-            title = try container.decode(String.self, forKey: .title)
-            route = try container.decodeIfPresent(String.self, forKey: .route)
-            tag = try container.decodeIfPresent(String.self, forKey: .tag)
-            canPop = try container.decodeIfPresent(Bool.self, forKey: .canPop) ?? true
-        }
     }
 
-    /// The routes of the pages, root first, for restoring the stack at the next launch: the state
-    /// encoded as JSON by `Codable` keeps the same, and apps may store either.
-    public var routes: [String?] { entries.map(\.route) }
+    /// The route of each page, root first (nil for a page pushed without one).
+    public var routes: [AnyRoute?] { entries.map(\.route) }
 
     /// The pages, root first, visible page last. Never contains an id twice.
     public private(set) var entries: [Entry]
@@ -74,8 +64,6 @@ public struct NavigationStackState: Equatable, Sendable, Codable {
     /// The page the user just left with Back (``goBack()``), which Forward (``goForward()``) pushes
     /// again; nil once anything else changes the stack. Not saved with the state.
     public private(set) var forwardEntry: Entry?
-
-    private enum CodingKeys: String, CodingKey { case entries }
 
     /// Creates a stack holding `entries` (duplicates after the first occurrence are dropped).
     public init(_ entries: [Entry] = []) {

@@ -253,8 +253,26 @@ public final class NavigationStack {
         state.clearForward()
     }
 
-    private func entry(for page: Page) -> NavigationStackState.Entry {
-        .init(id: page.id, title: page.title, route: page.route, tag: page.tag, canPop: page.canPop)
+    private func entry(for page: Page, route: AnyRoute? = nil) -> NavigationStackState.Entry {
+        .init(id: page.id, title: page.title, route: route, tag: page.tag, canPop: page.canPop)
+    }
+
+    /// Keeps the first `kept` pages (the root counts), removes every page above them and pushes
+    /// `newPages` with their routes, nearest the root first, as one change: a push when nothing is
+    /// removed, a pop when nothing is added, else a replace animated as a push of the new top
+    /// (``NavigationRouter`` follows its path with it).
+    /// - Returns: false, changing nothing, when a new page is already on a stack (logged).
+    @discardableResult
+    package func show(keeping kept: Int, thenPush newPages: [(page: Page, route: AnyRoute?)], animated: Bool = true) -> Bool {
+        for (page, _) in newPages where page.navigationStack != nil || state.contains(page.id) {
+            logMisuse("push: \(page.title) is already on a navigation stack; ignored")
+            return false
+        }
+        var new = NavigationStackState(Array(state.entries.prefix(max(0, kept))))
+        for (page, route) in newPages { new.push(entry(for: page, route: route)) }
+        newPages.forEach { attach($0.page) }
+        apply(new, animated: animated)
+        return true
     }
 
     /// Pops the visible page with a slide-under transition; does nothing at the root.

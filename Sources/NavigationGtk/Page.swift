@@ -89,9 +89,12 @@ open class Page {
     /// once. See ``NavigationStack/push(_:)``.
     public var subject: AnyHashable?
 
-    /// What the page shows as text its app can rebuild it from at the next launch (e.g. "post/12"), or
-    /// nil (not restored). Kept in the stack's ``NavigationStack/state``.
-    public var route: String?
+    /// The route value the page was made from when a ``NavigationRouter`` put it on its stack, or nil
+    /// (a page pushed without one, such as a flow's, or on no stack). Read from the stack's
+    /// ``NavigationStack/state``, which is where it is kept.
+    public var route: AnyRoute? {
+        navigationStack?.state.entries.first { $0.id == id }?.route
+    }
 
     /// Asked before the user leaves the page with Back (button, keys, mouse) or Escape; return false
     /// to stay (e.g. to ask "Discard this post?" first). Set by whoever owns the page, not the page.

@@ -126,16 +126,19 @@ final class NavigationStackStateTests: XCTestCase {
         XCTAssertNil(stack.forwardEntry, "and replacing")
     }
 
-    func testAStateSavedBeforeTagsAndCanPopStillDecodes() throws {
-        let json = #"{"entries":[{"id":{"rawValue":7},"title":"Home","route":"home"},{"id":{"rawValue":8},"title":"Post"}]}"#
-        let state = try JSONDecoder().decode(NavigationStackState.self, from: Data(json.utf8))
-        XCTAssertEqual(state.entries.map(\.title), ["Home", "Post"])
-        XCTAssertEqual(state.entries.map(\.canPop), [true, true])
-        XCTAssertEqual(state.entries.map(\.tag), [nil, nil])
-        var tagged = state
-        tagged.replace(with: [.init(id: .make(), title: "T", tag: "t", canPop: false)])
-        let again = try JSONDecoder().decode(NavigationStackState.self, from: JSONEncoder().encode(tagged))
-        XCTAssertEqual(again, tagged, "tags and canPop are kept")
+    func testEntriesKeepTheRouteTheirPageWasMadeFrom() {
+        enum Route: Hashable, Sendable { case post(Int), profile(String) }
+        var stack = NavigationStackState([entry("Home")])
+        stack.push(.init(id: .make(), title: "Ada", route: AnyRoute(Route.profile("ada"))))
+        stack.push(.init(id: .make(), title: "Post", route: AnyRoute(Route.post(12))))
+        stack.push(entry("Choose a Photo"))  // a flow's page: no route
+        XCTAssertEqual(stack.routes.map { $0?.value(as: Route.self) }, [nil, .profile("ada"), .post(12), nil])
+        XCTAssertNil(stack.routes[1]?.value(as: Int.self), "a route of another type is not this one")
+        XCTAssertEqual(AnyRoute(Route.post(12)), AnyRoute(Route.post(12)))
+        XCTAssertNotEqual(AnyRoute(Route.post(12)), AnyRoute(12), "the same payload in another type differs")
+        stack.goBack()
+        stack.goBack()
+        XCTAssertEqual(stack.forwardEntry?.route, AnyRoute(Route.post(12)), "Forward brings back the page with its route")
     }
 
     func testPageIDsAreUnique() {

@@ -502,7 +502,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             let app = try makeApp()
             var outcomes: [AppController.FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
-            app.showMessages().newMessageButton.activate()
+            app.showMessages()!.newMessageButton.activate()
             spin(until: { SendPhotoMessageFlow.current?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
             let dialog = SendPhotoMessageFlow.current!
             (dialog.stack.visiblePage as! ChooseRecipientPage).friendButtons[0].activate()

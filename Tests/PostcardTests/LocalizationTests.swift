@@ -76,7 +76,7 @@ final class LocalizationTests: GtkTestCase, @unchecked Sendable {
             assertNothingCutOff(in: window, "My Profile")
 
             let post = try XCTUnwrap(app.myProfile.posts.first)
-            let detail = app.showPost(post)
+            let detail = try XCTUnwrap(app.showPost(post))
             spin(until: { app.mainWindow.stack.transition == .idle && detail.view.isMapped }, "the post")
             spin(for: 0.3)
             assertNothingCutOff(in: window, "Post")

@@ -62,7 +62,17 @@ public final class AppController {
     /// starts; every start is followed by exactly one ``onFlowEnded``.
     public var onFlowStarted: (@MainActor (String) -> Void)?
     /// The message detail presented last, while open.
-    public private(set) var presentedMessage: PageDialog?
+    public internal(set) var presentedMessage: PageDialog?
+
+    /// The main stack driven by its path of ``Route``s: every screen of the main window is opened by
+    /// setting or extending this path, and ``page(for:)`` is the one place that makes a page for a route.
+    public private(set) lazy var router = NavigationRouter<Route>(stack: mainWindow.stack) { [unowned self] route in
+        self.page(for: route)
+    }
+    /// The link waiting for a flow or dialog to close (the newest one), if any; see ``open(link:)``.
+    public internal(set) var pendingLink: Route?
+    /// The notice at the bottom of the main window (a link waiting, a link copied), while shown.
+    public internal(set) var notice: Notice?
 
     /// Builds the main window (not shown; see ``present()``).
     /// `cameraSources` says where Take Photo and Quick Snap take pictures from (default: the cameras
@@ -80,13 +90,16 @@ public final class AppController {
             title == myProfile?.title ? "Postcard" : localized("%s – Postcard", title)
         }
         wire(myProfile)
-        myProfile.onFriendSelected = { [weak self] friend in self?.showProfile(of: friend) }
+        _ = router  // follows the stack from the start
+        myProfile.onFriendSelected = { [weak self] friend in self?.router.push(.profile(friend.id)) }
         // Start: Quick Snap, Messages; end: the primary menu. Balanced, so the title stays centred and
         // the bar fits a 360-pixel window.
         myProfile.addStartBarItem(messagesButton)
-        messagesButton.onClicked { [weak self] in self?.showMessages() }
+        messagesButton.onClicked { [weak self] in self?.router.push(.messages) }
         primaryMenu.addItem(localized("Keyboard Shortcuts"), accelerator: "<Control>question") { [weak self] in self?.showShortcuts() }
         primaryMenu.addItem(localized("Help"), accelerator: "F1") { [weak self] in self?.showGuide() }
+        // Translators: an item of the main menu: put the link to my profile on the clipboard.
+        primaryMenu.addItem(localized("Copy Link to My Profile")) { [weak self] in self?.copyLink(to: .myProfile) }
         primaryMenu.addItem(localized("About Postcard")) { [weak self] in self?.showAbout() }
         myProfile.addEndBarItem(primaryMenu)
         if let application { installActions(on: application) }
@@ -115,7 +128,7 @@ public final class AppController {
 
     /// A Web Page showing the guide at `section` (an anchor such as "posting"), or nil: the guide is
     /// missing, or web pages cannot be shown here and the guide opened in the desktop's browser instead.
-    private func makeGuide(section: String?) -> WebPage? {
+    func makeGuide(section: String?) -> WebPage? {
         guard let guideFolder else { return nil }
         let uri = Self.guidePage(in: guideFolder).uri + (section.map { "#" + $0 } ?? "")
         guard WebPage.unavailableReason == nil else { openOutside(uri); return nil }
@@ -137,10 +150,8 @@ public final class AppController {
     /// "Guide" and Back. Opened already, it is shown again rather than pushed twice.
     @discardableResult
     public func showGuide(section: String? = nil) -> WebPage? {
-        if let guide = stack.visiblePage as? WebPage, guide.fixedTitle == localized("Guide") { return guide }
-        guard let page = makeGuide(section: section) else { return nil }
-        stack.push(page)
-        return page
+        if case .guide? = router.visibleRoute { return stack.visiblePage as? WebPage }
+        return router.push(.guide(section: section)) as? WebPage
     }
 
     /// Presents the guide at `section` alone over `page` (its own bar with Close), without leaving
@@ -153,20 +164,26 @@ public final class AppController {
     /// Opens a link activated in a post, reply or message: web pages are pushed onto the main stack as a
     /// Web Page (or presented over a dialog the link was in); anything else opens in the desktop's default
     /// application.
+    /// A `postcard://` link opens its screen (``open(link:)``; a link in a page presented alone closes
+    /// that page first, as the user asked from it).
     public func openLink(_ uri: String, from page: Page) {
+        if Route.isLink(uri) {
+            if page.navigationStack !== stack { dismissPresentedPages() }
+            open(link: uri)
+            return
+        }
         guard uri.hasPrefix("http://") || uri.hasPrefix("https://"), WebPage.unavailableReason == nil else {
             return openOutside(uri)  // mail addresses; or no WebKitGTK here: the desktop's browser
         }
-        let web = WebPage(uri: uri, localFolder: nil)
         if page.navigationStack === stack {
-            stack.push(web)
+            router.push(.webPage(uri))
         } else {
-            present(web, over: page)
+            present(WebPage(uri: uri, localFolder: nil), over: page)
         }
     }
 
     /// Opens `uri` in the desktop's default application; a failure is logged (nothing else to show it in).
-    private func openOutside(_ uri: String) {
+    func openOutside(_ uri: String) {
         do { try DefaultApplication.open(uri) } catch { Log.problem("Couldn't open \(uri): \(error)") }
     }
 
@@ -178,6 +195,7 @@ public final class AppController {
         Task { [weak self, weak dialog] in
             await dialog?.dismissed()
             if self?.presentedWebPage === dialog { self?.presentedWebPage = nil }
+            self?.openPendingLink()
         }
         return dialog
     }
@@ -207,24 +225,22 @@ public final class AppController {
         store.waitForWrites()  // the drafts the closing flows just kept reach the disk before the process ends
     }
 
-    private var stack: NavigationStack { mainWindow.stack }
+    var stack: NavigationStack { mainWindow.stack }
 
-    /// Pushes `person`'s profile onto the main stack.
+    /// Pushes `person`'s profile onto the main stack (``Route/profile(_:)``).
+    /// - Returns: the profile shown, or nil when `person` is not a friend.
     @discardableResult
-    public func showProfile(of person: Person) -> ProfilePage {
-        let page = ProfilePage(person: person)
-        wire(page)
-        // Opened twice in a row (a double click): the stack shows the one already open.
-        return stack.push(page) ? page : (stack.visiblePage as? ProfilePage) ?? page
+    public func showProfile(of person: Person) -> ProfilePage? {
+        router.push(.profile(person.id)) as? ProfilePage
     }
 
-    private func wire(_ page: ProfilePage) {
+    func wire(_ page: ProfilePage) {
         reload(page)
         page.onNewPost = { [weak self, weak page] in
             guard let self, let page else { return }
             self.startFlow("New Post") { await self.post(to: page) }
         }
-        page.onOpenPost = { [weak self] post in self?.showPost(post) }
+        page.onOpenPost = { [weak self] post in self?.router.push(.post(post.id)) }
         page.onOpenLink = { [weak self, weak page] uri in
             guard let self, let page else { return }
             self.openLink(uri, from: page)
@@ -248,6 +264,7 @@ public final class AppController {
         activeFlow = Task {
             await body()
             self.activeFlow = nil
+            self.openPendingLink()
         }
     }
 
@@ -315,8 +332,8 @@ public final class AppController {
                 try? store.removeDraft(kind: draft.kind, target: draft.target)
                 return
             }
-            stack.popToRoot()
-            let messages = showMessages()
+            router.setPath([.messages], animated: false)
+            guard let messages = stack.visiblePage as? MessagesPage else { return }
             let resuming = (recipient: person, photo: Photo(uri: draft.photoURI), comment: draft.comment)
             startFlow("New Message") { [weak self] in await self?.sendMessage(from: messages, resuming: resuming) }
         case "caption":
@@ -324,24 +341,25 @@ public final class AppController {
                 try? store.removeDraft(kind: draft.kind, target: draft.target)  // its post is gone
                 return
             }
-            stack.popToRoot()
-            let detail = showPost(post)
+            router.setPath(backPath(for: .post(post.id)), animated: false)
+            guard let detail = stack.visiblePage as? PhotoDetailPage else { return }
             startFlow("Edit Caption") { [weak self] in await self?.editCaption(of: post, shownIn: detail, resuming: draft.comment) }
         case "reply":
             guard let id = Int64(draft.target), let post = try? store.post(id: id) else {
                 try? store.removeDraft(kind: draft.kind, target: draft.target)  // its post is gone
                 return
             }
-            stack.popToRoot()
-            let detail = showPost(post)
-            let thread = showThread(of: post, from: detail)
+            router.setPath(backPath(for: .comments(post.id)), animated: false)
+            guard let thread = stack.visiblePage as? CommentThreadPage else { return }
             startFlow("Reply with Photo") { [weak self] in await self?.reply(in: thread, start: start) }
         default:
-            stack.popToRoot()
             if draft.target == Person.me.id {
+                router.setPath([], animated: false)
                 startPostFlow(on: myProfile, start: start)
-            } else if let friend = Person.named(draft.target) {
-                startPostFlow(on: showProfile(of: friend), start: start)
+            } else if Person.named(draft.target) != nil {
+                router.setPath([.profile(draft.target)], animated: false)
+                guard let profile = stack.visiblePage as? ProfilePage else { return }
+                startPostFlow(on: profile, start: start)
             }
         }
     }
@@ -354,9 +372,16 @@ public final class AppController {
 
     // MARK: - Post detail, comments, Edit Caption
 
-    /// Pushes the detail page of `post` (the same page type a message presents modally).
+    /// Pushes the detail page of `post` (``Route/post(_:)``; the same page type a message presents
+    /// modally).
+    /// - Returns: the page shown, or nil when the post is gone (a Not Found page shows instead).
     @discardableResult
-    public func showPost(_ post: Post) -> PhotoDetailPage {
+    public func showPost(_ post: Post) -> PhotoDetailPage? {
+        router.push(.post(post.id)) as? PhotoDetailPage
+    }
+
+    /// The detail page of `post`, with Comments, Copy Link and (on my own posts) Edit Caption.
+    func makePostPage(_ post: Post) -> PhotoDetailPage {
         let author = Person.named(post.author)?.name ?? post.author
         // Translators: the title of the page showing one post (a noun: a photo with a comment); translate
         // only what follows the "|". The subtitle below it is "by %s" with the author's name. Keep it
@@ -367,14 +392,11 @@ public final class AppController {
         let page = PhotoDetailPage(title: title, subtitle: subtitle, photoPath: post.photoPath,
                                    comment: post.comment, detail: Self.postedLine(post.createdAt))
         page.subject = post.id
-        page.route = "post/\(post.id)"
         // Translators: a button under a post that opens its comment thread.
         let comments = Button(label: localized("Comments"))
-        comments.onClicked { [weak self, weak page] in
-            guard let self, let page else { return }
-            self.showThread(of: post, from: page)
-        }
+        comments.onClicked { [weak self] in self?.router.push(.comments(post.id)) }
         page.actions.append(comments)
+        page.actions.append(copyLinkButton(for: .post(post.id)))
         page.onOpenLink = { [weak self, weak page] uri in
             guard let self, let page else { return }
             self.openLink(uri, from: page)
@@ -389,12 +411,11 @@ public final class AppController {
             }
             page.addEndBarItem(edit)
         }
-        // Opened twice in a row (a double click): the stack shows the one already open.
-        return stack.push(page) ? page : (stack.visiblePage as? PhotoDetailPage) ?? page
+        return page
     }
 
-    @discardableResult
-    func showThread(of post: Post, from detail: PhotoDetailPage) -> CommentThreadPage {
+    /// The comment thread of `post`, with Reply with Photo.
+    func makeThreadPage(_ post: Post) -> CommentThreadPage {
         let thread = CommentThreadPage(post: post)
         reload(thread)
         thread.onReply = { [weak self, weak thread] in
@@ -405,7 +426,7 @@ public final class AppController {
             guard let self, let thread else { return }
             self.openLink(uri, from: thread)
         }
-        return stack.push(thread) ? thread : (stack.visiblePage as? CommentThreadPage) ?? thread
+        return thread
     }
 
     /// The thread caller pushes the flow in place and stores a reply.
@@ -471,9 +492,14 @@ public final class AppController {
 
     // MARK: - Messages
 
-    /// Pushes the Messages page.
+    /// Pushes the Messages page (``Route/messages``).
     @discardableResult
-    public func showMessages() -> MessagesPage {
+    public func showMessages() -> MessagesPage? {
+        router.push(.messages) as? MessagesPage
+    }
+
+    /// The Messages page, with New Message.
+    func makeMessagesPage() -> MessagesPage {
         let page = MessagesPage()
         reload(page)
         page.onNewMessage = { [weak self, weak page] in
@@ -484,7 +510,6 @@ public final class AppController {
             guard let self, let page else { return }
             self.open(message, from: page)
         }
-        stack.push(page)
         return page
     }
 
@@ -501,16 +526,8 @@ public final class AppController {
     }
 
     /// Presents a message's photo and comment modally: the detail page shows its own bar with Close.
-    private func open(_ message: Message, from page: MessagesPage) {
-        let name = Person.named(message.recipient)?.name ?? message.recipient
-        // Translators: the title of the page showing one private message (a noun).
-        let title = localized("Message")
-        // Translators: the subtitle under a message's title: whom it was sent to (%s is a person's name).
-        let subtitle = localized("to %s", name)
-        // Translators: when a message was sent; %s is a date and time, e.g. "7 Aug 2026, 14:05".
-        let sent = localized("Sent %s", Self.timeText(message.createdAt))
-        let detail = PhotoDetailPage(title: title, subtitle: subtitle, photoPath: message.photoPath,
-                                     comment: message.comment, detail: sent)
+    func open(_ message: Message, from page: MessagesPage) {
+        let detail = Self.makeMessagePage(message)
         let dialog = PageDialog(over: page, presenting: detail)
         detail.onOpenLink = { [weak self, weak detail] uri in
             guard let self, let detail else { return }
@@ -521,7 +538,23 @@ public final class AppController {
         Task { [weak self, weak dialog] in
             await dialog?.dismissed()
             if self?.presentedMessage === dialog { self?.presentedMessage = nil }
+            self?.openPendingLink()
         }
+    }
+
+    /// The detail page of a private message: its photo, comment, recipient and time.
+    static func makeMessagePage(_ message: Message) -> PhotoDetailPage {
+        let name = Person.named(message.recipient)?.name ?? message.recipient
+        // Translators: the title of the page showing one private message (a noun).
+        let title = localized("Message")
+        // Translators: the subtitle under a message's title: whom it was sent to (%s is a person's name).
+        let subtitle = localized("to %s", name)
+        // Translators: when a message was sent; %s is a date and time, e.g. "7 Aug 2026, 14:05".
+        let sent = localized("Sent %s", Self.timeText(message.createdAt))
+        let page = PhotoDetailPage(title: title, subtitle: subtitle, photoPath: message.photoPath,
+                                   comment: message.comment, detail: sent)
+        page.subject = message.id
+        return page
     }
 
     // MARK: - Loading
@@ -645,10 +678,15 @@ public enum PostcardMain {
             if running == nil { running = try? RunningApp(application: app, options: AppOptions()) }
             running?.start(AppOptions())
         }
-        app.onOpen { uris in  // Open With from a file manager, or the launcher with files (%F)
+        app.onOpen { uris in  // Open With from a file manager, the launcher with files or links (%U), `gio open postcard://…`
+            let links = uris.filter(Route.isLink)
+            let startsNow = running == nil
             if running == nil { running = try? RunningApp(application: app, options: AppOptions()) }
-            running?.start(AppOptions())
-            if let first = uris.first { running?.controller.startNewPost(with: first) }
+            guard let running else { return }
+            if startsNow, !running.controller.offerDraft(), links.isEmpty { running.controller.restoreNavigation() }
+            running.start(AppOptions(), restoring: false)
+            if let first = uris.first(where: { !Route.isLink($0) }) { running.controller.startNewPost(with: first) }
+            if let last = links.last { running.controller.open(link: last) }
         }
         app.onShutdown { running?.controller.shutdown() }
         let status = arguments.map { app.run(arguments: $0) } ?? app.runWithProcessArguments()
@@ -687,7 +725,7 @@ final class RunningApp {
 
     /// Shows the main window (again) and runs what the first launch's options ask: the review tour,
     /// the start-up or navigation measurement, New Post with a given photo.
-    func start(_ options: AppOptions) {
+    func start(_ options: AppOptions, restoring: Bool = true) {
         if !started { Log.info("Started: posts in \(controller.store.directory), photos from \(controller.library.directory)") }
         controller.present()
         defer { started = true }
@@ -704,8 +742,10 @@ final class RunningApp {
         } else {
             // What an earlier run left: an unfinished post is offered on My Profile; otherwise the pages
             // open at quit come back.
-            if !started, !controller.offerDraft() { controller.restoreNavigation() }
+            // A link given at start-up opens instead of the pages kept at quit.
+            if restoring, !started, !controller.offerDraft(), options.link == nil { controller.restoreNavigation() }
             if let first = options.files.first { controller.startNewPost(with: first) }
+            if let link = options.link { controller.openWhenPossible(link) }
         }
     }
 

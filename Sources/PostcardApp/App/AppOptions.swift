@@ -1,7 +1,8 @@
+import Glibc
 import Gtk
 import PhotoPosting
 
-/// The command line: `postcard [OPTION…] [PHOTO…]`, parsed by GLib's GOption through GApplication
+/// The command line: `postcard [OPTION…] [PHOTO…|LINK]`, parsed by GLib's GOption through GApplication
 /// (``commandLineOptions``), so `--opt=value`, `--opt value` and GOption's `--help` work as in every GNOME
 /// app. A second launch hands its options and photos to the running Postcard (``needsOwnInstance``).
 public struct AppOptions: Equatable, Sendable {
@@ -36,6 +37,10 @@ public struct AppOptions: Equatable, Sendable {
     /// Photos to post, given as arguments (`postcard photo.jpg`), as `file://` URIs: New Post opens on
     /// Add a Comment with the first. A running instance receives them.
     public var files: [String] = []
+
+    /// The screen a `postcard://` link given as an argument opens (`postcard postcard://post/12`): the
+    /// last one given. A running instance receives it and opens it (see ``AppController/open(link:)``).
+    public var link: Route?
 
     /// `--version`: print the version and quit.
     public var showsVersion = false
@@ -72,7 +77,8 @@ public struct AppOptions: Equatable, Sendable {
             CommandLineOption("measure-startup", description: localized("Print the time to the first frame and the memory in use, then quit")),
             CommandLineOption("measure-navigation", description: localized("Push and pop pages, open and cancel New Post, idle, print the times measured, then quit")),
             CommandLineOption("version", description: localized("Show the version and quit")),
-            .remainingFilenames(description: localized("Start New Post with this photo chosen"), argumentDescription: localized("[PHOTO…]")),
+            .remainingFilenames(description: localized("Start New Post with this photo chosen, or open the screen a postcard:// link names"),
+                                argumentDescription: localized("[PHOTO…|LINK]")),
         ]
     }
 
@@ -112,7 +118,24 @@ public struct AppOptions: Equatable, Sendable {
         measuresStartup = options.contains("measure-startup")
         measuresNavigation = options.contains("measure-navigation")
         showsVersion = options.contains("version")
-        files = options.remainingFileURIs(resolve: uri)
+        enum Argument { case file(String), link(Route), badLink(String, RouteLinkError) }
+        let arguments = options.mapRemainingArguments { bytes -> Argument in
+            let scheme = Route.scheme + ":"
+            guard strncasecmp(bytes, scheme, scheme.utf8.count) == 0 else { return .file(uri(bytes)) }
+            guard let text = String(validatingCString: bytes) else { return .badLink(String(cString: bytes), .notUTF8) }
+            do { return .link(try Route(link: text)) } catch let error as RouteLinkError {
+                return .badLink(text, error)
+            } catch { return .badLink(text, .malformed) }
+        }
+        for argument in arguments {
+            switch argument {
+            case .file(let file): files.append(file)
+            case .link(let route): link = route
+            case .badLink(let text, let error):
+                // Translators: a link given on the command line can't be opened; %1$s is the link, %2$s why.
+                throw AppOptionsError(message: localized("can't open %1$s: %2$s", String(text.prefix(80)), error.description))
+            }
+        }
     }
 
     /// Creates the defaults.

@@ -31,7 +31,6 @@ public final class MessagesPage: ListPage {
                              bindRow: { row, message, binding in row.bind(message, binding: binding) },
                              unbind: { $0.unbind() })
         super.init(title: localized("Messages"), actionLabel: localized("New Message"), list: list.view)
-        route = "messages"
         list.readMoreWhenScrolled()
         newMessageButton.onClicked { [weak self] in self?.onNewMessage?() }
         list.view.onActivate { [weak self] position in

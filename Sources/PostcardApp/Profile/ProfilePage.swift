@@ -77,7 +77,6 @@ public final class ProfilePage: Page {
         scroller = ScrolledWindow(feed.view)
         super.init(title: isOwn ? localized("My Profile") : person.name)
         subject = person.id
-        route = "profile/\(person.id)"
         feed.readMoreWhenScrolled()
         linkRelay.onOpenLink = { [weak self] uri in self?.onOpenLink?(uri) }
 

@@ -3,11 +3,12 @@ import Gtk
 
 /// Finds web and mail addresses in text people typed, so comments, captions, replies and messages show
 /// them as links: `http://` and `https://` URLs, `www.` addresses (opened as `https://`), `mailto:`
-/// addresses and plain e-mail addresses (opened as `mailto:`). Other schemes (`javascript:`, `file:`, `data:` …) are never made links, so they cannot be
+/// addresses and plain e-mail addresses (opened as `mailto:`), and Postcard's own `postcard://` links (which
+/// open a screen of the app, see ``Route``). Other schemes (`javascript:`, `file:`, `data:` …) are never made links, so they cannot be
 /// activated from a post.
 enum Links {
     private static let pattern = try! NSRegularExpression(
-        pattern: #"(?i)\b(?:https?://|mailto:|www\.)[^\s<>"]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+"#)
+        pattern: #"(?i)\b(?:https?://|postcard://|mailto:|www\.)[^\s<>"]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+"#)
 
     /// The links in `text`: each range of `text` and the URI it opens.
     static func find(in text: String) -> [(range: Range<String.Index>, uri: String)] {
@@ -27,7 +28,7 @@ enum Links {
             let uri: String
             if lowered.hasPrefix("www.") {
                 uri = "https://" + address
-            } else if !lowered.hasPrefix("http") && !lowered.hasPrefix("mailto:") {
+            } else if !lowered.hasPrefix("http") && !lowered.hasPrefix("mailto:") && !lowered.hasPrefix("postcard:") {
                 uri = "mailto:" + address  // a plain e-mail address
             } else {
                 uri = address

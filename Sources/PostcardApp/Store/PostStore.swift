@@ -440,6 +440,17 @@ public final class PostStore {
         }
     }
 
+    /// The private message with row id `id`, or nil.
+    public func message(id: Int64) throws -> Message? {
+        try query("""
+            SELECT id, author, recipient, comment, photo_path, created_at FROM messages WHERE id = ?1
+            """, bind: { sqlite3_bind_int64($0, 1, id) }) { statement in
+            Message(id: sqlite3_column_int64(statement, 0), author: self.text(statement, 1),
+                    recipient: self.text(statement, 2), comment: self.text(statement, 3),
+                    photoPath: self.photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
+        }.first
+    }
+
     /// Private messages, newest first: at most `limit`, starting after `last` (keyset paging).
     public func messages(after last: Message? = nil, limit: Int = -1) throws -> [Message] {
         try query("""

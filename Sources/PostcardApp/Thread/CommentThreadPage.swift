@@ -41,7 +41,6 @@ public final class CommentThreadPage: ListPage {
         super.init(title: localized("Comments"), subtitle: localized("No replies"), actionLabel: localized("Reply with Photo"),
                    list: list.view)
         subject = post.id
-        route = "thread/\(post.id)"
         list.readMoreWhenScrolled()
         linkRelay.onOpenLink = { [weak self] uri in self?.onOpenLink?(uri) }
         replyButton.onClicked { [weak self] in self?.onReply?() }

@@ -1,0 +1,119 @@
+import Navigation
+
+/// Drives a ``NavigationStack`` from a *path* of the app's own route values, as SwiftUI's
+/// `NavigationStack(path:)` and Point-Free's swift-navigation do: the app names its screens with a
+/// `Hashable & Codable` type, says once how to make the page for a route (`destination`), and then sets
+/// the path (``setPath(_:animated:)``) instead of pushing and popping pages one by one.
+///
+/// - The path lists the routes of the pages above the stack's root page, nearest the root first (the
+///   root page is not part of it: an empty path shows the root alone).
+/// - Setting it makes the fewest changes to get there (``PathChange``): pages for the routes both paths
+///   start with are kept as they are; the rest is popped, pushed, or both, with the stack's normal
+///   transitions (one push or one pop, however many pages change).
+/// - The route of each page is kept in the stack's own state (``NavigationStackState/Entry/route``),
+///   so the path is read from what the stack shows, never from a list kept beside it: the user's Back,
+///   Escape, swipe, the Back button's history menu and Forward change it, and ``observePath(owner:_:)``
+///   hears every change, whoever made it.
+/// - Pages pushed on the stack without a route (a pushed flow's pages, or apps that don't use routes)
+///   keep working; they are not part of the path, and setting a different path removes them (a pushed
+///   flow then ends, as it does when its pages are popped).
+/// - The path is `Codable` (an array of the app's values, with no process-local ids), so a path saved by
+///   one run is rebuilt by the next with ``setPath(_:animated:)``.
+///
+/// Main actor only.
+@MainActor
+public final class NavigationRouter<Route: Hashable & Codable & Sendable> {
+    /// The stack this router drives.
+    public let stack: NavigationStack
+
+    /// Makes the page for a route, or returns nil when it cannot (its subject is gone); called only for
+    /// routes whose pages are not on the stack already.
+    private let destination: @MainActor (Route) -> Page?
+    private var shownPath: [Route] = []
+    private var pathObservers: [(owner: WeakOwner, handler: @MainActor ([Route]) -> Void)] = []
+    private struct WeakOwner { weak var object: AnyObject? }
+
+    /// Drives `stack` (which has its root page already); `destination` makes the page for a route.
+    /// Pages already above the root stay (they have no route, so they are not part of the path).
+    public init(stack: NavigationStack, destination: @escaping @MainActor (Route) -> Page?) {
+        self.stack = stack
+        self.destination = destination
+        shownPath = path
+        stack.observeEvents(owner: self) { [weak self] _ in self?.stackDidChange() }
+    }
+
+    /// The routes of the pages above the root, nearest the root first: what the stack shows now.
+    public var path: [Route] {
+        stack.state.entries.dropFirst().compactMap { $0.route?.value(as: Route.self) }
+    }
+
+    /// The route of the visible page, or nil (the root, or a page without a route on top).
+    public var visibleRoute: Route? { stack.state.top?.route?.value(as: Route.self) }
+
+    /// Makes the stack show `newPath` above its root, with the fewest changes (see the type's docs);
+    /// pages without a route above the kept ones are removed. Makes pages only for the routes that are
+    /// new; when `destination` returns nil for one, the path stops before it.
+    /// - Returns: the path shown afterwards (`newPath`, or the start of it up to the route that could
+    ///   not be shown).
+    @discardableResult
+    public func setPath(_ newPath: [Route], animated: Bool = true) -> [Route] {
+        let old = path
+        let change = PathChange(from: old, to: newPath)
+        guard change != .none else { return old }
+        let kept = change.kept(from: old)
+        var pages: [(page: Page, route: AnyRoute?)] = []
+        for route in change.added {
+            guard let page = destination(route) else { break }
+            pages.append((page, AnyRoute(route)))
+        }
+        stack.show(keeping: entryCount(keepingRoutes: kept), thenPush: pages, animated: animated)
+        return path
+    }
+
+    /// Pushes the page for `route` on top of whatever the stack shows (also above pages without a
+    /// route, such as a pushed flow's, which stay). Does nothing when the visible page already shows
+    /// `route` — opening the same screen twice in a row (a double click, key repeat, two activations in
+    /// one frame) shows it once.
+    /// - Returns: the page for `route` on top afterwards (the new one or the one already shown), or nil
+    ///   when `destination` could not make it.
+    @discardableResult
+    public func push(_ route: Route, animated: Bool = true) -> Page? {
+        if visibleRoute == route { return stack.visiblePage }
+        guard let page = destination(route) else { return nil }
+        return stack.show(keeping: stack.state.entries.count, thenPush: [(page, AnyRoute(route))], animated: animated) ? page : nil
+    }
+
+    /// The page on the stack showing `route` (the lowest one), or nil.
+    public func page(for route: Route) -> Page? {
+        let wanted = AnyRoute(route)
+        guard let entry = stack.state.entries.first(where: { $0.route == wanted }) else { return nil }
+        return stack.pages.first { $0.id == entry.id }
+    }
+
+    /// Calls `handler` with the new path after every change of it (a push, pop or replace by code or by
+    /// the user), once the stack shows it, while `owner` lives. Changes of pages without a route only
+    /// are not heard (the path is the same).
+    public func observePath(owner: AnyObject, _ handler: @escaping @MainActor ([Route]) -> Void) {
+        pathObservers.append((WeakOwner(object: owner), handler))
+    }
+
+    /// How many of the stack's entries to keep so that the first `kept` routes of the path stay: the
+    /// root and everything up to the `kept`-th page with a route.
+    private func entryCount(keepingRoutes kept: Int) -> Int {
+        guard kept > 0 else { return 1 }
+        var seen = 0
+        for (index, entry) in stack.state.entries.enumerated().dropFirst() where entry.route?.value(as: Route.self) != nil {
+            seen += 1
+            if seen == kept { return index + 1 }
+        }
+        return stack.state.entries.count
+    }
+
+    private func stackDidChange() {
+        let now = path
+        guard now != shownPath else { return }
+        shownPath = now
+        pathObservers.removeAll { $0.owner.object == nil }
+        for observer in pathObservers { observer.handler(now) }
+    }
+}

@@ -1,0 +1,268 @@
+import CGtk
+import Gtk
+import Navigation
+import NavigationGtk
+import NavigationWeb
+
+/// The main window's routes: the one place that makes a page for a ``Route`` (``page(for:)``), the
+/// path each route opens with (``backPath(for:)``), and `postcard://` links (``open(link:)``), which
+/// wait while a flow or dialog is open and never change anything but what is shown.
+extension AppController {
+    /// Makes the page for `route`, wired to the app — the only place pages of the main window are made.
+    /// A route whose subject is gone (a deleted post, a person who is not a friend) gets a Not Found
+    /// page naming what was asked for; nil only for ``Route/myProfile`` (the root, never pushed) and for
+    /// the guide or a web page when they cannot be shown here (they open in the desktop's browser).
+    func page(for route: Route) -> Page? {
+        switch route {
+        case .myProfile:
+            return nil
+        case .profile(let id):
+            guard let person = Person.named(id), person != .me else { return NotFoundPage(route) }
+            let page = ProfilePage(person: person)
+            wire(page)
+            page.addEndBarItem(copyLinkButton(for: route, iconOnly: true))
+            return page
+        case .post(let id):
+            guard let post = try? store.post(id: id) else { return NotFoundPage(route) }
+            return makePostPage(post)
+        case .comments(let id):
+            guard let post = try? store.post(id: id) else { return NotFoundPage(route) }
+            return makeThreadPage(post)
+        case .messages:
+            return makeMessagesPage()
+        case .message(let id):
+            guard let message = try? store.message(id: id) else { return NotFoundPage(route) }
+            return Self.makeMessagePage(message)
+        case .guide(let section):
+            return makeGuide(section: section)
+        case .webPage(let uri):
+            guard WebPage.unavailableReason == nil else { openOutside(uri); return nil }
+            return WebPage(uri: uri, localFolder: nil)
+        }
+    }
+
+    /// The path `route` opens with from outside (a link, a resumed draft), so Back goes where the user
+    /// expects: a post on a friend's profile above that profile, a post's comments above the post, a
+    /// message over Messages. A route whose subject is gone opens alone (its Not Found page).
+    public func backPath(for route: Route) -> [Route] {
+        switch route {
+        case .myProfile: return []
+        case .post(let id):
+            guard let post = try? store.post(id: id), post.profile != Person.me.id, Person.named(post.profile) != nil else { return [route] }
+            return [.profile(post.profile), route]
+        case .comments(let id):
+            guard (try? store.post(id: id)) != nil else { return [route] }
+            return backPath(for: .post(id)) + [route]
+        case .message: return [.messages]
+        case .profile, .messages, .guide, .webPage: return [route]
+        }
+    }
+
+    /// Whether the subject of `route` still exists (restoration stops at the first route without one).
+    func subjectExists(_ route: Route) -> Bool {
+        switch route {
+        case .myProfile, .messages, .guide, .webPage: true
+        case .profile(let id): Person.named(id).map { $0 != .me } ?? false
+        case .post(let id), .comments(let id): (try? store.post(id: id)) != nil
+        case .message(let id): (try? store.message(id: id)) != nil
+        }
+    }
+
+    /// Shows `route` with its back path (``backPath(for:)``); a message is then presented over Messages.
+    /// Nothing else changes: no post, message or draft is touched.
+    public func open(_ route: Route) {
+        Log.debug("Opened \(route.link)")
+        let path = backPath(for: route)
+        router.setPath(path)
+        if case .message(let id) = route, let messages = stack.visiblePage as? MessagesPage {
+            if let message = try? store.message(id: id) {
+                open(message, from: messages)
+            } else {
+                router.push(route)  // its Not Found page, above Messages
+            }
+        }
+    }
+
+    /// Whether a flow or a dialog is open over the main window: a link then waits (``open(link:)``).
+    var isBusyWithAFlowOrDialog: Bool {
+        activeFlow != nil || mainWindow.window.hasModalChild || presentedMessage != nil || presentedWebPage != nil
+    }
+
+    /// Opens a `postcard://` link (given on the command line, by the desktop, or activated in a post):
+    /// its route with its back path. While a flow or a dialog is open, the link waits and opens when it
+    /// closes (the newest link wins), and the main window says so in a notice a screen reader reads.
+    /// A link that cannot be read changes nothing; the notice says why.
+    /// - Returns: the route, or the reason the link cannot be opened.
+    @discardableResult
+    public func open(link: String) -> Result<Route, RouteLinkError> {
+        let route: Route
+        do {
+            route = try Route(link: link)
+        } catch let error as RouteLinkError {
+            Log.problem("Can't open the link: \(error)")
+            // Translators: a notice when a postcard:// link can't be opened; %s says why.
+            showNotice(localized("Can't open the link: %s", error.description), waiting: false)
+            return .failure(error)
+        } catch {
+            return .failure(.malformed)
+        }
+        openWhenPossible(route)
+        return .success(route)
+    }
+
+    /// Opens `route` (from a link) now, or, while a flow or a dialog is open, when it closes (the newest
+    /// link wins; the main window says it is waiting). Raises the main window.
+    public func openWhenPossible(_ route: Route) {
+        mainWindow.present()
+        guard !isBusyWithAFlowOrDialog else {
+            Log.debug("Link waiting for the open flow or dialog: \(route.link)")
+            pendingLink = route
+            // Translators: a notice while a dialog is open and a link was opened from outside the app.
+            showNotice(localized("A link is waiting: it opens when you close what is open now"), waiting: true)
+            return
+        }
+        hideNotice()
+        open(route)
+    }
+
+    /// Opens the waiting link, if any, once nothing is open over the main window.
+    func openPendingLink() {
+        guard let route = pendingLink else { return }
+        guard !isBusyWithAFlowOrDialog else {
+            // A dialog window may still be going away: look again once the main loop has run.
+            MainLoopBridge.afterLayout { [weak self] in
+                guard let self, self.pendingLink == route, !self.isBusyWithAFlowOrDialog else { return }
+                self.openPendingLink()
+            }
+            return
+        }
+        pendingLink = nil
+        hideNotice()
+        open(route)
+    }
+
+    /// Closes the message or web page presented alone over the main window (a link activated in it
+    /// opens its screen in the main window).
+    func dismissPresentedPages() {
+        presentedMessage?.dismiss()
+        presentedWebPage?.dismiss()
+    }
+
+    /// Called when a window over the main window that is not a flow's (Keyboard Shortcuts, About) goes.
+    func watchForClose(_ window: Gtk.Window) {
+        window.connect("unmap") { [weak self] _ in
+            MainLoopBridge.afterLayout { self?.openPendingLink() }
+        }
+    }
+
+    // MARK: - Copy Link
+
+    /// A **Copy Link** button that puts the `postcard://` link of `route` on the clipboard (an icon
+    /// with its name for screen readers and its tooltip when `iconOnly`, for a bar).
+    func copyLinkButton(for route: Route, iconOnly: Bool = false) -> Button {
+        // Translators: a button that puts the link to this post or profile on the clipboard.
+        let name = localized("Copy Link")
+        let button = iconOnly ? Button(iconName: "edit-copy-symbolic", accessibleLabel: name) : Button(label: name)
+        button.onClicked { [weak self] in self?.copyLink(to: route) }
+        return button
+    }
+
+    /// Puts the link of `route` on the clipboard (as text) and says so in a notice.
+    public func copyLink(to route: Route) {
+        Clipboard.setText(route.link)
+        // Translators: a notice after Copy Link; %s is the link, such as postcard://post/12.
+        showNotice(localized("Link copied: %s", route.link), waiting: false)
+    }
+
+    // MARK: - The notice
+
+    /// Shows `text` at the bottom of the main window (a waiting link stays until it opens; other notices
+    /// go after 5 seconds).
+    func showNotice(_ text: String, waiting: Bool) {
+        let notice = self.notice ?? Notice(in: mainWindow)
+        self.notice = notice
+        notice.show(text, hidesAfter: waiting || pendingLink != nil ? nil : 5)
+    }
+
+    func hideNotice() {
+        notice?.hide()
+    }
+}
+
+/// A notice at the bottom of a window, over its pages (as GTK's `app-notification` and libadwaita's
+/// toasts): one line of text, read by screen readers as a label of the window.
+@MainActor
+public final class Notice {
+    /// The notice's text.
+    public let label = Label()
+    /// The box drawn over the window's pages.
+    public let view = Box(.horizontal, spacing: 12)
+    private weak var window: NavigationWindow?
+    private var hideTimer: UInt32 = 0
+
+    init(in window: NavigationWindow) {
+        self.window = window
+        label.wraps = true
+        label.xAlign = 0
+        view.append(label)
+        view.addCSSClass("app-notification")
+        view.addCSSClass("notice")
+        view.horizontalAlignment = .center
+        view.verticalAlignment = .end
+        view.setMargins(top: 0, bottom: 18, start: 12, end: 12)
+        view.isVisible = false
+        window.overlay.addOverlay(view)
+    }
+
+    /// Whether the notice is showing.
+    public var isShown: Bool { view.isVisible }
+
+    /// Shows `text`, hidden again after `seconds` (nil: until ``hide()``).
+    func show(_ text: String, hidesAfter seconds: Double?) {
+        label.text = text
+        view.isVisible = true
+        if hideTimer != 0 { g_source_remove(hideTimer); hideTimer = 0 }
+        if let seconds {
+            hideTimer = MainLoopBridge.repeating(milliseconds: UInt32(seconds * 1000)) { [weak self] in
+                self?.hideTimer = 0
+                self?.view.isVisible = false
+                return false
+            }
+        }
+    }
+
+    /// Hides the notice.
+    func hide() {
+        if hideTimer != 0 { g_source_remove(hideTimer); hideTimer = 0 }
+        view.isVisible = false
+    }
+}
+
+/// The page a link opens when what it names does not exist (a deleted post, someone who is not a
+/// friend): says what was asked for, with Back to leave.
+@MainActor
+public final class NotFoundPage: Page {
+    /// The route that was asked for (what the link named).
+    public let requestedRoute: Route
+    /// The status shown.
+    public let status = StatusPage(iconName: "edit-find-symbolic")
+
+    /// Creates the page for `route`.
+    public init(_ route: Route) {
+        requestedRoute = route
+        // Translators: the title of the page a link opens when what it names doesn't exist.
+        super.init(title: localized("Not Found"))
+        let what: String = switch route {
+        // Translators: on the Not Found page; %s is a person's id from a link, such as "zed".
+        case .profile(let id): localized("There is no friend called “%s”.", id)
+        // Translators: on the Not Found page; %s is a post's number from a link.
+        case .post(let id), .comments(let id): localized("There is no post %s. It may have been deleted.", String(id))
+        // Translators: on the Not Found page; %s is a message's number from a link.
+        case .message(let id): localized("There is no message %s. It may have been deleted.", String(id))
+        default: localized("This page doesn't exist.")
+        }
+        // Translators: the headline of the Not Found page.
+        status.set(title: localized("Nothing Here"), description: what + "\n" + route.link)
+        content.append(status)
+    }
+}
