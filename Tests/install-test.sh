@@ -44,6 +44,35 @@ output=$(dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" "${clean_env
   --measure-startup --data-dir "$root/posts" 2>/dev/null) || fail "the installed app did not start"
 grep -q "first-frame-monotonic-us" <<< "$output" || fail "the installed app showed no window: $output"
 
+# Links from the desktop: the launcher handles postcard:// (x-scheme-handler/postcard, %U), and a real
+# `gio open` reaches the installed app by D-Bus activation in a private session bus, which finds the
+# launcher through XDG_DATA_DIRS (after update-desktop-database) and the D-Bus service beside it (here
+# pointing at the DESTDIR binary).
+grep -q "^MimeType=.*x-scheme-handler/postcard;" "$share/applications/$id.desktop" || fail "the launcher does not handle postcard:// links"
+grep -q "^Exec=postcard %U$" "$share/applications/$id.desktop" || fail "the launcher's Exec takes URIs (%U)"
+links="$root/links-share"
+mkdir -p "$links/applications" "$links/dbus-1/services"
+cp "$share/applications/$id.desktop" "$links/applications/"
+update-desktop-database "$links/applications"
+printf '[D-BUS Service]\nName=%s\nExec=%s --gapplication-service\n' "$id" "$root$prefix/bin/postcard" > "$links/dbus-1/services/$id.service"
+cat > "$root/gio-open.sh" <<SCRIPT
+gio open postcard://post/1/comments || exit 1
+for _ in \$(seq 1 150); do grep -q "Opened postcard://post/1/comments" "$root/activated.log" && break; sleep 0.2; done
+gio open postcard://profile/ada || exit 1
+for _ in \$(seq 1 150); do grep -q "Opened postcard://profile/ada" "$root/activated.log" && break; sleep 0.2; done
+gdbus call --session --dest $id --object-path /io/github/postcard/Postcard --method org.gtk.Actions.Activate quit [] {} > /dev/null
+SCRIPT
+# (GIO offers a launcher only when its Exec program is on PATH, as an installed postcard is.)
+xvfb-run -a -s "-screen 0 1280x800x24" "${clean_env[@]}" PATH="$root$prefix/bin:/usr/bin:/bin" \
+  XDG_DATA_DIRS="$links:$share:/usr/share" G_MESSAGES_DEBUG=Postcard \
+  G_DEBUG=fatal-warnings dbus-run-session -- bash "$root/gio-open.sh" > "$root/activated.log" 2>&1 || { cat "$root/activated.log"; fail "gio open postcard://…"; }
+grep -q "Opened postcard://post/1/comments: My Profile › Not Found (Back: My Profile)" "$root/activated.log" \
+  || { cat "$root/activated.log"; fail "gio open postcard://post/1/comments did not open its Not Found page (there are no posts)"; }
+grep -q "Opened postcard://profile/ada: My Profile › Ada Lovelace (Back: My Profile)" "$root/activated.log" \
+  || { cat "$root/activated.log"; fail "gio open postcard://profile/ada did not open Ada's profile in the running Postcard"; }
+# (The log also holds what the bus activated besides Postcard, such as the desktop portal.)
+if grep -E "^\(postcard:[0-9]+\).*(WARNING|CRITICAL)" "$root/activated.log"; then fail "Postcard's warnings while opening links (above)"; fi
+
 make --no-print-directory uninstall DESTDIR="$root" PREFIX="$prefix" > /dev/null
 left=$(find "$root$prefix" -type f | head -5)
 [ -z "$left" ] || fail "make uninstall left: $left"

@@ -56,7 +56,7 @@ final class CommandLineTests: GtkTestCase, @unchecked Sendable {
 
         let help = try runPostcard(["--help"])
         XCTAssertEqual(help.status, 0)
-        XCTAssertTrue(help.output.hasPrefix("Usage:\n  postcard [OPTION…] [PHOTO…]\n"), help.output)
+        XCTAssertTrue(help.output.hasPrefix("Usage:\n  postcard [OPTION…] [PHOTO…] [LINK]\n"), help.output)
         for line in ["  --library=FOLDER", "  --camera=SOURCE", "  --version", "--help-gapplication"] {
             XCTAssertTrue(help.output.contains(line), "GOption's help lists \(line):\n\(help.output)")
         }
@@ -64,6 +64,15 @@ final class CommandLineTests: GtkTestCase, @unchecked Sendable {
         let badCamera = try runPostcard(["--camera", "webcam"])
         XCTAssertEqual(badCamera.status, 2)
         XCTAssertTrue(badCamera.errors.contains("--camera needs"), badCamera.errors)
+        // A bad link is refused before anything starts, saying why (exit status 2, as for a bad option).
+        for (link, reason) in [("postcard://pots/12", "Postcard has no screen at postcard://pots/12"),
+                               ("postcard://post/%C3%28", "the link has percent escapes that are not text (UTF-8)"),
+                               ("postcard://profile/" + String(repeating: "a", count: 2100), "Postcard reads links of up to 2000")] {
+            let bad = try runPostcard([link])
+            XCTAssertEqual(bad.status, 2, link)
+            XCTAssertTrue(bad.errors.hasPrefix("postcard: can't open postcard://"), bad.errors)
+            XCTAssertTrue(bad.errors.contains(reason), bad.errors)
+        }
         let noDisplay = try runPostcard([], environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
         XCTAssertEqual(noDisplay.status, 1)
         XCTAssertTrue(noDisplay.errors.contains("can't open a display"), noDisplay.errors)
@@ -117,6 +126,64 @@ final class CommandLineTests: GtkTestCase, @unchecked Sendable {
         try waitFor("quit") { !primary.isRunning }
         XCTAssertEqual(primary.terminationStatus, 0)
         XCTAssertEqual(log().components(separatedBy: "Flow ended: ").count, 3, "quitting ends the open flow:\n\(log())")
+        XCTAssertFalse(log().contains("WARNING") || log().contains("CRITICAL"), log())
+    }
+}
+
+/// `postcard://` links given to the real program: at start-up, and forwarded by later launches to the
+/// running Postcard, each route opening with its back path.
+final class LinkCommandLineTests: GtkTestCase, @unchecked Sendable {
+    func testALinkOpensItsScreenAtStartUpAndEachLaterOneInTheRunningPostcard() throws {
+        let home = makeTemporaryDirectory()
+        try onMain {
+            let store = try PostStore(directory: home + "/data/postcard")
+            let photo = Photo(path: bundledPhotos + "/coffee.png")
+            _ = try store.add(photo: photo, comment: "Mine", author: "me", profile: "me")             // 1
+            _ = try store.add(photo: photo, comment: "On Ada's", author: "me", profile: "ada")       // 2
+            _ = try store.addMessage(to: "grace", photo: photo, comment: "Hi", author: "me")         // 1
+        }
+        let environment: [String: String?] = ["XDG_DATA_HOME": home + "/data", "G_MESSAGES_DEBUG": "Postcard"]
+        let logPath = home + "/primary.log"
+        let primary = try startPostcard(["postcard://post/2"], environment: environment, log: logPath)
+        defer { if primary.isRunning { primary.terminate() } }
+        func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        try waitFor("the link at start-up", timeout: 30) {
+            log().contains("Opened postcard://post/2: My Profile › Ada Lovelace › Post (Back: Ada Lovelace)")
+        }
+        try waitFor("the window named after the post", timeout: 10) {
+            (try? self.readAccessibilityTree(ofProcess: primary.processIdentifier))?.contains("frame|Post – Postcard") == true
+        }
+
+        let forwarded: [(String, String)] = [
+            ("postcard://profile/ada", "My Profile › Ada Lovelace (Back: My Profile)"),
+            ("postcard://post/1", "My Profile › Post (Back: My Profile)"),
+            ("postcard://post/2/comments", "My Profile › Ada Lovelace › Post › Comments (Back: Post)"),
+            ("postcard://messages", "My Profile › Messages (Back: My Profile)"),
+            ("postcard://messages/1", "My Profile › Messages (Back: My Profile), presenting Message"),
+            ("postcard://guide/posting", "My Profile › Guide (Back: My Profile)"),
+            ("postcard://post/77", "My Profile › Not Found (Back: My Profile)"),
+            ("postcard://profile/me", "My Profile"),
+        ]
+        for (link, shown) in forwarded {
+            let run = try runPostcard([link], environment: environment)
+            XCTAssertEqual(run.status, 0, "\(link): \(run.errors)")
+            if link == "postcard://guide/posting" {
+                // The message presented before is still open: the link waits until it is closed.
+                try waitFor("the waiting link") { log().contains("Link waiting for the open flow or dialog: \(link)") }
+                onMain { pressKey(XK_Escape) }  // closes the message, which has the keyboard focus
+            }
+            do {
+                try waitFor("\(link) forwarded", timeout: 20) { log().contains("Opened \(link): \(shown)") }
+            } catch {
+                print(log())
+                throw error
+            }
+        }
+        // A bad link to the running Postcard: the launching process says why; the running one goes on.
+        let bad = try runPostcard(["postcard://pots/1"], environment: environment)
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.errors.contains("Postcard has no screen at postcard://pots/1"), bad.errors)
+        XCTAssertTrue(primary.isRunning)
         XCTAssertFalse(log().contains("WARNING") || log().contains("CRITICAL"), log())
     }
 }

@@ -1,18 +1,29 @@
 import NavigationGtk
 
+/// The app's screens as values: the window's stack follows a path of them.
+public enum SwatchRoute: Hashable, Codable, Sendable {
+    case details(String)
+}
+
 /// The app: one window with a navigation stack, and the code that navigates (pages never do).
 @MainActor public final class SwatchesApp {
     public let window: NavigationWindow
     public let home = HomePage()
+    public private(set) var router: NavigationRouter<SwatchRoute>!
     public private(set) var picked: [PickColorFlow.Result] = []
     public private(set) var flow: PickColorFlow?
     public private(set) var about: PageDialog?
 
     public init(application: Application? = nil) {
         window = NavigationWindow(application: application, root: home)
+        router = NavigationRouter(stack: window.stack) { route in   // the one place pages are made
+            switch route {
+            case .details(let color): ColorDetailPage(color: color)
+            }
+        }
         home.detailsButton.onClicked { [weak self] in
             guard let self else { return }
-            self.window.stack.push(ColorDetailPage(color: self.home.colorLabel.text))
+            self.router.push(.details(self.home.colorLabel.text))  // or router.setPath([...])
         }
         home.pickButton.onClicked { [weak self] in self?.pickColor(presentation: .modal) }
         home.pickHereButton.onClicked { [weak self] in self?.pickColor(presentation: .pushed) }

@@ -1,3 +1,4 @@
+import Foundation
 import NavigationGtk
 import Swatches
 import XCTest
@@ -40,6 +41,30 @@ final class SwatchesTests: XCTestCase, @unchecked Sendable {
             XCTAssertTrue(app.window.stack.backButton.isVisible, "Back in the stack's bar")
             app.window.stack.goBack()
             spin(until: { app.window.stack.visiblePage === app.home && settled(app.window.stack) }, "back home")
+            app.window.window.destroy()
+        }
+    }
+
+    func testTheStackFollowsAPathOfRoutesAndBackChangesIt() throws {
+        try MainActor.assumeIsolated {
+            let app = launch()
+            var heard: [[SwatchRoute]] = []
+            app.router.observePath(owner: self) { heard.append($0) }
+            app.router.setPath([.details("Red"), .details("Blue")])
+            spin(until: { settled(app.window.stack) }, "the path")
+            XCTAssertEqual(app.window.stack.pages.map(\.title), ["Swatches", "Red", "Blue"])
+            XCTAssertEqual(app.window.stack.backButton.tooltip, "Red", "Back names the page below")
+            app.window.stack.goBack()
+            spin(until: { settled(app.window.stack) }, "back")
+            XCTAssertEqual(app.router.path, [.details("Red")], "the user's Back changes the path")
+            XCTAssertEqual(heard, [[.details("Red"), .details("Blue")], [.details("Red")]])
+            // The path is Codable: saved by one run, set again by the next.
+            let saved = try JSONEncoder().encode(app.router.path)
+            app.router.setPath([])
+            spin(until: { settled(app.window.stack) }, "home")
+            app.router.setPath(try JSONDecoder().decode([SwatchRoute].self, from: saved))
+            spin(until: { settled(app.window.stack) }, "restored")
+            XCTAssertEqual(app.window.stack.pages.map(\.title), ["Swatches", "Red"])
             app.window.window.destroy()
         }
     }

@@ -78,7 +78,7 @@ public struct AppOptions: Equatable, Sendable {
             CommandLineOption("measure-navigation", description: localized("Push and pop pages, open and cancel New Post, idle, print the times measured, then quit")),
             CommandLineOption("version", description: localized("Show the version and quit")),
             .remainingFilenames(description: localized("Start New Post with this photo chosen, or open the screen a postcard:// link names"),
-                                argumentDescription: localized("[PHOTO…|LINK]")),
+                                argumentDescription: localized("[PHOTO…] [LINK]")),
         ]
     }
 

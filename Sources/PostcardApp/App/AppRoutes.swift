@@ -71,16 +71,20 @@ extension AppController {
     /// Shows `route` with its back path (``backPath(for:)``); a message is then presented over Messages.
     /// Nothing else changes: no post, message or draft is touched.
     public func open(_ route: Route) {
-        Log.debug("Opened \(route.link)")
+        guard Window.isListed(mainWindow.window.pointer()) else { return }  // the window is gone (the app quits)
         let path = backPath(for: route)
         router.setPath(path)
+        var presented = ""
         if case .message(let id) = route, let messages = stack.visiblePage as? MessagesPage {
             if let message = try? store.message(id: id) {
                 open(message, from: messages)
+                presented = ", presenting " + (presentedMessage?.page.title ?? "")
             } else {
                 router.push(route)  // its Not Found page, above Messages
             }
         }
+        Log.debug("Opened \(route.link): \(stack.pages.map(\.title).joined(separator: " › "))"
+                  + (stack.state.previous.map { " (Back: \($0.title))" } ?? "") + presented)
     }
 
     /// Whether a flow or a dialog is open over the main window: a link then waits (``open(link:)``).

@@ -67,8 +67,10 @@ public enum Route: Hashable, Codable, Sendable, CustomStringConvertible {
     public init(link: String) throws {
         guard link.utf8.count <= Self.maximumLinkLength else { throw RouteLinkError.tooLong(bytes: link.utf8.count) }
         var error: UnsafeMutablePointer<GError>?
-        // The query is kept encoded, so a web address in it keeps its own `&` and `=`.
-        guard let uri = g_uri_parse(link, GUriFlags(rawValue: G_URI_FLAGS_ENCODED_QUERY.rawValue), &error) else {
+        // The path and query are kept encoded: each path segment is decoded on its own (an id may hold an
+        // escaped `/`), and a web address in the query keeps its own `&` and `=`.
+        let flags = GUriFlags(rawValue: G_URI_FLAGS_ENCODED_QUERY.rawValue | G_URI_FLAGS_ENCODED_PATH.rawValue)
+        guard let uri = g_uri_parse(link, flags, &error) else {
             let encodedOK = g_uri_is_valid(link, GUriFlags(rawValue: G_URI_FLAGS_ENCODED.rawValue), nil) != 0
             g_clear_error(&error)
             throw encodedOK ? RouteLinkError.notUTF8 : RouteLinkError.malformed
@@ -79,7 +81,12 @@ public enum Route: Hashable, Codable, Sendable, CustomStringConvertible {
         let host = g_uri_get_host(uri).map { String(cString: $0).lowercased() } ?? ""
         var path = String(cString: g_uri_get_path(uri))
         if path.hasSuffix("/") { path.removeLast() }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let parts = try path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { segment in
+            guard let bytes = g_uri_unescape_segment(String(segment), nil, nil) else { throw RouteLinkError.malformed }
+            defer { g_free(bytes) }
+            guard let text = String(validatingCString: bytes) else { throw RouteLinkError.notUTF8 }
+            return text
+        }
         let query = g_uri_get_query(uri).map { String(cString: $0) }
         guard g_uri_get_fragment(uri) == nil, query == nil || host == "web" else { throw RouteLinkError.unknownScreen(link) }
         switch (host, parts) {

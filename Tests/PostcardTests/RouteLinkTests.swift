@@ -1,0 +1,279 @@
+import CGtk
+import Gtk
+import Navigation
+import NavigationGtk
+import PhotoPosting
+@testable import PostcardApp
+import XCTest
+
+/// Postcard's routes and `postcard://` links inside the app: every route's link, each opened with its
+/// back path, bad links refused without changing anything, a link waiting for an open flow, Copy Link,
+/// links in comments, and the saved path.
+final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
+    /// My post (1), my post on Ada's profile (2), Ada's own post on her profile (3) and a message (1).
+    @MainActor
+    private func makeAppWithContent() throws -> AppController {
+        let app = try makeApp(posts: ["Espresso"])
+        let photo = Photo(path: bundledPhotos + "/rocket.jpg")
+        _ = try app.store.add(photo: photo, comment: "For Ada", author: "me", profile: "ada")
+        _ = try app.store.add(photo: photo, comment: "Ada's own", author: "ada", profile: "ada")
+        _ = try app.store.addMessage(to: "grace", photo: photo, comment: "Hello Grace", author: "me")
+        return app
+    }
+
+    @MainActor
+    private func settle(_ app: AppController) {
+        spin(until: { app.mainWindow.stack.transition == .idle }, "transition end")
+    }
+
+    @MainActor
+    private func titles(_ app: AppController) -> [String] { app.mainWindow.stack.pages.map(\.title) }
+
+    func testEveryRouteHasALinkThatReadsBackAsTheSameRoute() throws {
+        let routes: [Route] = [.myProfile, .profile("ada"), .profile("a b/c"), .post(12), .comments(12), .messages,
+                               .message(5), .guide(section: nil), .guide(section: "posting"),
+                               .webPage("https://example.org/a?b=c&d=e#f")]
+        for route in routes {
+            XCTAssertEqual(try Route(link: route.link), route, route.link)
+            XCTAssertTrue(Route.isLink(route.link))
+        }
+        XCTAssertEqual(Route.post(12).link, "postcard://post/12")
+        XCTAssertEqual(Route.comments(12).link, "postcard://post/12/comments")
+        XCTAssertEqual(Route.profile("ada").link, "postcard://profile/ada")
+        XCTAssertEqual(Route.messages.link, "postcard://messages")
+        XCTAssertEqual(try Route(link: "POSTCARD://Post/12/"), .post(12), "scheme and screen in any case, a trailing slash")
+        XCTAssertFalse(Route.isLink("/home/sam/postcard.jpg"))
+        // Saved as links: a later run (or a person) reads them.
+        let json = String(decoding: try JSONEncoder().encode([Route.profile("ada"), .post(2)]), as: UTF8.self)
+        XCTAssertEqual(json, #"["postcard:\/\/profile\/ada","postcard:\/\/post\/2"]"#)
+    }
+
+    func testBadLinksAreRefusedWithAReason() {
+        func reason(_ link: String) -> RouteLinkError? {
+            do { _ = try Route(link: link); return nil } catch { return error as? RouteLinkError }
+        }
+        XCTAssertEqual(reason("https://example.org/post/12"), .unknownScheme("https"))
+        XCTAssertEqual(reason("ftp://example.org"), .unknownScheme("ftp"))
+        XCTAssertEqual(reason("postcard://pots/12"), .unknownScreen("postcard://pots/12"))
+        XCTAssertEqual(reason("postcard://post/twelve"), .unknownScreen("postcard://post/twelve"))
+        XCTAssertEqual(reason("postcard://post/-3"), .unknownScreen("postcard://post/-3"))
+        XCTAssertEqual(reason("postcard://post/99999999999999999999999"), .unknownScreen("postcard://post/99999999999999999999999"))
+        XCTAssertEqual(reason("postcard://post/12/likes"), .unknownScreen("postcard://post/12/likes"))
+        XCTAssertEqual(reason("postcard://post/12?delete=1"), .unknownScreen("postcard://post/12?delete=1"))
+        XCTAssertEqual(reason("postcard://"), .unknownScreen("postcard://"))
+        XCTAssertEqual(reason("postcard://web?uri=javascript:alert(1)"), .unknownScreen("postcard://web?uri=javascript:alert(1)"))
+        XCTAssertEqual(reason("postcard://web?uri=file:///etc/passwd"), .unknownScreen("postcard://web?uri=file:///etc/passwd"))
+        XCTAssertEqual(reason("postcard://profile/%FF%FE"), .notUTF8)
+        XCTAssertEqual(reason("postcard://pro file"), .unknownScreen("postcard://pro file"))
+        XCTAssertEqual(reason("postcard://[bad/12"), .malformed)
+        XCTAssertEqual(reason("postcard://post/1%zz"), .malformed)
+        let long = "postcard://profile/" + String(repeating: "a", count: 2000)
+        XCTAssertEqual(reason(long), .tooLong(bytes: long.utf8.count))
+        XCTAssertEqual(RouteLinkError.tooLong(bytes: 2019).description, "the link is 2019 bytes long; Postcard reads links of up to 2000")
+    }
+
+    func testEachRouteOpensWithItsBackPathAndBackNamesThePageBelow() throws {
+        try onMain {
+            let app = try makeAppWithContent()
+            let stack = app.mainWindow.stack
+            let cases: [(String, [String], String?)] = [
+                ("postcard://profile/ada", ["My Profile", "Ada Lovelace"], "My Profile"),
+                ("postcard://post/2", ["My Profile", "Ada Lovelace", "Post"], "Ada Lovelace"),
+                ("postcard://post/3/comments", ["My Profile", "Ada Lovelace", "Post", "Comments"], "Post"),
+                ("postcard://post/1", ["My Profile", "Post"], "My Profile"),
+                ("postcard://post/1/comments", ["My Profile", "Post", "Comments"], "Post"),
+                ("postcard://messages", ["My Profile", "Messages"], "My Profile"),
+                ("postcard://guide/posting", ["My Profile", "Guide"], "My Profile"),
+                ("postcard://profile/me", ["My Profile"], nil),
+            ]
+            for (link, expected, back) in cases {
+                XCTAssertEqual(try app.open(link: link).get().link, try Route(link: link).link)
+                settle(app)
+                XCTAssertEqual(titles(app), expected, link)
+                XCTAssertEqual(stack.backButton.isVisible, back != nil, link)
+                if let back { XCTAssertEqual(stack.backButton.tooltip, back, "Back after \(link)") }
+                XCTAssertEqual(app.router.path.last.map { $0 } ?? .myProfile, try Route(link: link), "the path ends at the link's route")
+            }
+
+            // A message: Messages, with the message presented alone over it (its own bar and Close).
+            app.open(link: "postcard://messages/1")
+            settle(app)
+            XCTAssertEqual(titles(app), ["My Profile", "Messages"])
+            spin(until: { app.presentedMessage?.window.isMapped == true }, "the message")
+            XCTAssertEqual(app.presentedMessage?.page.title, "Message")
+            XCTAssertEqual(app.presentedMessage?.page.subtitle, "to Grace Hopper")
+            app.presentedMessage?.closeButton.activate()
+            spin(until: { app.presentedMessage == nil }, "closed")
+
+            // The user's Back from a link's page goes down its back path.
+            app.open(link: "postcard://post/3/comments")
+            settle(app)
+            stack.goBack()
+            settle(app)
+            XCTAssertEqual(app.router.path, [.profile("ada"), .post(3)])
+            stack.goBack()
+            settle(app)
+            XCTAssertEqual(titles(app), ["My Profile", "Ada Lovelace"])
+        }
+    }
+
+    func testBadLinksChangeNothingAndSayWhyAndMissingOnesShowNotFound() throws {
+        try onMain {
+            let app = try makeAppWithContent()
+            app.open(link: "postcard://profile/ada")
+            settle(app)
+            let before = app.mainWindow.stack.pages.map(\.id)
+            let postsBefore = try app.store.posts(onProfile: "ada")
+            for link in ["ftp://example.org", "postcard://pots/12", "postcard://post/%FF",
+                         "postcard://profile/" + String(repeating: "x", count: 3000), "postcard://post/2?delete=1"] {
+                XCTAssertThrowsError(try app.open(link: link).get(), link)
+                settle(app)
+                XCTAssertEqual(app.mainWindow.stack.pages.map(\.id), before, "nothing changes for \(link.prefix(40))")
+                XCTAssertTrue(app.notice?.isShown == true)
+                XCTAssertTrue(app.notice?.label.text.hasPrefix("Can't open the link: ") == true, app.notice?.label.text ?? "")
+            }
+            XCTAssertEqual(app.notice?.label.text, "Can't open the link: Postcard has no screen at postcard://post/2?delete=1")
+            let heard = try readAccessibilityTree()
+            XCTAssertTrue(heard.contains("label|Can't open the link: Postcard has no screen at postcard://post/2?delete=1"),
+                          "a screen reader reads the notice:\n\(heard.joined(separator: "\n"))")
+            XCTAssertEqual(try app.store.posts(onProfile: "ada"), postsBefore, "a link never changes anything stored")
+
+            // A post that does not exist: Not Found, saying what was asked for, with Back.
+            app.open(link: "postcard://post/99/comments")
+            settle(app)
+            XCTAssertEqual(titles(app), ["My Profile", "Not Found"])
+            let notFound = try XCTUnwrap(app.mainWindow.stack.visiblePage as? NotFoundPage)
+            XCTAssertEqual(notFound.status.titleLabel.text, "Nothing Here")
+            XCTAssertEqual(notFound.status.descriptionLabel.text, "There is no post 99. It may have been deleted.\npostcard://post/99/comments")
+            XCTAssertEqual(app.mainWindow.stack.backButton.tooltip, "My Profile")
+            app.open(link: "postcard://profile/zed")
+            settle(app)
+            XCTAssertEqual((app.mainWindow.stack.visiblePage as? NotFoundPage)?.status.descriptionLabel.text,
+                           "There is no friend called “zed”.\npostcard://profile/zed")
+            app.mainWindow.stack.backButton.activate()
+            spin(until: { self.titles(app) == ["My Profile"] && app.mainWindow.stack.transition == .idle }, "Back")
+        }
+    }
+
+    func testALinkArrivingDuringNewPostWaitsAndOpensAfterCancel() throws {
+        try onMain {
+            let app = try makeAppWithContent()
+            app.myProfile.postButton.activate()
+            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
+            let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
+            (dialog.stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
+            spin(until: { dialog.stack.visiblePage is CommentPage && dialog.stack.transition == .idle }, "Add a Comment")
+            let page = dialog.stack.visiblePage as! CommentPage
+            page.commentView.text = "Half a thought"
+
+            app.open(link: "postcard://post/1")
+            app.open(link: "postcard://profile/ada")  // the newest link wins
+            spin(for: 0.3)
+            XCTAssertEqual(titles(app), ["My Profile"], "the main window is untouched")
+            XCTAssertTrue(CommentedPhotoFlow.current === dialog && dialog.window.isMapped, "the flow is untouched")
+            XCTAssertTrue(dialog.stack.visiblePage === page)
+            XCTAssertEqual(page.commentView.text, "Half a thought")
+            XCTAssertEqual(app.pendingLink, .profile("ada"))
+            XCTAssertEqual(app.notice?.label.text, "A link is waiting: it opens when you close what is open now")
+            let heard = try readAccessibilityTree()
+            XCTAssertTrue(heard.contains("label|A link is waiting: it opens when you close what is open now"),
+                          "a screen reader reads it:\n\(heard.joined(separator: "\n"))")
+
+            // Cancel asks about the typed comment; keeping it keeps the link waiting.
+            dialog.cancelButton.activate()
+            spin(until: { ConfirmationDialog.open.count == 1 }, "Discard this post?")
+            ConfirmationDialog.open[0].keepButton.activate()
+            spin(until: { ConfirmationDialog.open.isEmpty }, "kept")
+            spin(for: 0.2)
+            XCTAssertEqual(titles(app), ["My Profile"])
+            XCTAssertEqual(page.commentView.text, "Half a thought")
+            dialog.cancelButton.activate()
+            spin(until: { ConfirmationDialog.open.count == 1 }, "asked again")
+            ConfirmationDialog.open[0].confirmButton.activate()
+            spin(until: { app.activeFlow == nil }, "the flow ended")
+            spin(until: { self.titles(app) == ["My Profile", "Ada Lovelace"] && app.mainWindow.stack.transition == .idle },
+                 "the waiting link opens")
+            XCTAssertNil(app.pendingLink)
+            XCTAssertFalse(app.notice?.isShown ?? false, "the notice goes")
+        }
+    }
+
+    func testCopyLinkPutsThePostsAndProfilesLinkOnTheClipboard() throws {
+        try onMain {
+            let app = try makeAppWithContent()
+            app.open(link: "postcard://post/2")
+            settle(app)
+            let detail = try XCTUnwrap(app.mainWindow.stack.visiblePage as? PhotoDetailPage)
+            try XCTUnwrap(findButton(labeled: "Copy Link", in: detail.content)).activate()
+            spin(until: { app.notice?.isShown == true }, "Copy Link")  // clicked comes as GTK shows the press
+            XCTAssertEqual(try readClipboard(), "postcard://post/2")
+            XCTAssertEqual(app.notice?.label.text, "Link copied: postcard://post/2")
+
+            app.mainWindow.stack.goBack()
+            settle(app)
+            let ada = try XCTUnwrap(app.mainWindow.stack.visiblePage as? ProfilePage)
+            XCTAssertTrue(try readAccessibilityTree().contains("push button|Copy Link"), "the bar's icon is named for a screen reader")
+            try XCTUnwrap(ada.endBarItems.last).activate()
+            spin(until: { app.notice?.label.text == "Link copied: postcard://profile/ada" }, "Copy Link in the bar")
+            XCTAssertEqual(try readClipboard(), "postcard://profile/ada")
+            XCTAssertEqual(ada.person.id, "ada")
+            // And back in: the copied link opens the same screen.
+            app.mainWindow.stack.popToRoot()
+            settle(app)
+            app.open(link: try readClipboard())
+            settle(app)
+            XCTAssertEqual(titles(app), ["My Profile", "Ada Lovelace"])
+        }
+    }
+
+    @MainActor
+    private func readClipboard() throws -> String {
+        var text: String?
+        var done = false
+        Task { @MainActor in
+            text = await Clipboard.readText()
+            done = true
+        }
+        spin(until: { done }, "the clipboard")
+        return try XCTUnwrap(text)
+    }
+
+    func testAPostcardLinkInACommentOpensItsScreen() throws {
+        try onMain {
+            let app = try makeApp(posts: ["Look at postcard://profile/grace and postcard://post/7."])
+            spin(until: { app.myProfile.feedItems.first != nil }, "the post")
+            let label = app.myProfile.feedItems[0].commentLabel
+            XCTAssertTrue(label.activateLink("postcard://profile/grace"), "the address is a link")
+            settle(app)
+            XCTAssertEqual(titles(app), ["My Profile", "Grace Hopper"])
+            XCTAssertEqual(Links.find(in: "Look at postcard://post/7.").map(\.uri), ["postcard://post/7"], "the full stop is not part of it")
+        }
+    }
+
+    func testThePathIsSavedAsLinksAndRestoredThroughTheRoutes() throws {
+        try onMain {
+            let app = try makeAppWithContent()
+            app.open(link: "postcard://post/3/comments")
+            settle(app)
+            app.shutdown()
+            let saved = try XCTUnwrap(Files.readText(app.navigationFile))
+            XCTAssertEqual(saved, #"{"path":["postcard:\/\/profile\/ada","postcard:\/\/post\/3","postcard:\/\/post\/3\/comments"]}"#)
+
+            let next = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
+            show(next.mainWindow.window)
+            next.restoreNavigation()
+            settle(next)
+            XCTAssertEqual(titles(next), ["My Profile", "Ada Lovelace", "Post", "Comments"])
+            XCTAssertEqual(next.mainWindow.stack.backButton.tooltip, "Post")
+            next.shutdown()
+
+            // A file from an older Postcard (the stack's state with page ids) restores nothing, quietly.
+            try Files.writeText(#"{"entries":[{"id":{"rawValue":7},"title":"Home","route":"profile/ada"}]}"#, to: app.navigationFile)
+            let third = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
+            show(third.mainWindow.window)
+            third.restoreNavigation()
+            spin(for: 0.2)
+            XCTAssertEqual(titles(third), ["My Profile"])
+        }
+    }
+}
