@@ -202,6 +202,16 @@ public class Window: Widget {
         }
     }
 
+    /// Brings the window to the front (``present()``), or, while modal windows are over it, those
+    /// windows instead, so a dialog the user is in stays in front of its parent.
+    public func presentWithModalChildren() {
+        let modal = Self.all().filter { other in
+            other != window && gtk_window_get_transient_for(other) == window && gtk_window_get_modal(other) != 0
+                && gtk_widget_get_visible(UnsafeMutableRawPointer(other).assumingMemoryBound(to: GtkWidget.self)) != 0
+        }
+        if modal.isEmpty { present() } else { modal.forEach { gtk_window_present($0) } }
+    }
+
     /// Whether the window has the keyboard focus of the desktop (`is-active`).
     public var isActive: Bool { gtk_window_is_active(window) != 0 }
 

@@ -165,6 +165,7 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             spin(until: { dialog.stack.visiblePage is CommentPage && dialog.stack.transition == .idle }, "Add a Comment")
             let page = dialog.stack.visiblePage as! CommentPage
             page.commentView.text = "Half a thought"
+            spin(until: { gtk_window_is_active(dialog.window.pointer()) != 0 }, "the dialog has the keyboard")
 
             app.open(link: "postcard://post/1")
             app.open(link: "postcard://profile/ada")  // the newest link wins
@@ -172,6 +173,8 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(titles(app), ["My Profile"], "the main window is untouched")
             XCTAssertTrue(CommentedPhotoFlow.current === dialog && dialog.window.isMapped, "the flow is untouched")
             XCTAssertTrue(dialog.stack.visiblePage === page)
+            XCTAssertTrue(gtk_window_is_active(dialog.window.pointer()) != 0, "the dialog stays in front, with the keyboard")
+            XCTAssertFalse(app.mainWindow.window.isActive)
             XCTAssertEqual(page.commentView.text, "Half a thought")
             XCTAssertEqual(app.pendingLink, .profile("ada"))
             XCTAssertEqual(app.notice?.label.text, "A link is waiting: it opens when you close what is open now")

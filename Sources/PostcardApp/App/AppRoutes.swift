@@ -115,9 +115,9 @@ extension AppController {
     }
 
     /// Opens `route` (from a link) now, or, while a flow or a dialog is open, when it closes (the newest
-    /// link wins; the main window says it is waiting). Raises the main window.
+    /// link wins; the main window says it is waiting). Raises the main window, or the dialogs over it.
     public func openWhenPossible(_ route: Route) {
-        mainWindow.present()
+        mainWindow.window.presentWithModalChildren()  // to the front, but not over a dialog the user is in
         guard !isBusyWithAFlowOrDialog else {
             Log.debug("Link waiting for the open flow or dialog: \(route.link)")
             pendingLink = route

@@ -280,6 +280,24 @@ private struct Tour {
         try await waitUntil("About") { app.aboutWindow?.isMapped == true }
         try await save(app.aboutWindow!, "about")
         app.aboutWindow?.destroy()
+
+        // Links from outside: a post on a friend's profile opens above that profile, and a link to a post
+        // that is gone opens Not Found.
+        let friend = Person.friends[0]
+        let onFriends = try app.store.add(photo: Photo(path: app.library.directory.appending(photo("rocket.jpg", else: 1))),
+                                          comment: "For \(friend.name): postcard://profile/\(friend.id)",
+                                          author: Person.me.id, profile: friend.id)
+        try await waitUntil("About closed") { !app.isBusyWithAFlowOrDialog }
+        app.open(link: Route.post(onFriends.id).link)
+        try await waitForStack(depth: 3)
+        let linked = stack.visiblePage as! PhotoDetailPage
+        try await waitUntil("the linked post's photo") { linked.isPhotoLoaded }
+        try await save(main, "post-opened-by-link")
+        app.open(link: Route.comments(999_999).link)
+        try await waitForStack(depth: 2)
+        try await save(main, "link-not-found")
+        stack.popToRoot()
+        try await waitForStack(depth: 1)
     }
 
     func waitForWebPage(_ page: WebPage) async throws {
