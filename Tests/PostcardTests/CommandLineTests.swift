@@ -143,6 +143,26 @@ final class LinkCommandLineTests: GtkTestCase, @unchecked Sendable {
             _ = try store.addMessage(to: "grace", photo: photo, comment: "Hi", author: "me")         // 1
         }
         let environment: [String: String?] = ["XDG_DATA_HOME": home + "/data", "G_MESSAGES_DEBUG": "Postcard"]
+        let screens: [(String, String)] = [
+            ("postcard://profile/ada", "My Profile › Ada Lovelace (Back: My Profile)"),
+            ("postcard://post/1", "My Profile › Post (Back: My Profile)"),
+            ("postcard://post/2/comments", "My Profile › Ada Lovelace › Post › Comments (Back: Post)"),
+            ("postcard://messages", "My Profile › Messages (Back: My Profile)"),
+            ("postcard://messages/1", "My Profile › Messages (Back: My Profile), presenting Message"),
+            ("postcard://guide/posting", "My Profile › Guide (Back: My Profile)"),
+            ("postcard://post/77", "My Profile › Not Found (Back: My Profile)"),
+            ("postcard://profile/me", "My Profile"),
+        ]
+        // Each at start-up, in a Postcard of its own (--data-dir runs one), which the link opens in.
+        for (index, (link, shown)) in screens.enumerated() {
+            let startLog = home + "/start-\(index).log"
+            let own = try startPostcard(["--data-dir", home + "/data/postcard", link], environment: environment, log: startLog)
+            defer { if own.isRunning { own.terminate(); own.waitUntilExit() } }
+            let text = { (try? String(contentsOfFile: startLog, encoding: .utf8)) ?? "" }
+            try waitFor("\(link) at start-up", timeout: 30) { text().contains("Opened \(link): \(shown)") }
+            XCTAssertFalse(text().contains("Restored the open pages"), "a link opens instead of the pages kept at quit")
+        }
+
         let logPath = home + "/primary.log"
         let primary = try startPostcard(["postcard://post/2"], environment: environment, log: logPath)
         defer { if primary.isRunning { primary.terminate() } }
@@ -154,17 +174,8 @@ final class LinkCommandLineTests: GtkTestCase, @unchecked Sendable {
             (try? self.readAccessibilityTree(ofProcess: primary.processIdentifier))?.contains("frame|Post – Postcard") == true
         }
 
-        let forwarded: [(String, String)] = [
-            ("postcard://profile/ada", "My Profile › Ada Lovelace (Back: My Profile)"),
-            ("postcard://post/1", "My Profile › Post (Back: My Profile)"),
-            ("postcard://post/2/comments", "My Profile › Ada Lovelace › Post › Comments (Back: Post)"),
-            ("postcard://messages", "My Profile › Messages (Back: My Profile)"),
-            ("postcard://messages/1", "My Profile › Messages (Back: My Profile), presenting Message"),
-            ("postcard://guide/posting", "My Profile › Guide (Back: My Profile)"),
-            ("postcard://post/77", "My Profile › Not Found (Back: My Profile)"),
-            ("postcard://profile/me", "My Profile"),
-        ]
-        for (link, shown) in forwarded {
+        // Then each handed to the running Postcard by a later launch.
+        for (link, shown) in screens {
             let run = try runPostcard([link], environment: environment)
             XCTAssertEqual(run.status, 0, "\(link): \(run.errors)")
             if link == "postcard://guide/posting" {

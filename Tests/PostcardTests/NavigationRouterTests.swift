@@ -21,7 +21,9 @@ final class NavigationRouterTests: GtkTestCase, @unchecked Sendable {
         let router = NavigationRouter<Color>(stack: window.stack) { color in
             made.append(color)
             if case .shade("gone") = color { return nil }  // a subject that no longer exists
-            return Page(title: "\(color)".capitalized)
+            let page = Page(title: "\(color)".capitalized)
+            page.content.append(Label("A page about \(color)"))  // something to draw (a swipe pictures the page)
+            return page
         }
         return (window, router, { made })
     }
@@ -86,7 +88,7 @@ final class NavigationRouterTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
-    func testTheUsersBackEscapeAndForwardChangeThePath() {
+    func testTheUsersBackEscapeForwardSwipeAndHistoryChangeThePath() {
         onMain {
             let (window, router, _) = makeRouter()
             let stack = window.stack
@@ -104,13 +106,20 @@ final class NavigationRouterTests: GtkTestCase, @unchecked Sendable {
             pressKey(XK_Left, modifiers: [XK_Alt_L])
             spin(until: { router.path == [.red] && stack.transition == .idle }, "Alt+Left")
 
+            // A swipe back (a touchpad's two fingers, a touch screen's edge), let go past the threshold.
+            router.setPath([.red, .green], animated: false)
+            spin(until: { stack.beginSwipeBack() }, "the swipe begins (once the page is drawn)")
+            stack.updateSwipeBack(progress: 0.8)
+            stack.endSwipeBack(commit: true)
+            spin(until: { router.path == [.red] && !stack.isSwipingBack }, "the swipe")
+
             // The Back button's history menu: straight back to the root.
             router.setPath([.red, .green, .blue], animated: false)
             stack.goBack(to: stack.pages[0])
             settle(stack)
             XCTAssertEqual(router.path, [])
             XCTAssertEqual(heard, [[.red, .green, .blue], [.red, .green], [.red], [.red, .green], [.red],
-                                   [.red, .green, .blue], []])
+                                   [.red, .green], [.red], [.red, .green, .blue], []])
         }
     }
 
