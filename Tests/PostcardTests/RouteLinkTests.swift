@@ -64,6 +64,7 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
         XCTAssertEqual(reason("postcard://web?uri=javascript:alert(1)"), .unknownScreen("postcard://web?uri=javascript:alert(1)"))
         XCTAssertEqual(reason("postcard://web?uri=file:///etc/passwd"), .unknownScreen("postcard://web?uri=file:///etc/passwd"))
         XCTAssertEqual(reason("postcard://profile/%FF%FE"), .notUTF8)
+        XCTAssertEqual(reason("postcard://web?uri=https%3A%2F%2Fexample.org%2F%FF"), .notUTF8)
         XCTAssertEqual(reason("postcard://pro file"), .unknownScreen("postcard://pro file"))
         XCTAssertEqual(reason("postcard://[bad/12"), .malformed)
         XCTAssertEqual(reason("postcard://post/1%zz"), .malformed)
@@ -201,6 +202,36 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testALinkWaitingForKeyboardShortcutsOpensWhenItCloses() throws {
+        try onMain {
+            let app = try makeAppWithContent()
+            let shortcuts = try XCTUnwrap(app.showShortcuts())
+            spin(until: { shortcuts.isMapped }, "Keyboard Shortcuts")
+            app.open(link: "postcard://profile/grace")
+            app.open(link: "postcard://pots/3")  // a bad one meanwhile: says so, and that the other still waits
+            XCTAssertEqual(app.notice?.label.text,
+                           "Can't open the link: Postcard has no screen at postcard://pots/3\nA link is waiting: it opens when you close what is open now")
+            spin(for: 0.2)
+            XCTAssertEqual(titles(app), ["My Profile"])
+            shortcuts.destroy()
+            spin(until: { self.titles(app) == ["My Profile", "Grace Hopper"] }, "the waiting link opens")
+            XCTAssertNil(app.pendingLink)
+        }
+    }
+
+    func testALinkInAMessageClosesTheMessageAndOpensAtOnce() throws {
+        try onMain {
+            let app = try makeAppWithContent()
+            app.open(link: "postcard://messages/1")
+            spin(until: { app.presentedMessage?.window.isMapped == true }, "the message")
+            let message = try XCTUnwrap(app.presentedMessage?.page)
+            app.openLink("postcard://post/3", from: message)
+            spin(until: { self.titles(app) == ["My Profile", "Ada Lovelace", "Post"] }, "the post")
+            XCTAssertNil(app.pendingLink, "it did not wait for the message it was in")
+            XCTAssertNil(app.presentedMessage)
+        }
+    }
+
     func testCopyLinkPutsThePostsAndProfilesLinkOnTheClipboard() throws {
         try onMain {
             let app = try makeAppWithContent()
@@ -269,6 +300,22 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(titles(next), ["My Profile", "Ada Lovelace", "Post", "Comments"])
             XCTAssertEqual(next.mainWindow.stack.backButton.tooltip, "Post")
             next.shutdown()
+
+            // A web page is not loaded again at launch: the path is kept up to it.
+            let web = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
+            show(web.mainWindow.window)
+            web.router.setPath([.profile("ada"), .webPage("http://127.0.0.1:9/")], animated: false)  // a port WebKit refuses
+            XCTAssertEqual(web.router.path.count, 2)
+            web.shutdown()
+            XCTAssertEqual(Files.readText(app.navigationFile), #"{"path":["postcard:\/\/profile\/ada"]}"#)
+            // A link that cannot be read ends the path there.
+            try Files.writeText(#"{"path":["postcard://profile/ada","postcard://pots/3","postcard://post/3"]}"#, to: app.navigationFile)
+            let fourth = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
+            show(fourth.mainWindow.window)
+            fourth.restoreNavigation()
+            settle(fourth)
+            XCTAssertEqual(titles(fourth), ["My Profile", "Ada Lovelace"])
+            fourth.shutdown()
 
             // A file from an older Postcard (the stack's state with page ids) restores nothing, quietly.
             try Files.writeText(#"{"entries":[{"id":{"rawValue":7},"title":"Home","route":"profile/ada"}]}"#, to: app.navigationFile)

@@ -109,6 +109,7 @@ extension AppController {
         window.present()
         window.repairScreenReaderNames()  // GTK 4.8 names its search button and icons by type
         shortcutsWindow = window
+        watchForClose(window)  // a link waiting for it opens when it goes
         return window
     }
 
@@ -143,6 +144,7 @@ extension AppController {
         window.present()
         window.repairScreenReaderNames()  // GTK 4.8 names its logo and text views by type
         aboutWindow = window
+        watchForClose(window)
         return window
     }
 

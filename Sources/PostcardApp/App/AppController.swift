@@ -49,7 +49,7 @@ public final class AppController {
     public let primaryMenu = MenuButton(iconName: "open-menu-symbolic", accessibleLabel: localized("Main Menu"))
     /// The web page presented last (a guide section over a dialog, or a link opened from a message),
     /// while open.
-    public private(set) var presentedWebPage: PageDialog?
+    public internal(set) var presentedWebPage: PageDialog?
     /// The Keyboard Shortcuts window shown last.
     public internal(set) var shortcutsWindow: Gtk.Window?
     /// The About window shown last.

@@ -72,6 +72,17 @@ extension AppController {
     /// Nothing else changes: no post, message or draft is touched.
     public func open(_ route: Route) {
         guard Window.isListed(mainWindow.window.pointer()) else { return }  // the window is gone (the app quits)
+        switch route {
+        case .guide, .webPage:
+            // Without WebKitGTK (or the guide's files) these open in the browser, if at all: the user
+            // keeps the page they are on.
+            let isWebPage = if case .webPage = route { true } else { false }
+            guard WebPage.unavailableReason == nil, isWebPage || guideFolder != nil else {
+                _ = page(for: route)
+                return
+            }
+        default: break
+        }
         let path = backPath(for: route)
         router.setPath(path)
         var presented = ""
@@ -121,8 +132,7 @@ extension AppController {
         guard !isBusyWithAFlowOrDialog else {
             Log.debug("Link waiting for the open flow or dialog: \(route.link)")
             pendingLink = route
-            // Translators: a notice while a dialog is open and a link was opened from outside the app.
-            showNotice(localized("A link is waiting: it opens when you close what is open now"), waiting: true)
+            showNotice(Self.waitingText, waiting: true)
             return
         }
         hideNotice()
@@ -133,10 +143,15 @@ extension AppController {
     func openPendingLink() {
         guard let route = pendingLink else { return }
         guard !isBusyWithAFlowOrDialog else {
-            // A dialog window may still be going away: look again once the main loop has run.
-            MainLoopBridge.afterLayout { [weak self] in
-                guard let self, self.pendingLink == route, !self.isBusyWithAFlowOrDialog else { return }
+            // Whatever is open says when it closes (a flow's end, a dialog dismissed, a window unmapped);
+            // a dialog window may take a moment longer to go: look again for up to 2 seconds.
+            var tries = 0
+            MainLoopBridge.repeating(milliseconds: 100) { [weak self] in
+                tries += 1
+                guard let self, self.pendingLink == route else { return false }
+                guard !self.isBusyWithAFlowOrDialog else { return tries < 20 }
                 self.openPendingLink()
+                return false
             }
             return
         }
@@ -150,6 +165,8 @@ extension AppController {
     func dismissPresentedPages() {
         presentedMessage?.dismiss()
         presentedWebPage?.dismiss()
+        presentedMessage = nil
+        presentedWebPage = nil
     }
 
     /// Called when a window over the main window that is not a flow's (Keyboard Shortcuts, About) goes.
@@ -185,7 +202,18 @@ extension AppController {
     func showNotice(_ text: String, waiting: Bool) {
         let notice = self.notice ?? Notice(in: mainWindow)
         self.notice = notice
-        notice.show(text, hidesAfter: waiting || pendingLink != nil ? nil : 5)
+        guard waiting || pendingLink == nil else {
+            // A link is still waiting: say this and that, until it opens.
+            notice.show(text + "\n" + Self.waitingText, hidesAfter: nil)
+            return
+        }
+        notice.show(text, hidesAfter: waiting ? nil : 5)
+    }
+
+    /// What the notice says while a link waits.
+    static var waitingText: String {
+        // Translators: a notice while a dialog is open and a link was opened from outside the app.
+        localized("A link is waiting: it opens when you close what is open now")
     }
 
     func hideNotice() {

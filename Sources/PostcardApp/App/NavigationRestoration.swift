@@ -12,15 +12,19 @@ extension AppController {
     /// Where the back stack is kept.
     var navigationFile: FilePath { store.directory.appending("navigation.json") }
 
-    /// The saved form: `{"path": ["postcard://profile/ada", "postcard://post/12"]}`.
+    /// The saved form: `{"path": ["postcard://profile/ada", "postcard://post/12"]}`, read link by link
+    /// (a link that cannot be read ends the path there, as a route whose subject is gone does).
     struct SavedNavigation: Codable {
-        var path: [Route]
+        var path: [String]
     }
 
-    /// Writes the main stack's path (called on quit). A failure is logged; nothing else depends on it.
+    /// Writes the main stack's path (called on quit), up to the first web page: a page from the web is
+    /// not loaded again at the next launch (it may be slow, gone, or not wanted), the guide is. A failure
+    /// is logged; nothing else depends on it.
     public func saveNavigation() {
+        let path = router.path.prefix { if case .webPage = $0 { false } else { true } }
         do {
-            let data = try JSONEncoder().encode(SavedNavigation(path: router.path))
+            let data = try JSONEncoder().encode(SavedNavigation(path: path.map(\.link)))
             try Files.writeText(String(decoding: data, as: UTF8.self), to: navigationFile)
         } catch {
             Log.problem("Couldn't keep the open pages: \(error)")
@@ -36,7 +40,11 @@ extension AppController {
             Log.debug("The open pages kept at the last quit could not be read; starting on My Profile")
             return
         }
-        let path = Array(saved.path.prefix { subjectExists($0) })
+        var path: [Route] = []
+        for link in saved.path {
+            guard let route = try? Route(link: link), subjectExists(route) else { break }
+            path.append(route)
+        }
         guard !path.isEmpty else { return }
         let shown = router.setPath(path, animated: false)
         Log.debug("Restored the open pages: \(shown.map(\.link).joined(separator: ", "))")

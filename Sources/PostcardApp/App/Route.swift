@@ -105,9 +105,16 @@ public enum Route: Hashable, Codable, Sendable, CustomStringConvertible {
         case ("guide", []): self = .guide(section: nil)
         case ("guide", let parts) where parts.count == 1 && !parts[0].isEmpty: self = .guide(section: parts[0])
         case ("web", []):
-            guard let address = Self.parameter("uri", in: query), Self.isWebAddress(address) else {
+            guard let address = Self.parameter("uri", in: query) else {
+                // No `uri=`, or its escapes are not text.
+                let decoded = query.flatMap { g_uri_unescape_string($0, nil) }
+                defer { g_free(decoded) }
+                if let query, query.contains("%"), decoded.map({ String(validatingCString: $0) == nil }) ?? true {
+                    throw RouteLinkError.notUTF8
+                }
                 throw RouteLinkError.unknownScreen(link)
             }
+            guard Self.isWebAddress(address) else { throw RouteLinkError.unknownScreen(link) }
             self = .webPage(address)
         default:
             throw RouteLinkError.unknownScreen(link)
