@@ -4,83 +4,6 @@ import Glibc
 import Gtk
 import PhotoPosting
 
-/// One stored post.
-public struct Post: Equatable, Sendable, Identifiable {
-    /// The row id (increasing with each post).
-    public let id: Int64
-    /// Who posted it (a ``Person/id``).
-    public let author: String
-    /// Whose profile it was posted to (a ``Person/id``).
-    public let profile: String
-    /// The comment text.
-    public let comment: String
-    /// Absolute path of the store's own copy of the photo.
-    public let photoPath: FilePath
-    /// When it was posted, in seconds since 1970-01-01 UTC.
-    public let createdAt: Int64
-}
-
-/// A reply in a post's comment thread: a photo with a comment.
-public struct Reply: Equatable, Sendable, Identifiable {
-    /// The row id.
-    public let id: Int64
-    /// The post replied to.
-    public let postID: Int64
-    /// Who replied (a ``Person/id``).
-    public let author: String
-    /// The reply's comment.
-    public let comment: String
-    /// The store's copy of the photo.
-    public let photoPath: FilePath
-    /// When, in seconds since 1970-01-01 UTC.
-    public let createdAt: Int64
-}
-
-/// A private message: a photo with a comment sent to one person.
-public struct Message: Equatable, Sendable, Identifiable {
-    /// The row id.
-    public let id: Int64
-    /// Who sent it (a ``Person/id``).
-    public let author: String
-    /// Who it was sent to (a ``Person/id``).
-    public let recipient: String
-    /// The message text.
-    public let comment: String
-    /// The store's copy of the photo.
-    public let photoPath: FilePath
-    /// When, in seconds since 1970-01-01 UTC.
-    public let createdAt: Int64
-}
-
-/// An error from the post store; its text says what failed and why, for showing to the user.
-public struct PostStoreError: Error, CustomStringConvertible, Sendable {
-    /// What failed, in words a user can act on.
-    public let description: String
-}
-
-/// A comment being written that was not posted yet: what a flow keeps until it is posted or discarded.
-public struct Draft: Equatable, Sendable {
-    /// What the comment is for: `"post"` (to a profile), `"reply"` (in a post's thread).
-    public let kind: String
-    /// Whose profile (a ``Person/id``) or which post (its id, as text) it is for.
-    public let target: String
-    /// The chosen photo's `file://` URI.
-    public let photoURI: String
-    /// The text typed so far.
-    public let comment: String
-    /// When it was last saved, in seconds since 1970-01-01 UTC.
-    public let updatedAt: Int64
-
-    /// A draft of `comment` on the photo at `photoURI`, for `kind` and `target`.
-    public init(kind: String, target: String, photoURI: String, comment: String, updatedAt: Int64) {
-        self.kind = kind
-        self.target = target
-        self.photoURI = photoURI
-        self.comment = comment
-        self.updatedAt = updatedAt
-    }
-}
-
 /// The posts, in a SQLite database with a folder of photo copies beside it.
 ///
 /// Layout under the data directory (`$XDG_DATA_HOME/postcard/` by default): `posts.sqlite3` (write-ahead
@@ -416,66 +339,6 @@ public final class PostStore {
         Log.debug("Stored the caption of post \(id)")
     }
 
-    /// The post with row id `id`, or nil.
-    public func post(id: Int64) throws -> Post? {
-        try query("""
-            SELECT id, author, profile, comment, photo_path, created_at FROM posts WHERE id = ?1
-            """, bind: { sqlite3_bind_int64($0, 1, id) }, row: postRow).first
-    }
-
-    /// The replies to `post`, oldest first (a thread reads top to bottom): at most `limit`, starting
-    /// after `last` (keyset paging; from the first when nil).
-    public func replies(to post: Post, after last: Reply? = nil, limit: Int = -1) throws -> [Reply] {
-        try query("""
-            SELECT id, post_id, author, comment, photo_path, created_at FROM replies
-            WHERE post_id = ?1 AND (?2 IS NULL OR created_at > ?2 OR (created_at = ?2 AND id > ?3))
-            ORDER BY created_at, id LIMIT ?4
-            """, bind: { statement in
-                sqlite3_bind_int64(statement, 1, post.id)
-                Self.bindKey(statement, last.map { ($0.createdAt, $0.id) }, limit: limit)
-            }) { statement in
-            Reply(id: sqlite3_column_int64(statement, 0), postID: sqlite3_column_int64(statement, 1),
-                  author: self.text(statement, 2), comment: self.text(statement, 3),
-                  photoPath: self.photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
-        }
-    }
-
-    /// The private message with row id `id`, or nil.
-    public func message(id: Int64) throws -> Message? {
-        try query("""
-            SELECT id, author, recipient, comment, photo_path, created_at FROM messages WHERE id = ?1
-            """, bind: { sqlite3_bind_int64($0, 1, id) }) { statement in
-            Message(id: sqlite3_column_int64(statement, 0), author: self.text(statement, 1),
-                    recipient: self.text(statement, 2), comment: self.text(statement, 3),
-                    photoPath: self.photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
-        }.first
-    }
-
-    /// Private messages, newest first: at most `limit`, starting after `last` (keyset paging).
-    public func messages(after last: Message? = nil, limit: Int = -1) throws -> [Message] {
-        try query("""
-            SELECT id, author, recipient, comment, photo_path, created_at FROM messages
-            WHERE ?2 IS NULL OR created_at < ?2 OR (created_at = ?2 AND id < ?3)
-            ORDER BY created_at DESC, id DESC LIMIT ?4
-            """, bind: { Self.bindKey($0, last.map { ($0.createdAt, $0.id) }, limit: limit) }) { statement in
-            Message(id: sqlite3_column_int64(statement, 0), author: self.text(statement, 1),
-                    recipient: self.text(statement, 2), comment: self.text(statement, 3),
-                    photoPath: self.photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
-        }
-    }
-
-    /// Binds a keyset position (`?2` time, `?3` id; NULL for the start) and `?4` the row limit (-1: all).
-    private static func bindKey(_ statement: OpaquePointer?, _ key: (Int64, Int64)?, limit: Int) {
-        if let key {
-            sqlite3_bind_int64(statement, 2, key.0)
-            sqlite3_bind_int64(statement, 3, key.1)
-        } else {
-            sqlite3_bind_null(statement, 2)
-            sqlite3_bind_null(statement, 3)
-        }
-        sqlite3_bind_int64(statement, 4, Int64(limit))
-    }
-
     /// Copies `photo` into the store (temporary name, then rename), then inserts one row with `sql`
     /// (parameters: `texts`, then the photo path, then the time) in a transaction. On any failure what
     /// was written is removed.
@@ -607,7 +470,7 @@ public final class PostStore {
         }
     }
 
-    private func query<T>(_ sql: String, bind: (OpaquePointer?) -> Void, row: (OpaquePointer?) -> T) throws -> [T] {
+    func query<T>(_ sql: String, bind: (OpaquePointer?) -> Void, row: (OpaquePointer?) -> T) throws -> [T] {
         let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
         bind(statement)
@@ -619,43 +482,6 @@ public final class PostStore {
             result.append(row(statement))
         }
         return result
-    }
-
-    private func postRow(_ statement: OpaquePointer?) -> Post {
-        Post(id: sqlite3_column_int64(statement, 0), author: text(statement, 1), profile: text(statement, 2),
-             comment: text(statement, 3), photoPath: photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
-    }
-
-    /// The posts on `profile`'s page, newest first: at most `limit` (-1: all), starting after `last`
-    /// (keyset paging on the `posts_by_profile` index: every page costs the same; from the newest when nil).
-    /// - Throws: ``PostStoreError`` if the database cannot be read.
-    public func posts(onProfile profile: String, after last: Post? = nil, limit: Int = -1) throws -> [Post] {
-        try query("""
-            SELECT id, author, profile, comment, photo_path, created_at FROM posts
-            WHERE profile = ?1 AND (?2 IS NULL OR created_at < ?2 OR (created_at = ?2 AND id < ?3))
-            ORDER BY created_at DESC, id DESC LIMIT ?4
-            """, bind: { statement in
-                sqlite3_bind_text(statement, 1, profile, -1, postcard_sqlite_transient())
-                Self.bindKey(statement, last.map { ($0.createdAt, $0.id) }, limit: limit)
-            }, row: postRow)
-    }
-
-    /// The number of replies to `post`.
-    /// - Throws: ``PostStoreError`` if the database cannot be read.
-    public func replyCount(to post: Post) throws -> Int {
-        let statement = try prepare("SELECT COUNT(*) FROM replies WHERE post_id = ?1")
-        defer { sqlite3_finalize(statement) }
-        sqlite3_bind_int64(statement, 1, post.id)
-        guard sqlite3_step(statement) == SQLITE_ROW else { throw error { localized("Can't count replies: %s", $0) } }
-        return Int(sqlite3_column_int64(statement, 0))
-    }
-
-    /// The number of stored posts, on every profile.
-    public func count() throws -> Int {
-        let statement = try prepare("SELECT COUNT(*) FROM posts")
-        defer { sqlite3_finalize(statement) }
-        guard sqlite3_step(statement) == SQLITE_ROW else { throw error { localized("Can't count posts: %s", $0) } }
-        return Int(sqlite3_column_int64(statement, 0))
     }
 
     /// The integer the one-row query `sql` gives (a count, a pragma).
@@ -672,7 +498,7 @@ public final class PostStore {
         try Self.execute(sql, on: db)
     }
 
-    private func prepare(_ sql: String) throws -> OpaquePointer? {
+    func prepare(_ sql: String) throws -> OpaquePointer? {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
             throw error { localized("Can't prepare a query: %s", $0) }
@@ -683,7 +509,7 @@ public final class PostStore {
     /// A stored photo path made absolute. Rows keep it relative to the data directory; anything else
     /// (an absolute path, a `..` step out of the folder) is refused: the photo then shows as
     /// unavailable, and the refusal is logged.
-    private func photoPath(_ statement: OpaquePointer?, _ column: Int32) -> FilePath {
+    func photoPath(_ statement: OpaquePointer?, _ column: Int32) -> FilePath {
         let stored = text(statement, column)
         guard !stored.hasPrefix("/"), !stored.split(separator: "/").contains("..") else {
             Log.problem("Refused a stored photo path outside the data folder: \(stored)")
@@ -692,12 +518,12 @@ public final class PostStore {
         return directory.appending(stored)
     }
 
-    private func text(_ statement: OpaquePointer?, _ column: Int32) -> String {
+    func text(_ statement: OpaquePointer?, _ column: Int32) -> String {
         sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
     }
 
     /// The error `message` makes of SQLite's reason for the last failure.
-    private func error(_ message: (String) -> String) -> PostStoreError {
+    func error(_ message: (String) -> String) -> PostStoreError {
         PostStoreError(description: message(String(cString: sqlite3_errmsg(db))))
     }
 
