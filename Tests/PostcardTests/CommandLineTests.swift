@@ -132,6 +132,8 @@ final class CommandLineTests: GtkTestCase, @unchecked Sendable {
 
 /// `postcard://` links given to the real program: at start-up, and forwarded by later launches to the
 /// running Postcard, each route opening with its back path.
+/// (`@unchecked Sendable`, as every GTK test case here: XCTest runs its tests one at a time on the main thread,
+/// and the state they touch is the main actor's.)
 final class LinkCommandLineTests: GtkTestCase, @unchecked Sendable {
     func testALinkOpensItsScreenAtStartUpAndEachLaterOneInTheRunningPostcard() throws {
         let home = makeTemporaryDirectory()

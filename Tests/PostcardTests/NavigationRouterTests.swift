@@ -8,6 +8,8 @@ import XCTest
 /// A navigation stack driven by a path of route values (`NavigationRouter`), in a real window: setting a
 /// path shows the right pages with the right Back tooltips, only new routes get new pages, and the user's
 /// Back, Escape and Forward change the path, which observers hear.
+/// (`@unchecked Sendable`, as every GTK test case here: XCTest runs its tests one at a time on the main thread,
+/// and the state they touch is the main actor's.)
 final class NavigationRouterTests: GtkTestCase, @unchecked Sendable {
     enum Color: Hashable, Codable, Sendable { case red, green, blue, shade(String) }
 

@@ -9,6 +9,8 @@ import XCTest
 /// Postcard's routes and `postcard://` links inside the app: every route's link, each opened with its
 /// back path, bad links refused without changing anything, a link waiting for an open flow, Copy Link,
 /// links in comments, and the saved path.
+/// (`@unchecked Sendable`, as every GTK test case here: XCTest runs its tests one at a time on the main thread,
+/// and the state they touch is the main actor's.)
 final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
     /// My post (1), my post on Ada's profile (2), Ada's own post on her profile (3) and a message (1).
     @MainActor
