@@ -19,16 +19,27 @@ TEST_CACHE := $(CURDIR)/.build/test-cache
 TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE)
 XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
 
-# Translations (gettext domain "postcard"): po/postcard.pot from the sources (make po), one po/<lang>.po
-# per language in po/LINGUAS, compiled into .build/locale/<lang>/LC_MESSAGES/postcard.mo for running from
-# the checkout and installed into $(PREFIX)/share/locale.
+# Translations, in two gettext domains:
+# - the app's, "postcard": po/postcard.pot from the app's sources (make po), one po/<lang>.po per language
+#   in po/LINGUAS, compiled into .build/locale/<lang>/LC_MESSAGES/postcard.mo for running from the checkout
+#   and installed into $(PREFIX)/share/locale;
+# - the toolkit's, "navigation-gtk" (Gtk, Navigation, NavigationGtk, NavigationWeb): po/navigation-gtk/,
+#   compiled into Sources/NavigationGtkResources/locale/<lang>/navigation-gtk.mo and from there into the
+#   toolkit's GResource (make po, then make resources), so apps using the toolkit get it translated.
 LINGUAS := $(shell cat po/LINGUAS)
 MO_FILES := $(foreach lang,$(LINGUAS),.build/locale/$(lang)/LC_MESSAGES/postcard.mo)
-PO_SOURCES = $(shell find Sources -name '*.swift' -not -path 'Sources/PostcardBench/*' | LC_ALL=C sort)
+TOOLKIT_DIRS := Sources/Gtk Sources/Navigation Sources/NavigationGtk Sources/NavigationWeb
+TOOLKIT_SOURCES = $(shell find $(TOOLKIT_DIRS) -name '*.swift' | LC_ALL=C sort)
+PO_SOURCES = $(shell find Sources -name '*.swift' -not -path 'Sources/PostcardBench/*' $(foreach d,$(TOOLKIT_DIRS),-not -path '$(d)/*') | LC_ALL=C sort)
 # xgettext reads Swift as C: marked strings must be one-line literals without \( ) interpolation.
 XGETTEXT := xgettext --language=C --from-code=UTF-8 --keyword= --keyword=localized --keyword=localizedPlural:1,2 \
             --add-comments=Translators: --package-name=Postcard --msgid-bugs-address=https://github.com/postcard \
             --no-location --sort-output
+TOOLKIT_XGETTEXT := xgettext --language=C --from-code=UTF-8 --keyword= --keyword=toolkitLocalized \
+            --add-comments=Translators: --package-name=NavigationGtk --msgid-bugs-address=https://github.com/postcard \
+            --no-location --sort-output
+make-toolkit-pot = mkdir -p .build && $(TOOLKIT_XGETTEXT) --output=$(1) $(TOOLKIT_SOURCES) 2>.build/xgettext-toolkit.log
+TOOLKIT_MO = $(foreach lang,$(LINGUAS),Sources/NavigationGtkResources/locale/$(lang)/navigation-gtk.mo)
 # The launcher and AppStream texts are translated too (xgettext reads them as Desktop and ITS/XML).
 PO_DATA := data/io.github.postcard.Postcard.desktop data/io.github.postcard.Postcard.metainfo.xml
 make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/xgettext.log && \
@@ -67,6 +78,11 @@ locale: $(MO_FILES)
 po:
 	$(call make-pot,po/postcard.pot)  # xgettext's warnings about Swift's """ literals: .build/xgettext.log
 	for lang in $(LINGUAS); do msgmerge --quiet --update --backup=none --no-location --sort-output po/$$lang.po po/postcard.pot; done
+	$(call make-toolkit-pot,po/navigation-gtk/navigation-gtk.pot)
+	for lang in $(LINGUAS); do msgmerge --quiet --update --backup=none --no-location --sort-output \
+	  po/navigation-gtk/$$lang.po po/navigation-gtk/navigation-gtk.pot; done
+	for lang in $(LINGUAS); do mkdir -p Sources/NavigationGtkResources/locale/$$lang && \
+	  msgfmt --check --output-file=Sources/NavigationGtkResources/locale/$$lang/navigation-gtk.mo po/navigation-gtk/$$lang.po; done
 
 run: build
 	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
@@ -79,9 +95,16 @@ test: deps locale
 	@$(call make-pot,.build/postcard.pot) && \
 	  { diff -q -I '^"POT-Creation-Date' .build/postcard.pot po/postcard.pot >/dev/null || \
 	    { echo "po/postcard.pot is out of date: run make po, then translate what is new"; exit 1; }; } && \
-	  for lang in $(LINGUAS); do \
-	    [ "$$(msgattrib --untranslated po/$$lang.po | grep -c '^msgid')" = 0 ] && [ "$$(msgattrib --only-fuzzy po/$$lang.po | grep -c '^msgid')" = 0 ] || \
-	      { echo "po/$$lang.po is not complete: untranslated or fuzzy strings (msgattrib --untranslated / --only-fuzzy)"; exit 1; }; \
+	  $(call make-toolkit-pot,.build/navigation-gtk.pot) && \
+	  { diff -q -I '^"POT-Creation-Date' .build/navigation-gtk.pot po/navigation-gtk/navigation-gtk.pot >/dev/null || \
+	    { echo "po/navigation-gtk/navigation-gtk.pot is out of date: run make po, then translate what is new"; exit 1; }; } && \
+	  for po in $(foreach lang,$(LINGUAS),po/$(lang).po po/navigation-gtk/$(lang).po); do \
+	    [ "$$(msgattrib --untranslated $$po | grep -c '^msgid')" = 0 ] && [ "$$(msgattrib --only-fuzzy $$po | grep -c '^msgid')" = 0 ] || \
+	      { echo "$$po is not complete: untranslated or fuzzy strings (msgattrib --untranslated / --only-fuzzy)"; exit 1; }; \
+	  done && \
+	  for lang in $(LINGUAS); do msgfmt --check --output-file=.build/navigation-gtk-$$lang.mo po/navigation-gtk/$$lang.po && \
+	    cmp -s .build/navigation-gtk-$$lang.mo Sources/NavigationGtkResources/locale/$$lang/navigation-gtk.mo || \
+	    { echo "Sources/NavigationGtkResources/locale/$$lang/navigation-gtk.mo is older than its .po: run make po, then make resources"; exit 1; }; \
 	  done
 	@glib-compile-resources --sourcedir=Resources --generate-source --c-name postcard \
 	  --target=.build/resources-check.c Resources/postcard.gresource.xml && \

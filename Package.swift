@@ -27,13 +27,14 @@ let package = Package(
         .systemLibrary(name: "CWebKit", pkgConfig: "gtk4", providers: [.apt(["libwebkitgtk-6.0-dev"])]),
         // Test-only: XTEST input events under Xvfb.
         .systemLibrary(name: "CXTest", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
-        .target(name: "Gtk", dependencies: ["CGtk"]),
+        .target(name: "Gtk", dependencies: ["CGtk", "NavigationGtkResources"]),
         // The app's style sheet compiled in as a GResource (generated C; `make resources`).
         .target(name: "PostcardResources", dependencies: ["CGtk"]),
         .target(name: "Navigation"),
-        // The toolkit's own style (the translucent bar) compiled in as a GResource (generated C; `make resources`).
+        // The toolkit's own style (the translucent bar) and translations compiled in as a GResource
+        // (generated C; `make po`, `make resources`).
         .target(name: "NavigationGtkResources", dependencies: ["CGtk"],
-                exclude: ["navigation.css", "navigation-dark.css", "navigation.gresource.xml"]),
+                exclude: ["navigation.css", "navigation-dark.css", "navigation.gresource.xml", "locale"]),
         .target(name: "NavigationGtk", dependencies: ["Gtk", "Navigation", "NavigationGtkResources"]),
         // A web page as a navigation page (under the translucent bar); its own target so that apps using
         // the toolkit without web pages never link WebKit.

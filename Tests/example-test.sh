@@ -24,13 +24,21 @@ G_DEBUG=fatal-warnings "${xvfb[@]}" $swift test --package-path Examples --skip-b
   || { grep -E "error:|failed|Executed" .build/example-test.log | head -20; fail "the example's tests"; }
 grep -E "Executed [0-9]+ tests, with 0 failures" .build/example-test.log | tail -1
 
-# The program itself, as a user starts it: its window, read the way a screen reader reads it.
+# The program itself, as a user starts it, in German: its window, read the way a screen reader reads it;
+# then Details pressed over AT-SPI, and the toolkit's Back read in German from the toolkit's own catalogue
+# (Swatches ships no translation; its own strings stay English).
 bin=$($swift build --package-path Examples --show-bin-path)
+names="/usr/bin/python3 Tests/PostcardTests/Scripts/atspi_names.py"
 cat > .build/example-run.sh <<SCRIPT
-"$bin/swatches" & app=\$!
+LANGUAGE=de LANG=de_DE.UTF-8 "$bin/swatches" & app=\$!
 for _ in \$(seq 1 100); do
-  if /usr/bin/python3 Tests/PostcardTests/Scripts/atspi_names.py \$app 2>/dev/null | grep -qx "push button|Pick a Color…"; then
-    /usr/bin/python3 Tests/PostcardTests/Scripts/atspi_names.py \$app; kill \$app; exit 0
+  if $names \$app 2>/dev/null | grep -qx "push button|Pick a Color…"; then
+    $names \$app; $names \$app --press Details || { kill \$app; exit 1; }
+    for _ in \$(seq 1 50); do
+      if $names \$app 2>/dev/null | grep -qx "push button|Zurück"; then $names \$app; kill \$app; exit 0; fi
+      sleep 0.2
+    done
+    $names \$app; kill \$app; exit 1
   fi
   sleep 0.2
 done
@@ -38,6 +46,7 @@ kill \$app; exit 1
 SCRIPT
 "${xvfb[@]}" bash .build/example-run.sh > .build/example-run.log 2>&1 || { cat .build/example-run.log; fail "swatches did not show its window"; }
 grep -qx "frame|Swatches" .build/example-run.log || { cat .build/example-run.log; fail "the window is not named after its page"; }
+grep -qx "push button|Zurück" .build/example-run.log || { cat .build/example-run.log; fail "the toolkit's Back is not in German"; }
 # Each text button reads its name once ("Details", not "Details Details").
 if grep -E "^push button\|(.+) \1$" .build/example-run.log; then fail "a button reads its name twice (above)"; fi
 

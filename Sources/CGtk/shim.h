@@ -19,17 +19,17 @@ extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *msg);
 
 // gtk_accessible_update_property is variadic: set the accessible label (what a screen reader reads).
-static inline void postcard_accessible_set_label(GtkWidget *widget, const char *label) {
+static inline void navgtk_accessible_set_label(GtkWidget *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
 // Says that the widget opens a menu (ARIA aria-haspopup), as GtkMenuButton does for itself.
-static inline void postcard_accessible_set_has_popup(GtkWidget *widget, gboolean has_popup) {
+static inline void navgtk_accessible_set_has_popup(GtkWidget *widget, gboolean has_popup) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_HAS_POPUP, has_popup, -1);
 }
 
 // A GSettings of `schema` kept in memory only (nothing is written to the user's settings): tests.
-static inline GSettings *postcard_settings_in_memory(const char *schema) {
+static inline GSettings *navgtk_settings_in_memory(const char *schema) {
     GSettingsBackend *backend = g_memory_settings_backend_new();
     GSettings *settings = g_settings_new_with_backend(schema, backend);
     g_object_unref(backend);
@@ -37,70 +37,70 @@ static inline GSettings *postcard_settings_in_memory(const char *schema) {
 }
 
 // A new GtkWindow with an accessible role (construct-only; g_object_new is variadic).
-static inline GtkWidget *postcard_box_new_with_role(GtkOrientation orientation, GtkAccessibleRole role) {
+static inline GtkWidget *navgtk_box_new_with_role(GtkOrientation orientation, GtkAccessibleRole role) {
     return GTK_WIDGET(g_object_new(GTK_TYPE_BOX, "orientation", orientation, "accessible-role", role, NULL));
 }
 
-static inline GtkWidget *postcard_window_new_with_role(GtkAccessibleRole role) {
+static inline GtkWidget *navgtk_window_new_with_role(GtkAccessibleRole role) {
     return GTK_WIDGET(g_object_new(GTK_TYPE_WINDOW, "accessible-role", role, NULL));
 }
 
 // A new GtkAboutDialog announced as a dialog (GTK 4.8 gives it the role of a plain filler).
-static inline GtkWidget *postcard_about_dialog_new(void) {
+static inline GtkWidget *navgtk_about_dialog_new(void) {
     return GTK_WIDGET(g_object_new(GTK_TYPE_ABOUT_DIALOG, "accessible-role", GTK_ACCESSIBLE_ROLE_DIALOG, NULL));
 }
 
 // Hides a decorative widget (an illustration icon) from screen readers (gtk_accessible_update_state is
 // variadic).
-static inline void postcard_accessible_set_hidden(GtkWidget *widget, gboolean hidden) {
+static inline void navgtk_accessible_set_hidden(GtkWidget *widget, gboolean hidden) {
     gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
 }
 
 // Drops the labelled-by relation (GTK 4.8 would read a mnemonic button's label child as well as its
 // accessible label).
-static inline void postcard_accessible_reset_labelled_by(GtkWidget *widget) {
+static inline void navgtk_accessible_reset_labelled_by(GtkWidget *widget) {
     gtk_accessible_reset_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
 }
 
 // Whether an accessible label is set on `widget`.
-static inline gboolean postcard_accessible_has_label(GtkWidget *widget) {
+static inline gboolean navgtk_accessible_has_label(GtkWidget *widget) {
     return gtk_test_accessible_has_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL);
 }
 
 // Checks the accessible label against `expected` (GTK 4.8 has no getter). Returns NULL when it
 // matches, else a message the caller frees with g_free. gtk_test_accessible_check_property is variadic.
-static inline char *postcard_accessible_check_label(GtkWidget *widget, const char *expected) {
+static inline char *navgtk_accessible_check_label(GtkWidget *widget, const char *expected) {
     return gtk_test_accessible_check_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, expected);
 }
 
-static inline gboolean postcard_is_floating(gpointer object) {
+static inline gboolean navgtk_is_floating(gpointer object) {
     return g_object_is_floating(object);
 }
 
-static inline GType postcard_type_of(gpointer object) {
+static inline GType navgtk_type_of(gpointer object) {
     return G_OBJECT_TYPE(object);
 }
 
-static inline const char *postcard_type_name_of(gpointer object) {
+static inline const char *navgtk_type_name_of(gpointer object) {
     return G_OBJECT_TYPE_NAME(object);
 }
 
-static inline gboolean postcard_value_holds_flags(const GValue *value) {
+static inline gboolean navgtk_value_holds_flags(const GValue *value) {
     return G_VALUE_HOLDS_FLAGS(value);
 }
 
-// g_message is a variadic macro: log one preformatted message in the "Postcard" domain. Message level:
-// public misuse is reported without aborting runs under G_DEBUG=fatal-warnings.
-static inline void postcard_log_message(const char *message) {
-    g_log("Postcard", G_LOG_LEVEL_MESSAGE, "%s", message);
+// g_critical is a variadic macro: log one preformatted critical in `domain` through the classic g_log,
+// which GLib's g_test_expect_message sees (the structured API bypasses it).
+static inline void navgtk_log_critical(const char *domain, const char *message) {
+    g_log(domain, G_LOG_LEVEL_CRITICAL, "%s", message);
 }
 
 // Builds a modifier mask for GtkShortcutTrigger / key events.
-static inline GdkModifierType postcard_control_mask(void) { return GDK_CONTROL_MASK; }
-static inline GdkModifierType postcard_alt_mask(void) { return GDK_ALT_MASK; }
-static inline GdkModifierType postcard_shift_mask(void) { return GDK_SHIFT_MASK; }
+static inline GdkModifierType navgtk_control_mask(void) { return GDK_CONTROL_MASK; }
+static inline GdkModifierType navgtk_alt_mask(void) { return GDK_ALT_MASK; }
+static inline GdkModifierType navgtk_shift_mask(void) { return GDK_SHIFT_MASK; }
 
-static inline GtkFileFilter *postcard_image_filter(void) {
+static inline GtkFileFilter *navgtk_image_filter(void) {
     GtkFileFilter *filter = gtk_file_filter_new();
     gtk_file_filter_set_name(filter, "Images");
     gtk_file_filter_add_pixbuf_formats(filter);
@@ -108,7 +108,7 @@ static inline GtkFileFilter *postcard_image_filter(void) {
 }
 
 // gdk_pixbuf_save is variadic: save as JPEG with a quality ("1"…"100").
-static inline gboolean postcard_pixbuf_save_jpeg(GdkPixbuf *pixbuf, const char *path, const char *quality, GError **error) {
+static inline gboolean navgtk_pixbuf_save_jpeg(GdkPixbuf *pixbuf, const char *path, const char *quality, GError **error) {
     return gdk_pixbuf_save(pixbuf, path, "jpeg", error, "quality", quality, NULL);
 }
 
@@ -119,24 +119,24 @@ static inline void g_signal_emit_by_name_bool_string(gpointer instance, const ch
 }
 
 // g_application_command_line_print/printerr are variadic (a format): print one line as given.
-static inline void postcard_command_line_print(GApplicationCommandLine *line, const char *message) {
+static inline void navgtk_command_line_print(GApplicationCommandLine *line, const char *message) {
     g_application_command_line_print(line, "%s\n", message);
 }
-static inline void postcard_command_line_printerr(GApplicationCommandLine *line, const char *message) {
+static inline void navgtk_command_line_printerr(GApplicationCommandLine *line, const char *message) {
     g_application_command_line_printerr(line, "%s\n", message);
 }
 
 // For tests: emits a swipe gesture's signals as GTK does on real input (XTEST cannot make touchpad
 // scroll sequences or touch points under Xvfb). g_signal_emit_by_name is variadic, so not callable from Swift.
-static inline void postcard_emit_signal(gpointer instance, const char *name) {
+static inline void navgtk_emit_signal(gpointer instance, const char *name) {
     g_signal_emit_by_name(instance, name);
 }
-static inline gboolean postcard_emit_scroll(gpointer controller, double dx, double dy) {
+static inline gboolean navgtk_emit_scroll(gpointer controller, double dx, double dy) {
     gboolean handled = FALSE;
     g_signal_emit_by_name(controller, "scroll", dx, dy, &handled);
     return handled;
 }
-static inline void postcard_emit_drag(gpointer gesture, const char *name, double x, double y) {
+static inline void navgtk_emit_drag(gpointer gesture, const char *name, double x, double y) {
     g_signal_emit_by_name(gesture, name, x, y);
 }
 

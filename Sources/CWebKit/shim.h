@@ -3,7 +3,7 @@
 // WebKitGTK and JavaScriptCore take longer to load than GTK itself (about 80 ms on the machines Postcard
 // is measured on), so linking them would slow every start of an app that may never show a web page.
 // This header declares the few types, values and functions NavigationWeb uses (as WebKitGTK 6.0's
-// headers define them) and postcard_webkit_open() loads the library with dlopen and fills a table of
+// headers define them) and navgtk_webkit_open() loads the library with dlopen and fills a table of
 // its functions. Nothing here links WebKitGTK.
 #ifndef POSTCARD_CWEBKIT_SHIM_H
 #define POSTCARD_CWEBKIT_SHIM_H
@@ -58,11 +58,11 @@ typedef struct {
     void (*user_content_manager_add_style_sheet)(WebKitUserContentManager *, WebKitUserStyleSheet *);
     void (*user_content_manager_remove_all_style_sheets)(WebKitUserContentManager *);
     char *(*jsc_value_to_json)(JSCValue *, unsigned);
-} PostcardWebKit;
+} WebKitFunctions;
 
 // Opens WebKitGTK 6.0 and fills `table`. Returns NULL, or what went wrong (the library or a function
 // missing). Call once, from the main thread.
-static inline const char *postcard_webkit_open(PostcardWebKit *table) {
+static inline const char *navgtk_webkit_open(WebKitFunctions *table) {
     void *library = dlopen("libwebkitgtk-6.0.so.4", RTLD_NOW | RTLD_GLOBAL);
     if (library == NULL) return dlerror();
 #define POSTCARD_LOAD(field, symbol) \

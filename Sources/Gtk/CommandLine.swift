@@ -162,12 +162,12 @@ public struct CommandLineInvocation {
 
     /// Prints `message` and a newline on the launching process's standard error.
     public func printError(_ message: String) {
-        postcard_command_line_printerr(commandLine, message)
+        navgtk_command_line_printerr(commandLine, message)
     }
 
     /// Prints `message` and a newline on the launching process's standard output.
     public func print(_ message: String) {
-        postcard_command_line_print(commandLine, message)
+        navgtk_command_line_print(commandLine, message)
     }
 }
 

@@ -6,7 +6,7 @@ public final class Box: Widget {
     /// Creates a vertical box that screen readers announce as a dialog: a dialog drawn inside its
     /// parent window (a bottom sheet) rather than as a window of its own.
     package init(dialogRole: Void) {
-        super.init(postcard_box_new_with_role(GTK_ORIENTATION_VERTICAL, GTK_ACCESSIBLE_ROLE_DIALOG), transfer: .none)
+        super.init(navgtk_box_new_with_role(GTK_ORIENTATION_VERTICAL, GTK_ACCESSIBLE_ROLE_DIALOG), transfer: .none)
     }
 
     /// Creates a box; `spacing` is the gap between children in pixels.
@@ -141,7 +141,7 @@ public final class Clamp: Widget {
         gtk_box_append(pointer(), child.widget)
     }
 
-    private static let key = "postcard-clamp-maximum-width"
+    private static let key = "navigation-gtk-clamp-maximum-width"
 
     private static func maximum(of widget: UnsafeMutablePointer<GtkWidget>) -> Int32 {
         Int32(Int(bitPattern: g_object_get_data(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GObject.self), key)))

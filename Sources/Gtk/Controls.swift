@@ -21,7 +21,7 @@ public final class Button: Widget {
     }
 
     private func setMnemonicAccessibleLabel(_ label: String) {
-        postcard_accessible_reset_labelled_by(widget)
+        navgtk_accessible_reset_labelled_by(widget)
         setAccessibleLabel(String(label.filter { $0 != "_" }))
     }
 

@@ -148,7 +148,7 @@ package enum AsyncCall {
                 } else if let value {
                     continuation.resume(returning: Handle(value: value))
                 } else {
-                    continuation.resume(throwing: GLibError(message: "No result"))
+                    continuation.resume(throwing: GLibError.toolkit("No result"))
                 }
             }
             start({ _, result, data in

@@ -81,11 +81,11 @@ public struct KeyModifiers: OptionSet, Sendable {
     /// Wraps `GdkModifierType` bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// Control.
-    public static let control = KeyModifiers(rawValue: postcard_control_mask().rawValue)
+    public static let control = KeyModifiers(rawValue: navgtk_control_mask().rawValue)
     /// Alt.
-    public static let alt = KeyModifiers(rawValue: postcard_alt_mask().rawValue)
+    public static let alt = KeyModifiers(rawValue: navgtk_alt_mask().rawValue)
     /// Shift.
-    public static let shift = KeyModifiers(rawValue: postcard_shift_mask().rawValue)
+    public static let shift = KeyModifiers(rawValue: navgtk_shift_mask().rawValue)
 }
 
 /// GDK key values (`GDK_KEY_*`) the app matches.

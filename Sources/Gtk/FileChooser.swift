@@ -10,12 +10,12 @@ public final class FileChooser: Object {
     /// `title` is the dialog title; `acceptLabel` the affirmative button (e.g. "_Open"); `folder`, when
     /// given, is the folder it starts in (else GTK's default, Recent).
     package init(title: String, acceptLabel: String, parent: UnsafeMutablePointer<GtkWindow>?, folder: FilePath? = nil) {
-        super.init(gtk_file_chooser_native_new(title, parent, GTK_FILE_CHOOSER_ACTION_OPEN, acceptLabel, localized("_Cancel")),
+        super.init(gtk_file_chooser_native_new(title, parent, GTK_FILE_CHOOSER_ACTION_OPEN, acceptLabel, toolkitLocalized("_Cancel")),
                    transfer: .full)
         gtk_native_dialog_set_modal(pointer(), 1)
-        let filter = postcard_image_filter()
+        let filter = navgtk_image_filter()
         // Translators: the file chooser's filter that shows image files only.
-        gtk_file_filter_set_name(filter, localized("Images"))
+        gtk_file_filter_set_name(filter, toolkitLocalized("Images"))
         gtk_file_chooser_add_filter(pointer(), filter)
         g_object_unref(UnsafeMutableRawPointer(filter))  // the chooser holds its own reference
         if let folder, let start = folder.withCString({ g_file_new_for_path($0) }) {

@@ -16,7 +16,7 @@ public enum Files {
         if path.withCString({ g_mkdir_with_parents($0, 0o700) }) != 0 {
             let reason = String(cString: g_strerror(errno))  // before anything else can change errno
             // Translators: %1$s is a folder, %2$s the system's reason, e.g. "Permission denied".
-            throw GLibError(message: localized("Could not create folder %1$s: %2$s", path.displayName, reason))
+            throw GLibError.toolkit(toolkitLocalized("Could not create folder %1$s: %2$s", path.displayName, reason))
         }
     }
 
@@ -38,7 +38,7 @@ public enum Files {
         }
         let type = g_file_query_file_type(from, G_FILE_QUERY_INFO_NONE, nil)
         guard type == G_FILE_TYPE_REGULAR || type == G_FILE_TYPE_UNKNOWN else {  // unknown: missing; copy says so
-            throw GLibError(message: localized("It is not a regular file (a pipe or a device), so Postcard does not open it"))
+            throw GLibError.toolkit(toolkitLocalized("It is not a regular file (a pipe or a device), so it is not opened"))
         }
         _ = try GLibError.check { g_file_copy(from, to, G_FILE_COPY_OVERWRITE, nil, nil, nil, $0) }
     }
@@ -75,7 +75,7 @@ public enum Files {
         let linked = source.withCString { from in destination.withCString { link(from, $0) } }
         guard linked == 0 else {
             let reason = String(cString: strerror(errno))
-            throw GLibError(message: localized("Can't move %1$s to %2$s: %3$s", source.displayName, destination.displayName, reason))
+            throw GLibError.toolkit(toolkitLocalized("Can't move %1$s to %2$s: %3$s", source.displayName, destination.displayName, reason))
         }
         remove(source)
     }
@@ -86,11 +86,11 @@ public enum Files {
     public static func sync(_ path: FilePath) throws {
         let descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
-            throw GLibError(message: localized("Can't open %1$s: %2$s", path.displayName, String(cString: strerror(errno))))
+            throw GLibError.toolkit(toolkitLocalized("Can't open %1$s: %2$s", path.displayName, String(cString: strerror(errno))))
         }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else {
-            throw GLibError(message: localized("Can't write %1$s to the disk: %2$s", path.displayName, String(cString: strerror(errno))))
+            throw GLibError.toolkit(toolkitLocalized("Can't write %1$s to the disk: %2$s", path.displayName, String(cString: strerror(errno))))
         }
     }
 
@@ -211,8 +211,8 @@ public enum DateText {
     @MainActor
     public static func dateAndTime(unixSeconds: Int64) -> String {
         let pattern = usesTwelveHourClock
-            ? localized("%-d %b %Y, %-l:%M %p")  // 12-hour clock
-            : localized("%-d %b %Y, %H:%M")      // 24-hour clock
+            ? toolkitLocalized("%-d %b %Y, %-l:%M %p")  // 12-hour clock
+            : toolkitLocalized("%-d %b %Y, %H:%M")      // 24-hour clock
         return format(unixSeconds: unixSeconds, pattern)
     }
 

@@ -14,7 +14,7 @@ public struct ImageLoadError: Error, CustomStringConvertible, Sendable, Equatabl
 
     /// Which kind of failure.
     public let kind: Kind
-    /// The reason in words, e.g. "The file is empty" or "16000 × 16000 pixels is more than Postcard shows".
+    /// The reason in words, e.g. "The file is empty" or "16000 × 16000 pixels is too large to show".
     public let reason: String
 
     /// Creates an error of `kind` with `reason`.
@@ -72,7 +72,7 @@ public enum ImageDecoder {
 
     /// The decoding queue: two jobs at once (two threads at low priority; the machines Postcard is
     /// measured on have two cores), newest request first.
-    public static let queue = BackgroundWorkQueue(label: "postcard.image-decoding", width: 2)
+    public static let queue = BackgroundWorkQueue(label: "navigation-gtk.image-decoding", width: 2)
 
     /// The most pixels an image of `format` may have to be shown. JPEG decodes scaled (libjpeg's DCT
     /// scaling: memory follows the shown size), so it may be large; other formats decode at full size
@@ -107,7 +107,7 @@ public enum ImageDecoder {
         let (format, width, height) = try header(filename: filename)
         if Int64(width) * Int64(height) > pixelBudget(forFormat: format) {
             // Translators: an image's width and height in pixels, e.g. "16000 × 16000 pixels is more …".
-            throw ImageLoadError(.tooLarge, localized("%d × %d pixels is more than Postcard shows", width, height))
+            throw ImageLoadError(.tooLarge, toolkitLocalized("%d × %d pixels is too large to show", width, height))
         }
         let target = scaledSize(width: width, height: height, fit: fit)
         var error: UnsafeMutablePointer<GError>?
@@ -115,15 +115,15 @@ public enum ImageDecoder {
             ? gdk_pixbuf_new_from_file(filename, &error)
             : gdk_pixbuf_new_from_file_at_scale(filename, target.0, target.1, 1, &error)
         guard let decoded else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? localized("it could not be decoded")
+            let reason = error.map { String(cString: $0.pointee.message) } ?? toolkitLocalized("it could not be decoded")
             if let error { g_error_free(error) }
             // Translators: %s is why the image could not be decoded (GdkPixbuf's message, or "it could not be decoded").
-            throw ImageLoadError(.unreadable, localized("The image is damaged: %s", reason))
+            throw ImageLoadError(.unreadable, toolkitLocalized("The image is damaged: %s", reason))
         }
         if let error { g_error_free(error) }
         defer { g_object_unref(UnsafeMutableRawPointer(decoded)) }
         guard let upright = gdk_pixbuf_apply_embedded_orientation(decoded) else {
-            throw ImageLoadError(.unreadable, localized("Not enough memory to turn the image upright"))
+            throw ImageLoadError(.unreadable, toolkitLocalized("Not enough memory to turn the image upright"))
         }
         // A quarter turn swaps the sides: fit the box again (on this thread, never the main one).
         let uprightWidth = gdk_pixbuf_get_width(upright), uprightHeight = gdk_pixbuf_get_height(upright)
@@ -131,7 +131,7 @@ public enum ImageDecoder {
         if final == (uprightWidth, uprightHeight) { return DecodedImage(taking: upright) }
         defer { g_object_unref(UnsafeMutableRawPointer(upright)) }
         guard let scaled = gdk_pixbuf_scale_simple(upright, final.0, final.1, GDK_INTERP_BILINEAR) else {
-            throw ImageLoadError(.unreadable, localized("Not enough memory to scale the image"))
+            throw ImageLoadError(.unreadable, toolkitLocalized("Not enough memory to scale the image"))
         }
         return DecodedImage(taking: scaled)
     }
@@ -154,14 +154,14 @@ public enum ImageDecoder {
     /// writes to), so it is refused before anything opens it (`stat` does not open the file).
     private static func fileName(uri: String) throws -> UnsafeMutablePointer<CChar> {
         guard let name = g_filename_from_uri(uri, nil, nil) else {
-            throw ImageLoadError(.unreadable, localized("Not a local file: %s", uri))
+            throw ImageLoadError(.unreadable, toolkitLocalized("Not a local file: %s", uri))
         }
         var info = stat()
         if stat(name, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
             g_free(name)
             throw ImageLoadError(.unreadable, (info.st_mode & S_IFMT) == S_IFDIR
-                ? localized("It is a folder, not a photo")
-                : localized("It is not a regular file (a pipe or a device), so Postcard does not open it"))
+                ? toolkitLocalized("It is a folder, not a photo")
+                : toolkitLocalized("It is not a regular file (a pipe or a device), so it is not opened"))
         }
         return name
     }
@@ -176,12 +176,12 @@ public enum ImageDecoder {
         }
         var info = stat()
         if stat(filename, &info) != 0 {
-            let reason = errno == ENOENT ? localized("The file no longer exists") : String(cString: g_strerror(errno))
+            let reason = errno == ENOENT ? toolkitLocalized("The file no longer exists") : String(cString: g_strerror(errno))
             throw ImageLoadError(.unreadable, reason)
         }
-        if access(filename, R_OK) != 0 { throw ImageLoadError(.unreadable, localized("You don't have permission to read it")) }
-        if info.st_size == 0 { throw ImageLoadError(.unreadable, localized("The file is empty")) }
-        throw ImageLoadError(.unreadable, localized("The file is damaged, or is not an image of a kind this computer can open"))
+        if access(filename, R_OK) != 0 { throw ImageLoadError(.unreadable, toolkitLocalized("You don't have permission to read it")) }
+        if info.st_size == 0 { throw ImageLoadError(.unreadable, toolkitLocalized("The file is empty")) }
+        throw ImageLoadError(.unreadable, toolkitLocalized("The file is damaged, or is not an image of a kind this computer can open"))
     }
 }
 

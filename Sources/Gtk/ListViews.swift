@@ -76,7 +76,7 @@ public struct ListItemBinding {
     /// and its tooltip, when `tooltip` is given.
     public func setAccessibleLabel(_ label: String, tooltip: String? = nil) {
         guard let itemWidget else { return }
-        postcard_accessible_set_label(itemWidget, label)
+        navgtk_accessible_set_label(itemWidget, label)
         gtk_widget_set_tooltip_text(itemWidget, tooltip)
     }
 }
@@ -183,7 +183,7 @@ public class ListBase: Widget {
     /// scrolled window already; if it is not, this logs a message and does nothing.
     public func onScroll(_ handler: @escaping @MainActor (Double) -> Void) {
         guard let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(gobject)) else {
-            postcard_log_message("ListBase.onScroll: the list is not in a scrolled window yet; nothing connected")
+            Logger.toolkit.critical("ListBase.onScroll: the list is not in a scrolled window yet; nothing connected")
             return
         }
         let report: @MainActor (SignalArguments) -> Void = { args in

@@ -1,26 +1,79 @@
 import CGtk
 import Glibc
+internal import NavigationGtkResources
 
-/// Translations through GNU gettext, as GNOME apps use it (GLib's `g_dgettext` and `g_dngettext`):
-/// every user-visible string is looked up in the text domain ``domain`` (`postcard`), whose compiled
-/// catalogues (`<dir>/<lang>/LC_MESSAGES/postcard.mo`) are found through ``bind(directory:)``.
+/// Translations through GNU gettext, as GNOME apps use it (GLib's `g_dgettext` and `g_dngettext`), in two
+/// text domains, as a GNOME app and the libraries it uses each have their own (GTK's is `gtk40`):
 ///
-/// Strings are marked with ``localized(_:_:)`` and ``localizedPlural(_:_:count:_:)``, which `xgettext`
-/// extracts into `po/postcard.pot` (`make po`). Sentences are whole strings with C-format placeholders
-/// (`%s`, `%d`, or `%1$s` when a translation reorders them), never pieces joined in code.
+/// - **The app's**: the app names it and its folder with ``bind(domain:directory:)`` (Postcard's is
+///   `postcard`, `<prefix>/share/locale/<lang>/LC_MESSAGES/postcard.mo`); ``localized(_:_:)`` and
+///   ``localizedPlural(_:_:count:_:)`` look strings up there. An app that binds none gets its strings
+///   as written.
+/// - **The toolkit's** (``toolkitDomain``, `navigation-gtk`): the strings of `Gtk`, `NavigationGtk` and
+///   `NavigationWeb` ("Back", "Cancel", a photo that can't be read). Its compiled catalogues travel inside
+///   the library (a GResource), so an app built on it gets "Zurück" in German without shipping any
+///   translation; gettext reads catalogues only from files, so on first use they are written once to the
+///   user's cache folder (`$XDG_CACHE_HOME/navigation-gtk/<checksum>/`) and the domain is bound there.
+///
+/// Sentences are whole strings with C-format placeholders (`%s`, `%d`, or `%1$s` when a translation
+/// reorders them), never pieces joined in code; `xgettext` extracts them (`make po`).
 public enum Localization {
-    /// The gettext text domain of every string of the app and its toolkit.
-    public static let domain = "postcard"
+    /// The toolkit's own gettext text domain (see the type's docs).
+    public static let toolkitDomain = "navigation-gtk"
 
     /// Sets the locale from the environment (`LANG`, `LC_ALL`, `LANGUAGE`; `setlocale(LC_ALL, "")`) and
-    /// binds ``domain`` to `directory` (`<prefix>/share/locale` when installed) in UTF-8, so GTK's own
-    /// strings and the app's follow the user's language. Call first thing, before any string is made.
-    public static func bind(directory: FilePath) {
+    /// makes `domain` the app's text domain, bound to `directory` (`<prefix>/share/locale` when
+    /// installed) in UTF-8: ``localized(_:_:)`` and GtkBuilder's translatable strings (`textdomain`) look
+    /// there. Call first thing, before any string is made; main thread. GTK's and the toolkit's own
+    /// strings follow the same language from their own domains.
+    public static func bind(domain: String, directory: FilePath) {
         setlocale(LC_ALL, "")
         directory.withCString { _ = bindtextdomain(domain, $0) }
         bind_textdomain_codeset(domain, "UTF-8")
-        textdomain(domain)  // GtkBuilder's translatable strings (the Keyboard Shortcuts window)
+        textdomain(domain)
     }
+
+    /// Binds ``toolkitDomain`` once per process, at its first string (any thread: a static `let` is
+    /// initialised once, atomically). Writes the compiled-in catalogues to the user's cache unless they
+    /// are there already; when that fails (no writable cache) the toolkit's strings stay in English.
+    fileprivate static let toolkitCatalogue: Bool = {
+        _ = navigation_get_resource()  // registered as the library loaded; the call keeps it linked
+        let root = "/io/github/NavigationGtk/locale"
+        guard let languages = g_resources_enumerate_children(root, G_RESOURCE_LOOKUP_FLAGS_NONE, nil) else { return false }
+        defer { g_strfreev(languages) }
+        var catalogues: [(language: String, bytes: OpaquePointer)] = []
+        var index = 0
+        while let name = languages[index] {
+            index += 1
+            let language = String(String(cString: name).dropLast())  // "de/"
+            let path = "\(root)/\(language)/\(toolkitDomain).mo"
+            if let bytes = g_resources_lookup_data(path, G_RESOURCE_LOOKUP_FLAGS_NONE, nil) {
+                catalogues.append((language, bytes))
+            }
+        }
+        defer { catalogues.forEach { g_bytes_unref($0.bytes) } }
+        let checksum = g_checksum_new(G_CHECKSUM_SHA256)
+        defer { g_checksum_free(checksum) }
+        for catalogue in catalogues {
+            var size = 0
+            let data = g_bytes_get_data(catalogue.bytes, &size)
+            g_checksum_update(checksum, data?.assumingMemoryBound(to: guchar.self), size)
+        }
+        let folder = String(cString: g_get_user_cache_dir()) + "/" + toolkitDomain + "/"
+            + String(String(cString: g_checksum_get_string(checksum)).prefix(16))
+        for catalogue in catalogues {
+            let directory = "\(folder)/\(catalogue.language)/LC_MESSAGES"
+            let file = "\(directory)/\(toolkitDomain).mo"
+            guard g_file_test(file, G_FILE_TEST_EXISTS) == 0 else { continue }
+            var size = 0
+            let data = g_bytes_get_data(catalogue.bytes, &size)
+            guard g_mkdir_with_parents(directory, 0o755) == 0,
+                  g_file_set_contents(file, data?.assumingMemoryBound(to: CChar.self), gssize(size), nil) != 0 else { return false }
+        }
+        _ = bindtextdomain(toolkitDomain, folder)
+        bind_textdomain_codeset(toolkitDomain, "UTF-8")
+        return true
+    }()
 
     /// The user's languages for messages, most preferred first, each also in its shorter forms
     /// (`de_DE.UTF-8`, `de_DE`, `de.UTF-8`, `de`), ending with `C` (`g_get_language_names`, from
@@ -79,8 +132,9 @@ public enum Localization {
     }
 }
 
-/// `message` in the user's language (gettext domain ``Localization/domain``), with its placeholders
-/// (`%s`, `%d`, `%1$s`) replaced by `arguments`. Marks the string for `xgettext` (keyword `localized`).
+/// `message` in the user's language (the app's gettext domain, ``Localization/bind(domain:directory:)``),
+/// with its placeholders (`%s`, `%d`, `%1$s`) replaced by `arguments`. Marks the string for `xgettext`
+/// (keyword `localized`). Any thread.
 ///
 /// Two identical English words that translate differently (the noun "Post", a page title, and the verb
 /// "Post", a button) are told apart as GLib's `Q_()` does: a context before a `|` ("page title|Post").
@@ -89,16 +143,25 @@ public enum Localization {
 public func localized(_ message: String, _ arguments: CustomStringConvertible...) -> String {
     // Untranslated, gettext returns the pointer it was given (or a pointer into it, after the `|`):
     // read it while that is still alive.
-    let translated = message.withCString { String(cString: g_dpgettext(Localization.domain, $0, 0)) }
+    let translated = message.withCString { String(cString: g_dpgettext(nil, $0, 0)) }
+    return Localization.substitute(translated, arguments.map(\.description))
+}
+
+/// A string of the toolkit's own, in the user's language (``Localization/toolkitDomain``), as
+/// ``localized(_:_:)`` (keyword `toolkitLocalized` for `xgettext`). Any thread.
+package func toolkitLocalized(_ message: String, _ arguments: CustomStringConvertible...) -> String {
+    _ = Localization.toolkitCatalogue
+    let translated = message.withCString { String(cString: g_dpgettext(Localization.toolkitDomain, $0, 0)) }
     return Localization.substitute(translated, arguments.map(\.description))
 }
 
 /// The singular or plural form of a message for `count`, in the user's language (the language's own
 /// plural rules, `g_dngettext`), with `%d` or `%s` placeholders replaced by `arguments` (usually the
-/// count itself). Marks the strings for `xgettext` (keyword `localizedPlural:1,2`).
+/// count itself), in the app's domain. Marks the strings for `xgettext` (keyword `localizedPlural:1,2`).
+/// Any thread.
 public func localizedPlural(_ singular: String, _ plural: String, count: Int, _ arguments: CustomStringConvertible...) -> String {
     let translated = singular.withCString { one in
-        plural.withCString { many in String(cString: g_dngettext(Localization.domain, one, many, gulong(max(count, 0)))) }
+        plural.withCString { many in String(cString: g_dngettext(nil, one, many, gulong(max(count, 0)))) }
     }
     return Localization.substitute(translated, arguments.map(\.description))
 }

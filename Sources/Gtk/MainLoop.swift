@@ -41,7 +41,7 @@ public enum MainLoopBridge {
     static func installChecked() {
         install()
         if !DispatchMainQueueHooks.verify(timeout: 2) {
-            Log.critical("Swift's main actor does not run inside GLib's loop: libdispatch's main-queue hooks (_dispatch_get_main_queue_handle_4CF, _dispatch_main_queue_callback_4CF) no longer work on this toolchain; see Sources/Gtk/DispatchMainQueueHooks.swift")
+            Logger.toolkit.critical("Swift's main actor does not run inside GLib's loop: libdispatch's main-queue hooks (_dispatch_get_main_queue_handle_4CF, _dispatch_main_queue_callback_4CF) no longer work on this toolchain; see Sources/Gtk/DispatchMainQueueHooks.swift")
         }
     }
 

@@ -28,7 +28,7 @@ open class Object {
     /// (`g_object_ref_sink`), so widgets from `gtk_*_new` can be passed with either value.
     package init(_ pointer: UnsafeMutableRawPointer, transfer: Transfer) {
         gobject = pointer.assumingMemoryBound(to: GObject.self)
-        if postcard_is_floating(pointer) != 0 || transfer == .none {
+        if navgtk_is_floating(pointer) != 0 || transfer == .none {
             g_object_ref_sink(pointer)
         }
     }
@@ -36,7 +36,7 @@ open class Object {
     /// Wraps an object whose C type is private (imported as `OpaquePointer`); see ``init(_:transfer:)``.
     package init(_ pointer: OpaquePointer, transfer: Transfer) {
         gobject = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GObject.self)
-        if postcard_is_floating(gobject) != 0 || transfer == .none {
+        if navgtk_is_floating(gobject) != 0 || transfer == .none {
             g_object_ref_sink(gobject)
         }
     }
@@ -57,7 +57,7 @@ open class Object {
     package func pointer() -> OpaquePointer { OpaquePointer(gobject) }
 
     /// The GType name of the wrapped object, e.g. `"GtkButton"`.
-    public var typeName: String { String(cString: postcard_type_name_of(gobject)) }
+    public var typeName: String { String(cString: navgtk_type_name_of(gobject)) }
 
     /// Connects `handler` to the signal `name` (e.g. `"clicked"`, `"notify::title"`).
     ///
@@ -131,7 +131,7 @@ public struct SignalArguments: @unchecked Sendable {
     public func uint(at index: Int) -> UInt32 {
         guard index < count, let values else { return 0 }
         let value = values + index
-        if postcard_value_holds_flags(value) != 0 {
+        if navgtk_value_holds_flags(value) != 0 {
             return g_value_get_flags(value)
         }
         return g_value_get_uint(value)
@@ -244,11 +244,20 @@ public struct GLibError: Error, CustomStringConvertible, Sendable {
     /// The GError code within its domain.
     public let code: Int32
 
-    /// Creates an error with a message of our own (domain `"postcard"`).
-    public init(message: String, code: Int32 = 0) {
+    /// Creates an error with a message of its own, in `domain` (by GLib's convention a quark name such
+    /// as `"postcard-error-quark"`; the toolkit's own errors use ``toolkitDomain``).
+    public init(message: String, domain: String, code: Int32 = 0) {
         self.message = message
-        domain = "postcard"
+        self.domain = domain
         self.code = code
+    }
+
+    /// The error domain of the toolkit's own errors: `"navigation-gtk-error-quark"`.
+    public static let toolkitDomain = "navigation-gtk-error-quark"
+
+    /// An error of the toolkit's own (``toolkitDomain``).
+    package static func toolkit(_ message: String) -> GLibError {
+        GLibError(message: message, domain: toolkitDomain)
     }
 
     /// Takes and frees a `GError`.

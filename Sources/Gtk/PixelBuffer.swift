@@ -31,15 +31,15 @@ public final class PixelBuffer: @unchecked Sendable {
     public func writeJPEG(to path: FilePath, quality: Int = 90) throws {
         guard let pixbuf = gdk_pixbuf_new_from_bytes(bytes, GDK_COLORSPACE_RGB, 0, 8, width, height, Int32(stride)) else {
             // Translators: a width and a height in pixels.
-            throw GLibError(message: localized("Could not make an image of %d × %d pixels", width, height))
+            throw GLibError.toolkit(toolkitLocalized("Could not make an image of %d × %d pixels", width, height))
         }
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         let value = String(min(100, max(1, quality)))
         var error: UnsafeMutablePointer<GError>?
-        if path.withCString({ postcard_pixbuf_save_jpeg(pixbuf, $0, value, &error) }) == 0 {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? localized("unknown error")
+        if path.withCString({ navgtk_pixbuf_save_jpeg(pixbuf, $0, value, &error) }) == 0 {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? toolkitLocalized("unknown error")
             if let error { g_error_free(error) }
-            throw GLibError(message: reason)
+            throw GLibError.toolkit(reason)
         }
     }
 }

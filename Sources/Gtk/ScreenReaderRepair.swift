@@ -14,30 +14,30 @@ extension Widget {
     /// Main actor only. Widgets added later are not seen.
     public func repairScreenReaderNames() {
         func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
-            let type = String(cString: postcard_type_name_of(widget))
-            let named = postcard_accessible_has_label(widget) != 0
+            let type = String(cString: navgtk_type_name_of(widget))
+            let named = navgtk_accessible_has_label(widget) != 0
             switch type {
             case "GtkImage" where !named:
-                postcard_accessible_set_hidden(widget, 1)
+                navgtk_accessible_set_hidden(widget, 1)
             case "GtkButton", "GtkToggleButton", "GtkMenuButton":
                 guard !named else { break }
                 let button = UnsafeMutableRawPointer(widget)
                 let hasText = type == "GtkMenuButton"
                     ? gtk_menu_button_get_label(OpaquePointer(button)) != nil
                     : gtk_button_get_label(button.assumingMemoryBound(to: GtkButton.self)) != nil
-                if hasText || gtk_widget_get_first_child(widget).map({ String(cString: postcard_type_name_of($0)) == "GtkLabel" }) == true {
+                if hasText || gtk_widget_get_first_child(widget).map({ String(cString: navgtk_type_name_of($0)) == "GtkLabel" }) == true {
                     break
                 }
                 if let tooltip = gtk_widget_get_tooltip_text(widget) {
-                    postcard_accessible_set_label(widget, tooltip)
+                    navgtk_accessible_set_label(widget, tooltip)
                 } else if let name = iconName(in: widget).flatMap({ Self.iconNames[$0] }) {
-                    postcard_accessible_set_label(widget, name)
+                    navgtk_accessible_set_label(widget, name)
                 } else if gtk_widget_get_mapped(widget) == 0 {
-                    postcard_accessible_set_hidden(widget, 1)
+                    navgtk_accessible_set_hidden(widget, 1)
                     return
                 }
             case "GtkTextView" where !named:
-                if let title = stackPageTitle(of: widget) { postcard_accessible_set_label(widget, title) }
+                if let title = stackPageTitle(of: widget) { navgtk_accessible_set_label(widget, title) }
             default:
                 break
             }
@@ -52,13 +52,13 @@ extension Widget {
 
     /// Names for icon-only buttons without a tooltip, by their standard icon (the GNOME HIG's words).
     private static var iconNames: [String: String] {
-        ["edit-find-symbolic": localized("Search"), "open-menu-symbolic": localized("Main Menu"),
-         "window-close-symbolic": localized("Close"), "go-previous-symbolic": localized("Back")]
+        ["edit-find-symbolic": toolkitLocalized("Search"), "open-menu-symbolic": toolkitLocalized("Main Menu"),
+         "window-close-symbolic": toolkitLocalized("Close"), "go-previous-symbolic": toolkitLocalized("Back")]
     }
 
     /// The icon name of the first `GtkImage` in `widget`, or nil.
     private func iconName(in widget: UnsafeMutablePointer<GtkWidget>) -> String? {
-        if String(cString: postcard_type_name_of(widget)) == "GtkImage" {
+        if String(cString: navgtk_type_name_of(widget)) == "GtkImage" {
             return gtk_image_get_icon_name(OpaquePointer(widget)).map { String(cString: $0) }
         }
         var child = gtk_widget_get_first_child(widget)
@@ -73,7 +73,7 @@ extension Widget {
     private func stackPageTitle(of widget: UnsafeMutablePointer<GtkWidget>) -> String? {
         var child = widget
         while let parent = gtk_widget_get_parent(child) {
-            if String(cString: postcard_type_name_of(parent)) == "GtkStack",
+            if String(cString: navgtk_type_name_of(parent)) == "GtkStack",
                let page = gtk_stack_get_page(OpaquePointer(parent), child), let title = gtk_stack_page_get_title(page) {
                 return String(cString: title)
             }

@@ -30,32 +30,32 @@ open class Widget: Object {
     /// Sets the accessible name that screen readers announce (ATK/AT-SPI "name"). Every control should
     /// have one equal to its visible label.
     public func setAccessibleLabel(_ label: String) {
-        postcard_accessible_set_label(widget, label)
+        navgtk_accessible_set_label(widget, label)
     }
 
     /// Tells screen readers that the widget also opens a menu (ARIA `aria-haspopup`), e.g. a Back button
     /// with a history menu.
     public func setAccessibleHasPopup(_ hasPopup: Bool) {
-        postcard_accessible_set_has_popup(widget, hasPopup ? 1 : 0)
+        navgtk_accessible_set_has_popup(widget, hasPopup ? 1 : 0)
     }
 
     /// Hides the widget from screen readers (decoration that says nothing the text beside it does not).
-    public func hideFromScreenReaders() { postcard_accessible_set_hidden(widget, 1) }
+    public func hideFromScreenReaders() { navgtk_accessible_set_hidden(widget, 1) }
 
     /// Hides the widget and everything in it from screen readers, or shows it to them again
     /// (`GTK_ACCESSIBLE_STATE_HIDDEN`): for content that is kept but not on screen, such as the pages
     /// below the top of a navigation stack, which GTK 4.8 would otherwise still expose as visible.
-    public func setHiddenFromScreenReaders(_ hidden: Bool) { postcard_accessible_set_hidden(widget, hidden ? 1 : 0) }
+    public func setHiddenFromScreenReaders(_ hidden: Bool) { navgtk_accessible_set_hidden(widget, hidden ? 1 : 0) }
 
     /// Whether the accessible name equals `label`: the accessible label when one is set (GTK 4.8 has no
     /// getter; uses GTK's test API), else a text button's own label, which GTK names it by.
     public func hasAccessibleLabel(_ label: String) -> Bool {
-        if postcard_accessible_has_label(widget) != 0 {
-            guard let message = postcard_accessible_check_label(widget, label) else { return true }
+        if navgtk_accessible_has_label(widget) != 0 {
+            guard let message = navgtk_accessible_check_label(widget, label) else { return true }
             g_free(message)
             return false
         }
-        guard String(cString: postcard_type_name_of(widget)) == "GtkButton",
+        guard String(cString: navgtk_type_name_of(widget)) == "GtkButton",
               let text = gtk_button_get_label(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)) else {
             return false
         }
@@ -248,12 +248,12 @@ extension Widget {
     /// - Throws: ``GLibError`` saying why: not shown, no size, nothing drawn, rendering failed.
     private func render(croppedToWidget: Bool, overlays: [Widget] = []) throws -> Texture {
         guard isMapped, let native = gtk_widget_get_native(widget), let renderer = gtk_native_get_renderer(native) else {
-            throw GLibError(message: "can't snapshot \(typeName): not shown on screen")
+            throw GLibError.toolkit("can't snapshot \(typeName): not shown on screen")
         }
         let paintable = gtk_widget_paintable_new(widget)!
         defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
         let width = Double(gdk_paintable_get_intrinsic_width(paintable)), height = Double(gdk_paintable_get_intrinsic_height(paintable))
-        guard width > 0, height > 0 else { throw GLibError(message: "can't snapshot \(typeName): it has no size") }
+        guard width > 0, height > 0 else { throw GLibError.toolkit("can't snapshot \(typeName): it has no size") }
         let snapshot = gtk_snapshot_new()!
         let scale = Float(max(1, scaleFactor))
         if scale > 1 { gtk_snapshot_scale(snapshot, scale, scale) }
@@ -275,7 +275,7 @@ extension Widget {
             gtk_snapshot_restore(snapshot)
         }
         guard let node = gtk_snapshot_free_to_node(snapshot) else {
-            throw GLibError(message: "can't snapshot \(typeName): nothing drawn")
+            throw GLibError.toolkit("can't snapshot \(typeName): nothing drawn")
         }
         defer { gsk_render_node_unref(node) }
         var viewport = croppedToWidget
@@ -284,7 +284,7 @@ extension Widget {
                               size: graphene_size_t(width: Float(bounds.maxX - bounds.minX) * scale, height: Float(bounds.maxY - bounds.minY) * scale))
         guard let texture = croppedToWidget || bounds != (0, 0, width, height) ? gsk_renderer_render_texture(renderer, node, &viewport)
                                                                                : gsk_renderer_render_texture(renderer, node, nil) else {
-            throw GLibError(message: "can't snapshot \(typeName): rendering failed")
+            throw GLibError.toolkit("can't snapshot \(typeName): rendering failed")
         }
         return Texture(taking: texture)
     }
@@ -309,7 +309,7 @@ extension Widget {
     /// - Throws: ``GLibError`` when it is not mapped, has no size, or the file cannot be written.
     public func saveSnapshot(toPNG path: FilePath, overlays: [Widget] = []) throws {
         guard try render(croppedToWidget: false, overlays: overlays).save(toPNG: path) else {
-            throw GLibError(message: "can't write \(path)")
+            throw GLibError.toolkit("can't write \(path)")
         }
     }
 }

@@ -34,7 +34,7 @@ public class Window: Widget {
     /// a new window can be given; a plain window reads as a `frame`).
     public init(role: AccessibleRole) {
         let gtkRole = role == .dialog ? GTK_ACCESSIBLE_ROLE_DIALOG : GTK_ACCESSIBLE_ROLE_ALERT_DIALOG
-        super.init(postcard_window_new_with_role(gtkRole), transfer: .none)
+        super.init(navgtk_window_new_with_role(gtkRole), transfer: .none)
     }
 
     /// Keeps the transient parent alive as long as this window points at it: GTK holds no reference to

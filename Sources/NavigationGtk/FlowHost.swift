@@ -63,7 +63,7 @@ public final class FlowHost {
             self.presentation = .pushed
             stack = anchorStack
             dialog = nil
-            ownCancelButton = anchorStack.providesCancel ? nil : Button(label: localized("Cancel"))
+            ownCancelButton = anchorStack.providesCancel ? nil : Button(label: toolkitLocalized("Cancel"))
             ownCancelButton?.addCSSClass("flow-cancel")
             ownCancelButton?.onClicked { [weak self] in self?.onCancelRequest?(.user) }
             anchorStack.observePops(owner: self) { [weak self] removed in self?.pagesPopped(removed) }

@@ -54,7 +54,7 @@ public final class NavigationStack {
     public let view = Stack()
 
     /// The Back button (visible when ``NavigationStackState/canGoBack``).
-    public let backButton = Button(iconName: "go-previous-symbolic", accessibleLabel: localized("Back"))
+    public let backButton = Button(iconName: "go-previous-symbolic", accessibleLabel: toolkitLocalized("Back"))
 
     /// The bar's title widget (the visible page's title and subtitle).
     public let titleView = TitleView()
@@ -707,7 +707,9 @@ public final class NavigationStack {
     }
 }
 
-/// Logs public misuse in GLib's log at message level (shown on stderr; not fatal).
+/// Reports misuse of the public API with `g_critical` in the toolkit's log domain (`NavigationGtk`), as
+/// libadwaita's `g_return_if_fail` checks do; the caller then ignores the call. Fatal in the tests unless
+/// expected (`G_DEBUG=fatal-criticals`, `g_test_expect_message`).
 func logMisuse(_ message: String) {
-    postcard_log_message(message)
+    Logger.toolkit.critical(message)
 }

@@ -15,7 +15,7 @@ enum NavigationStyle {
         guard !isLoaded else { return }
         isLoaded = true
         _ = navigation_get_resource()  // registered as the library loaded; the call keeps it linked
-        StyleSheet.load(resource: "/io/github/postcard/Navigation/navigation.css",
-                        darkVariant: "/io/github/postcard/Navigation/navigation-dark.css", priority: .library)
+        StyleSheet.load(resource: "/io/github/NavigationGtk/navigation.css",
+                        darkVariant: "/io/github/NavigationGtk/navigation-dark.css", priority: .library)
     }
 }

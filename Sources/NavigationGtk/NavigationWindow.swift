@@ -196,10 +196,10 @@ public final class ModalDialog {
     /// The dialog's navigation stack.
     public let stack: NavigationStack
     /// The one Cancel button (start of the bar, on every page).
-    public let cancelButton = Button(label: localized("Cancel"))
+    public let cancelButton = Button(label: toolkitLocalized("Cancel"))
     /// **Close**, at the start of the first page's own bar when the dialog presents its first page alone
     /// (see ``init(over:root:width:height:presentsRootAlone:)``); it asks to leave as Cancel does.
-    public let closeButton = Button(label: localized("Close"))
+    public let closeButton = Button(label: toolkitLocalized("Close"))
     /// Whether the first page shows its own bar with Close, and the stack's bar only above it.
     public let presentsRootAlone: Bool
 
@@ -243,7 +243,7 @@ public final class ModalDialog {
         }
         if style == .window { window.makeModal(over: parent) }
         window.setDefaultSize(width: width, height: height)
-        window.addCSSClass("postcard-dialog")
+        window.addCSSClass("navigation-dialog")
         stack.headerBar.showsTitleButtons = false
         // Cancel first, at the start; the stack's Back button follows it.
         stack.headerBar.remove(stack.backButton)
@@ -405,7 +405,7 @@ public final class PageDialog {
     /// The page shown.
     public let page: Page
     /// The Close button at the start of the page's standalone bar.
-    public let closeButton = Button(label: localized("Close"))
+    public let closeButton = Button(label: toolkitLocalized("Close"))
 
     private let focusReturn: FocusReturn
     private let completion = FlowCompletion<Void>()

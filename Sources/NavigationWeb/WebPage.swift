@@ -32,7 +32,7 @@ public final class WebPage: Page {
     /// The web view (a `WebKitWebView`).
     public let webView: Widget
     /// **Open in Browser** (end of the bar).
-    public let openInBrowserButton = Button(label: localized("Open in Browser"))
+    public let openInBrowserButton = Button(label: toolkitLocalized("Open in Browser"))
     /// Shows the loading progress, just below the bar.
     public let progressBar = ProgressBar()
     /// The error state: why the page can't be shown, and Try Again.
@@ -42,7 +42,7 @@ public final class WebPage: Page {
     /// The error state's explanation (the reason WebKit gave).
     public var errorDetail: Label { errorState.descriptionLabel }
     /// **Try Again** in the error state.
-    public let tryAgainButton = Button(label: localized("Try Again"))
+    public let tryAgainButton = Button(label: toolkitLocalized("Try Again"))
     /// A short message at the top of the page when a link was refused or could not be opened.
     public let messageLabel = Label()
 
@@ -60,7 +60,7 @@ public final class WebPage: Page {
     public private(set) var appliedInset: Int32 = 0
 
     private let webKitView: OpaquePointer  // the WebKitWebView that webView wraps
-    private let webKit: PostcardWebKit
+    private let webKit: WebKitFunctions
     private let frame = Overlay()
 
     /// Creates a page that loads `uri`. `localFolder` (an absolute path) is the folder whose `file://`
@@ -77,9 +77,9 @@ public final class WebPage: Page {
         webKitView = OpaquePointer(pointer)
         webView = Widget(UnsafeMutableRawPointer(pointer), transfer: .full)
         // Translators: the title of a page showing a web page, until the page's own title is known.
-        super.init(title: title ?? localized("Web Page"))
+        super.init(title: title ?? toolkitLocalized("Web Page"))
         // Translators: what a screen reader calls a web page's content, until the page's own title is known.
-        webView.setAccessibleLabel(title ?? localized("Web page"))
+        webView.setAccessibleLabel(title ?? toolkitLocalized("Web page"))
         build()
         connectSignals()
         load(uri)
@@ -92,7 +92,7 @@ public final class WebPage: Page {
     /// one stops the app. Opens WebKitGTK the first time (main thread).
     public static var unavailableReason: String? {
         WebKitLibrary.functions == nil
-            ? localized("Web pages need WebKitGTK 6.0: %s", WebKitLibrary.failure ?? localized("not found")) : nil
+            ? toolkitLocalized("Web pages need WebKitGTK 6.0: %s", WebKitLibrary.failure ?? toolkitLocalized("not found")) : nil
     }
 
     /// The page scrolls under a window's translucent bar (see the type's docs).
@@ -162,14 +162,14 @@ public final class WebPage: Page {
             // The file's path, without the #fragment or ?query (which GLib's file URIs cannot carry).
             let file = String(uri.prefix { $0 != "#" && $0 != "?" })
             guard let localFolder, let path = FilePath(uri: file) else {
-                return .refuse(localized("Postcard doesn't open files from web pages or posts."))
+                return .refuse(toolkitLocalized("Files are not opened from web pages."))
             }
-            return path.absolute.hasPrefix(localFolder) ? .load : .refuse(localized("Postcard doesn't open files from web pages or posts."))
+            return path.absolute.hasPrefix(localFolder) ? .load : .refuse(toolkitLocalized("Files are not opened from web pages."))
         case "":
-            return .refuse(localized("Postcard doesn't open this link."))
+            return .refuse(toolkitLocalized("This link is not opened here."))
         case "javascript", "data", "blob":
             // Translators: %s is the kind of link, e.g. "javascript:".
-            return .refuse(localized("Postcard doesn't open %s links.", scheme + ":"))
+            return .refuse(toolkitLocalized("%s links are not opened here.", scheme + ":"))
         default:
             return .openOutside
         }
@@ -181,14 +181,14 @@ public final class WebPage: Page {
         } catch let error as GLibError where error.domain == "g-io-error-quark" && error.code == 15 {  // NOT_SUPPORTED
             if let scheme = g_uri_peek_scheme(uri).map({ String(cString: $0) }) {
                 // Translators: %1$s is a web site or address, %2$s the kind of link, e.g. "mailto".
-                show(message: localized("No application on this computer opens %1$s (%2$s links).", Self.host(of: uri), scheme))
+                show(message: toolkitLocalized("No application on this computer opens %1$s (%2$s links).", Self.host(of: uri), scheme))
             } else {
                 // Translators: %s is a web site or address.
-                show(message: localized("No application on this computer opens %s (this kind of links).", Self.host(of: uri)))
+                show(message: toolkitLocalized("No application on this computer opens %s (this kind of links).", Self.host(of: uri)))
             }
         } catch {
             // Translators: %1$s is a web address, %2$s why it can't be opened.
-            show(message: localized("Couldn't open %1$s: %2$s", uri, "\(error)"))
+            show(message: toolkitLocalized("Couldn't open %1$s: %2$s", uri, "\(error)"))
         }
     }
 
@@ -273,8 +273,8 @@ public final class WebPage: Page {
                 if committed == "about:blank", !self.currentURI.hasPrefix("about:") {
                     // WebKit shows a blank page in place of an address it refuses (a port such as 9).
                     // Translators: %s is a web site, e.g. "example.org".
-                    let detail = localized("%s could not be loaded: the address was refused.", Self.host(of: self.currentURI))
-                    self.showError((localized("Can't Show This Page"), detail))
+                    let detail = toolkitLocalized("%s could not be loaded: the address was refused.", Self.host(of: self.currentURI))
+                    self.showError((toolkitLocalized("Can't Show This Page"), detail))
                 } else {
                     self.currentURI = committed
                 }
@@ -290,15 +290,15 @@ public final class WebPage: Page {
             let uri = args.string(at: 1) ?? self.currentURI
             self.currentURI = uri
             // Translators: %s is a web site, e.g. "example.org".
-            let detail = localized("%s did not prove who it is (its certificate is not valid), so Postcard did not show the page.",
+            let detail = toolkitLocalized("%s did not prove who it is (its certificate is not valid), so the page is not shown.",
                                    Self.host(of: uri))
-            self.showError((localized("This Connection Isn't Safe"), detail))
+            self.showError((toolkitLocalized("This Connection Isn't Safe"), detail))
             args.setReturn(true)
         }
         webView.connect("web-process-terminated") { [weak self] args in
             guard let self, self.view.isMapped else { return }
             _ = args
-            self.showError((localized("The Page Stopped Working"), localized("Its web content process ended. Try loading it again.")))
+            self.showError((toolkitLocalized("The Page Stopped Working"), toolkitLocalized("Its web content process ended. Try loading it again.")))
         }
         webView.connect("decide-policy") { [weak self] args in
             guard let self, let decision = args.object(at: 1) else { return }
@@ -353,8 +353,8 @@ public final class WebPage: Page {
         currentURI = uri
         let reason = String(cString: error.pointee.message)
         // Translators: %1$s is a web site, e.g. "example.org"; %2$s why it could not be loaded.
-        let detail = localized("%1$s could not be loaded: %2$s.", Self.host(of: uri), reason)
-        showError((localized("Can't Show This Page"), detail))
+        let detail = toolkitLocalized("%1$s could not be loaded: %2$s.", Self.host(of: uri), reason)
+        showError((toolkitLocalized("Can't Show This Page"), detail))
         return true
     }
 
@@ -385,9 +385,9 @@ public final class WebPage: Page {
 @MainActor
 enum WebKitLibrary {
     /// The library's functions, or nil with ``failure`` set when WebKitGTK 6.0 cannot be opened.
-    static let functions: PostcardWebKit? = {
-        var table = PostcardWebKit()
-        if let reason = postcard_webkit_open(&table) {
+    static let functions: WebKitFunctions? = {
+        var table = WebKitFunctions()
+        if let reason = navgtk_webkit_open(&table) {
             failure = String(cString: reason)
             return nil
         }

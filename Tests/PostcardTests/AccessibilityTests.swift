@@ -58,7 +58,7 @@ final class AccessibilityTests: GtkTestCase, @unchecked Sendable {
 final class DesktopStyleTests: GtkTestCase, @unchecked Sendable {
     func testTheDarkStyleFollowsTheDesktopsPreference() {
         onMain {
-            let settings = postcard_settings_in_memory(DesktopStyle.schemaID)!
+            let settings = navgtk_settings_in_memory(DesktopStyle.schemaID)!
             let style = DesktopStyle(settings: UnsafeMutableRawPointer(settings))
             let page = Page(title: "Style")
             let label = Label("Text")

@@ -185,10 +185,10 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             // Dragging the handle down asks to leave, so the flow asks first about the typed comment.
             page.commentView.text = "Half a thought"
             let handle = try XCTUnwrap(dialog.sheetDragGesture).unsafeGObjectPointer
-            postcard_emit_drag(handle, "drag-begin", 180, 6)
-            postcard_emit_drag(handle, "drag-update", 0, 60)
+            navgtk_emit_drag(handle, "drag-begin", 180, 6)
+            navgtk_emit_drag(handle, "drag-update", 0, 60)
             XCTAssertEqual(dialog.sheetDragOffset, 60, "the sheet follows the finger")
-            postcard_emit_drag(handle, "drag-end", 0, 150)
+            navgtk_emit_drag(handle, "drag-end", 0, 150)
             spin(until: { !ConfirmationDialog.open.isEmpty }, "Discard this post?")
             XCTAssertEqual(dialog.sheetDragOffset, 0, "back in place while it asks")
             ConfirmationDialog.open[0].keepButton.activate()
@@ -459,7 +459,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(Gtk.Window.all().count, 2, "the step runs in the same dialog")
             var cancels = 0
             @MainActor func countCancels(_ widget: UnsafeMutablePointer<GtkWidget>) {
-                if String(cString: postcard_type_name_of(widget)) == "GtkButton",
+                if String(cString: navgtk_type_name_of(widget)) == "GtkButton",
                    let label = gtk_button_get_label(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)),
                    String(cString: label) == "Cancel", gtk_widget_get_visible(widget) != 0 { cancels += 1 }
                 var child = gtk_widget_get_first_child(widget)

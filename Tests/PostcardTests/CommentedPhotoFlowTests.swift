@@ -38,7 +38,7 @@ final class FlowHarness {
         }, remove: { [weak self] in self?.draft = nil })
         drafts.delay = 0.2
         let flow = CommentedPhotoFlow(library: library, drafts: drafts) { [weak self] _, comment in
-            if let message = self?.failSubmitWith { throw GLibError(message: message) }
+            if let message = self?.failSubmitWith { throw GLibError(message: message, domain: "test-error-quark") }
             self?.submitted.append(comment)
         }
         self.flow = flow
@@ -314,7 +314,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             var results: [CommentedPhotoFlow.Result] = []
             let flow = CommentedPhotoFlow(library: PhotoLibrary(directory: bundledPhotos)) { _, _ in
                 try await Task.sleep(for: .milliseconds(600))
-                throw GLibError(message: "disk full")
+                throw GLibError(message: "disk full", domain: "test-error-quark")
             }
             Task { [weak flow] in if let flow { results.append(await flow.run(from: root)) } }
             spin(until: { (flow.dialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "picker")

@@ -157,7 +157,7 @@ extension GtkTestCase {
     @MainActor
     func findButton(labeled label: String, in root: Gtk.Widget) -> Gtk.Widget? {
         func search(_ widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
-            if String(cString: postcard_type_name_of(widget)) == "GtkButton",
+            if String(cString: navgtk_type_name_of(widget)) == "GtkButton",
                let text = gtk_button_get_label(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)), String(cString: text) == label,
                gtk_widget_is_drawable(widget) != 0 {
                 return widget

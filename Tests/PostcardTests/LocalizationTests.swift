@@ -53,7 +53,8 @@ final class LocalizationTests: GtkTestCase, @unchecked Sendable {
                 XCTFail("the de_DE.UTF-8 locale is missing: make deps generates it"); return
             }
             setenv("LANGUAGE", "de", 1)
-            ResourceLocator.localeDirectory.withCString { _ = bindtextdomain(Localization.domain, $0) }
+            ResourceLocator.localeDirectory.withCString { _ = bindtextdomain("postcard", $0) }
+            textdomain("postcard")  // as Localization.bind(domain:directory:) does at start-up
             gtk_widget_set_default_direction(GTK_TEXT_DIR_RTL)
             defer {
                 setlocale(LC_MESSAGES, "C")
@@ -61,6 +62,8 @@ final class LocalizationTests: GtkTestCase, @unchecked Sendable {
                 gtk_widget_set_default_direction(GTK_TEXT_DIR_LTR)
             }
             XCTAssertEqual(localized("New Post"), try german("New Post"), "German is in use")
+            // The toolkit's strings come from its own catalogue, compiled into the library.
+            XCTAssertEqual(toolkitLocalized("Back"), "Zurück")
             let guide = AppController.guidePage(in: FilePath(bundledPhotos + "/../guide"))
             XCTAssertTrue(guide.text.hasSuffix("/guide/de/index.html"), "the guide in German: \(guide)")
             XCTAssertTrue((Files.readText(guide) ?? "").contains("<html lang=\"de\">"))
@@ -118,7 +121,7 @@ final class LocalizationTests: GtkTestCase, @unchecked Sendable {
         var checked = 0
         func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
             guard gtk_widget_get_mapped(widget) != 0 else { return }
-            if String(cString: postcard_type_name_of(widget)) == "GtkLabel" {
+            if String(cString: navgtk_type_name_of(widget)) == "GtkLabel" {
                 let label = OpaquePointer(widget)
                 let text = String(cString: gtk_label_get_text(label))
                 if !text.isEmpty {

@@ -637,9 +637,9 @@ final class SwipeBackTests: GtkTestCase, @unchecked Sendable {
     @MainActor
     private func scroll(_ stack: NavigationStack, begin: Bool = true, _ deltas: [(Double, Double)], end: Bool = true) -> [Bool] {
         let controller = stack.swipeScrollController!.unsafeGObjectPointer
-        if begin { postcard_emit_signal(controller, "scroll-begin") }
-        let handled = deltas.map { postcard_emit_scroll(controller, $0.0, $0.1) != 0 }
-        if end { postcard_emit_signal(controller, "scroll-end") }
+        if begin { navgtk_emit_signal(controller, "scroll-begin") }
+        let handled = deltas.map { navgtk_emit_scroll(controller, $0.0, $0.1) != 0 }
+        if end { navgtk_emit_signal(controller, "scroll-end") }
         return handled
     }
 
@@ -697,13 +697,13 @@ final class SwipeBackTests: GtkTestCase, @unchecked Sendable {
                 let stack = window.stack
                 let gesture = stack.swipeTouchGesture!.unsafeGObjectPointer
                 let width = Double(stack.view.width), edge = rtl ? width - 5 : 5, away = rtl ? -1.0 : 1.0
-                postcard_emit_drag(gesture, "drag-begin", width / 2, 100)
+                navgtk_emit_drag(gesture, "drag-begin", width / 2, 100)
                 XCTAssertFalse(stack.isSwipingBack, "a touch in the middle is the page's own (rtl: \(rtl))")
-                postcard_emit_drag(gesture, "drag-begin", edge, 100)
+                navgtk_emit_drag(gesture, "drag-begin", edge, 100)
                 XCTAssertTrue(stack.isSwipingBack, "from the leading edge (rtl: \(rtl))")
-                postcard_emit_drag(gesture, "drag-update", away * 320, 10)
+                navgtk_emit_drag(gesture, "drag-update", away * 320, 10)
                 XCTAssertEqual(stack.swipeBackProgress ?? 0, 0.5, accuracy: 0.01, "follows the finger (rtl: \(rtl))")
-                postcard_emit_drag(gesture, "drag-end", away * 320, 10)
+                navgtk_emit_drag(gesture, "drag-end", away * 320, 10)
                 spin(until: { !stack.isSwipingBack && stack.pages.count == 1 }, "gone back (rtl: \(rtl))")
                 window.window.destroy()
             }

@@ -150,7 +150,7 @@ final class PhotoPickerInputTests: GtkTestCase, @unchecked Sendable {
             picker.openFileButton.activate()
             var found: UnsafeMutablePointer<GtkWindow>?
             spin(until: {
-                found = Gtk.Window.all().first { String(cString: postcard_type_name_of(UnsafeMutableRawPointer($0))) == "GtkFileChooserDialog" }
+                found = Gtk.Window.all().first { String(cString: navgtk_type_name_of(UnsafeMutableRawPointer($0))) == "GtkFileChooserDialog" }
                 return found.map { gtk_widget_get_mapped(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self)) != 0 } ?? false
             }, "the file chooser")
             let chooser = try XCTUnwrap(found)

@@ -327,7 +327,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
         onMain {
             let saved = DateText.interfaceSettings
             defer { DateText.interfaceSettings = saved }
-            let settings = postcard_settings_in_memory("org.gnome.desktop.interface")!
+            let settings = navgtk_settings_in_memory("org.gnome.desktop.interface")!
             DateText.interfaceSettings = Object(UnsafeMutableRawPointer(settings), transfer: .full)
             // 2026-08-07 12:00 UTC; its local hour is whatever the machine's time zone makes it.
             let seconds: Int64 = 1_786_104_000

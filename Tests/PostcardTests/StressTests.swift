@@ -168,7 +168,7 @@ final class StressTests: GtkTestCase, @unchecked Sendable {
         var found: [(UnsafeMutablePointer<GtkWidget>, String)] = []
         func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
             guard gtk_widget_get_mapped(widget) != 0 else { return }
-            if String(cString: postcard_type_name_of(widget)) == "GtkButton", gtk_widget_is_sensitive(widget) != 0 {
+            if String(cString: navgtk_type_name_of(widget)) == "GtkButton", gtk_widget_is_sensitive(widget) != 0 {
                 let label = gtk_button_get_label(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self))
                     .map { String(cString: $0) } ?? gtk_widget_get_tooltip_text(widget).map { String(cString: $0) } ?? ""
                 if !Self.skipped.contains(label), !label.isEmpty { found.append((widget, label)) }

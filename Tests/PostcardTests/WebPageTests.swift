@@ -233,7 +233,7 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(evaluate("document.title", in: web), "\"Hello from the test\"")
             web.load("file:///etc/passwd")
             XCTAssertTrue(web.messageLabel.isVisible)
-            XCTAssertTrue(web.messageLabel.text.contains("doesn't open files"), web.messageLabel.text)
+            XCTAssertTrue(web.messageLabel.text.contains("Files are not opened"), web.messageLabel.text)
             XCTAssertEqual(web.currentURI, uri)
             web.load("javascript:alert(1)")
             XCTAssertTrue(web.messageLabel.text.contains("javascript:"), web.messageLabel.text)
@@ -292,7 +292,7 @@ extension HeaderBar {
             var current = node
             while let widget = current {
                 let wrapped = Widget(UnsafeMutableRawPointer(widget), transfer: .none)
-                if String(cString: postcard_type_name_of(widget)) == "GtkButton", wrapped.hasAccessibleLabel(name) { return wrapped }
+                if String(cString: navgtk_type_name_of(widget)) == "GtkButton", wrapped.hasAccessibleLabel(name) { return wrapped }
                 if let found = search(gtk_widget_get_first_child(widget)) { return found }
                 current = gtk_widget_get_next_sibling(widget)
             }

@@ -233,7 +233,7 @@ public final class CameraPage: Page {
             try frame.writeJPEG(to: partial, quality: 90)
             try ImageMetadata.write(dateTaken: seconds, toFileAt: partial)
             guard partial.withCString({ from in path.withCString { rename(from, $0) } }) == 0 else {
-                throw GLibError(message: String(cString: strerror(errno)))
+                throw GLibError(message: String(cString: strerror(errno)), domain: postcardErrorDomain)
             }
         } catch {
             Files.remove(partial)

@@ -222,7 +222,7 @@ public enum ImageMetadata {
     /// - Throws: ``GLibError`` when the file cannot be read or written.
     public static func write(dateTaken date: Int64? = nil, orientation: Int32? = nil, toFileAt path: FilePath) throws {
         _ = setUp
-        guard let metadata = gexiv2_metadata_new() else { throw GLibError(message: localized("Out of memory")) }
+        guard let metadata = gexiv2_metadata_new() else { throw GLibError(message: localized("Out of memory"), domain: postcardErrorDomain) }
         defer { g_object_unref(metadata) }
         var error: UnsafeMutablePointer<GError>?
         guard path.withCString({ gexiv2_metadata_open_path(metadata, $0, &error) }) != 0 else { throw errorMessage(error, path) }
@@ -238,9 +238,12 @@ public enum ImageMetadata {
 
     private static func errorMessage(_ error: UnsafeMutablePointer<GError>?, _ path: FilePath) -> GLibError {
         // Translators: %s is a photo file (the date it was taken is written into it).
-        guard let error else { return GLibError(message: localized("Can't write metadata of %s", path)) }
+        guard let error else { return GLibError(message: localized("Can't write metadata of %s", path), domain: postcardErrorDomain) }
         defer { g_error_free(error) }
         // Translators: %1$s is a photo file (the date it was taken is written into it), %2$s why that failed.
-        return GLibError(message: localized("Can't write metadata of %1$s: %2$s", path, String(cString: error.pointee.message)))
+        return GLibError(message: localized("Can't write metadata of %1$s: %2$s", path, String(cString: error.pointee.message)), domain: postcardErrorDomain)
     }
 }
+
+/// The `GError` domain of Postcard's own errors (``GLibError/domain``), by GLib's naming convention.
+public let postcardErrorDomain = "postcard-error-quark"

@@ -142,7 +142,7 @@ public final class ThumbnailLoader {
             }
             if Int64(header.width) * Int64(header.height) > ImageDecoder.pixelBudget(forFormat: header.format) {
                 // Translators: an image's width and height in pixels, e.g. "16000 × 16000 pixels is more …".
-                throw ImageLoadError(.tooLarge, localized("%d × %d pixels is more than Postcard shows", header.width, header.height))
+                throw ImageLoadError(.tooLarge, localized("%d × %d pixels is too large to show", header.width, header.height))
             }
             if gnome_desktop_thumbnail_factory_has_valid_failed_thumbnail(pointer, uri, mtime) != 0 {
                 throw ImageLoadError(.unreadable, localized("The image is damaged: no thumbnail could be made of it"))

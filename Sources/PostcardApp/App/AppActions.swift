@@ -74,7 +74,7 @@ extension AppController {
     /// New Post on My Profile with the photo at `uri` already chosen, on Add a Comment: a photo opened
     /// from the command line (`postcard photo.jpg`) or a file manager. Nothing while a flow runs.
     public func startNewPost(with uri: String) {
-        Log.debug("New Post with the photo \(uri)")
+        appLog.debug("New Post with the photo \(uri)")
         guard returnToMyProfileForNewPost() else { return }
         startPostFlow(on: myProfile, start: .addComment(Photo(uri: uri)))
     }
@@ -116,7 +116,7 @@ extension AppController {
     /// **About Postcard** (`GtkAboutDialog`): version, licence note, and credits for the sample photos.
     @discardableResult
     public func showAbout() -> Gtk.Window {
-        let dialog = postcard_about_dialog_new()!  // announced as a dialog
+        let dialog = navgtk_about_dialog_new()!  // announced as a dialog
         let about = OpaquePointer(dialog)
         gtk_about_dialog_set_program_name(about, "Postcard")
         gtk_about_dialog_set_version(about, Self.version)

@@ -184,7 +184,7 @@ public final class AppController {
 
     /// Opens `uri` in the desktop's default application; a failure is logged (nothing else to show it in).
     func openOutside(_ uri: String) {
-        do { try DefaultApplication.open(uri) } catch { Log.problem("Couldn't open \(uri): \(error)") }
+        do { try DefaultApplication.open(uri) } catch { appLog.problem("Couldn't open \(uri): \(error)") }
     }
 
     @discardableResult
@@ -206,7 +206,7 @@ public final class AppController {
     /// Offers `library` in Choose a Photo from the next flow on (`--library` or `--pictures` given to a
     /// second launch); a flow already open keeps the photos it shows.
     public func switchLibrary(to library: PhotoLibrary) {
-        Log.info("Photo library switched to \(library.directory)")
+        appLog.info("Photo library switched to \(library.directory)")
         self.library = library
     }
 
@@ -259,7 +259,7 @@ public final class AppController {
     private func startFlow(_ name: String, _ body: @escaping @MainActor () async -> Void) {
         // One at a time, and none once the main window is gone (a click landing as the app quits).
         guard activeFlow == nil, Window.isListed(mainWindow.window.pointer()) else { return }
-        Log.debug("Flow started: \(name)")
+        appLog.debug("Flow started: \(name)")
         onFlowStarted?(name)
         activeFlow = Task {
             await body()
@@ -325,7 +325,7 @@ public final class AppController {
     /// Opens `draft` again where it was left.
     public func resume(_ draft: Draft) {
         let start = CommentedPhotoFlow.Start.addComment(Photo(uri: draft.photoURI), comment: draft.comment)
-        Log.debug("Draft resumed: \(draft.kind) \(draft.target)")
+        appLog.debug("Draft resumed: \(draft.kind) \(draft.target)")
         switch draft.kind {
         case "message":
             guard let person = Person.named(draft.target) else {
@@ -365,7 +365,7 @@ public final class AppController {
     }
 
     private func finishFlow(_ outcome: FlowOutcome) {
-        Log.debug("Flow ended: \(outcome)")
+        appLog.debug("Flow ended: \(outcome)")
         onFlowEnded?(outcome)
         Memory.returnFreedMemory(after: 1)  // the flow's pictures and pages are freed by then
     }

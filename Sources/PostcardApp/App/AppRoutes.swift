@@ -94,7 +94,7 @@ extension AppController {
                 router.push(route)  // its Not Found page, above Messages
             }
         }
-        Log.debug("Opened \(route.link): \(stack.pages.map(\.title).joined(separator: " › "))"
+        appLog.debug("Opened \(route.link): \(stack.pages.map(\.title).joined(separator: " › "))"
                   + (stack.state.previous.map { " (Back: \($0.title))" } ?? "") + presented)
     }
 
@@ -114,7 +114,7 @@ extension AppController {
         do {
             route = try Route(link: link)
         } catch let error as RouteLinkError {
-            Log.problem("Can't open the link: \(error)")
+            appLog.problem("Can't open the link: \(error)")
             // Translators: a notice when a postcard:// link can't be opened; %s says why.
             showNotice(localized("Can't open the link: %s", error.description), waiting: false)
             return .failure(error)
@@ -130,7 +130,7 @@ extension AppController {
     public func openWhenPossible(_ route: Route) {
         mainWindow.window.presentWithModalChildren()  // to the front, but not over a dialog the user is in
         guard !isBusyWithAFlowOrDialog else {
-            Log.debug("Link waiting for the open flow or dialog: \(route.link)")
+            appLog.debug("Link waiting for the open flow or dialog: \(route.link)")
             pendingLink = route
             showNotice(Self.waitingText, waiting: true)
             return

@@ -467,7 +467,7 @@ public enum NavigationMeasurement {
     /// Clicks `button` as the pointer does: emits `clicked`, as GTK does when the button is released
     /// (`gtk_widget_activate` would emit it only after the 250 ms of its keyboard-press feedback).
     private static func click(_ button: Button) {
-        postcard_emit_signal(button.unsafeGObjectPointer, "clicked")
+        navgtk_emit_signal(button.unsafeGObjectPointer, "clicked")
     }
 
     private static func emit(_ key: String, _ value: Double) {

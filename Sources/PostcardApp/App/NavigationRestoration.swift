@@ -27,7 +27,7 @@ extension AppController {
             let data = try JSONEncoder().encode(SavedNavigation(path: path.map(\.link)))
             try Files.writeText(String(decoding: data, as: UTF8.self), to: navigationFile)
         } catch {
-            Log.problem("Couldn't keep the open pages: \(error)")
+            appLog.problem("Couldn't keep the open pages: \(error)")
         }
     }
 
@@ -37,7 +37,7 @@ extension AppController {
     public func restoreNavigation() {
         guard let text = Files.readText(navigationFile) else { return }
         guard let saved = try? JSONDecoder().decode(SavedNavigation.self, from: Data(text.utf8)) else {
-            Log.debug("The open pages kept at the last quit could not be read; starting on My Profile")
+            appLog.debug("The open pages kept at the last quit could not be read; starting on My Profile")
             return
         }
         var path: [Route] = []
@@ -47,6 +47,6 @@ extension AppController {
         }
         guard !path.isEmpty else { return }
         let shown = router.setPath(path, animated: false)
-        Log.debug("Restored the open pages: \(shown.map(\.link).joined(separator: ", "))")
+        appLog.debug("Restored the open pages: \(shown.map(\.link).joined(separator: ", "))")
     }
 }

@@ -19,7 +19,7 @@ public enum PostcardMain {
     /// `arguments` nil: the process's own command line, byte for byte (file names that are not UTF-8
     /// stay as they are).
     public static func run(arguments: [String]? = nil) -> Int32 {
-        Localization.bind(directory: ResourceLocator.localeDirectory)
+        Localization.bind(domain: "postcard", directory: ResourceLocator.localeDirectory)
         let app = Application(id: applicationID)
         Application.setDisplayName(localized("Postcard"))
         app.addMainOptions(AppOptions.commandLineOptions)
@@ -122,7 +122,7 @@ final class RunningApp {
     /// Shows the main window (again) and runs what the first launch's options ask: the review tour,
     /// the start-up or navigation measurement, New Post with a given photo.
     func start(_ options: AppOptions, restoring: Bool = true) {
-        if !started { Log.info("Started: posts in \(controller.store.directory), photos from \(controller.library.directory)") }
+        if !started { appLog.info("Started: posts in \(controller.store.directory), photos from \(controller.library.directory)") }
         controller.present()
         defer { started = true }
         if !started, options.measuresStartup {

@@ -92,7 +92,7 @@ public final class PostStore {
             var info = stat()
             guard path.withCString({ stat($0, &info) }) == 0, exclusive != nil || now - info.st_mtim.tv_sec > Self.leftoverAge else { continue }
             Files.remove(path)
-            Log.info("Removed an interrupted photo copy: \(name)")
+            appLog.info("Removed an interrupted photo copy: \(name)")
         }
     }
 
@@ -180,7 +180,7 @@ public final class PostStore {
         guard sqlite3_step(statement) == SQLITE_DONE else {
             throw PostStoreError(description: localized("Can't keep the draft: %s", String(cString: sqlite3_errmsg(db))))
         }
-        Log.debug("Draft saved: \(kind) \(target), \(comment.count) characters")
+        appLog.debug("Draft saved: \(kind) \(target), \(comment.count) characters")
     }
 
     nonisolated private static func removeDraft(on db: OpaquePointer, kind: String, target: String) throws {
@@ -194,7 +194,7 @@ public final class PostStore {
         guard sqlite3_step(statement) == SQLITE_DONE else {
             throw PostStoreError(description: localized("Can't remove the draft: %s", String(cString: sqlite3_errmsg(db))))
         }
-        if sqlite3_changes(db) > 0 { Log.debug("Draft removed: \(kind) \(target)") }
+        if sqlite3_changes(db) > 0 { appLog.debug("Draft removed: \(kind) \(target)") }
     }
 
     /// The drafts kept, newest first, after every write queued before the call (``waitForWrites()``).
@@ -262,7 +262,7 @@ public final class PostStore {
                 try Self.migrations[Int(next) - 1](self)
                 try execute("PRAGMA user_version = \(next)")
                 try execute("COMMIT")
-                Log.info("Post store migrated to schema version \(next)")
+                appLog.info("Post store migrated to schema version \(next)")
             } catch {
                 try? execute("ROLLBACK")
                 throw error
@@ -336,7 +336,7 @@ public final class PostStore {
         guard sqlite3_changes(db) == 1 else {
             throw PostStoreError(description: localized("Can't save the caption: the post no longer exists"))
         }
-        Log.debug("Stored the caption of post \(id)")
+        appLog.debug("Stored the caption of post \(id)")
     }
 
     /// Copies `photo` into the store (temporary name, then rename), then inserts one row with `sql`
@@ -374,7 +374,7 @@ public final class PostStore {
         /// Queues `work` and returns at once; a failure is logged as `what` failing.
         func post(_ what: String, _ work: @escaping @Sendable (OpaquePointer) throws -> Void) {
             queue.async {
-                do { try work(try self.open()) } catch { Log.problem("\(what): \(error)") }
+                do { try work(try self.open()) } catch { appLog.problem("\(what): \(error)") }
             }
         }
 
@@ -421,7 +421,7 @@ public final class PostStore {
         // Held while the half-copied file exists, so a launch meanwhile leaves it alone.
         let writerLock = lockWriters(in: photosDirectory, exclusively: false)
         defer { if let writerLock { close(writerLock) } }
-        Log.debug("Copying \(photo.uri) into the store")
+        appLog.debug("Copying \(photo.uri) into the store")
         do {
             // Durable before the row exists: the copy's bytes, then its name in the folder, reach the
             // disk; the final name is never taken from another file.
@@ -450,12 +450,12 @@ public final class PostStore {
             }
             let id = sqlite3_last_insert_rowid(db)
             try execute("COMMIT", on: db)
-            Log.debug("Stored \(what) \(id) with photo \(storedPath)")
+            appLog.debug("Stored \(what) \(id) with photo \(storedPath)")
             return (id, finalPath, createdAt)
         } catch {
             try? execute("ROLLBACK", on: db)
             Files.remove(finalPath)
-            Log.problem("Couldn't store a \(what): \(error)")
+            appLog.problem("Couldn't store a \(what): \(error)")
             throw PostStoreError(description: what.cantSave("\(error)"))
         }
     }
@@ -512,7 +512,7 @@ public final class PostStore {
     func photoPath(_ statement: OpaquePointer?, _ column: Int32) -> FilePath {
         let stored = text(statement, column)
         guard !stored.hasPrefix("/"), !stored.split(separator: "/").contains("..") else {
-            Log.problem("Refused a stored photo path outside the data folder: \(stored)")
+            appLog.problem("Refused a stored photo path outside the data folder: \(stored)")
             return directory.appending("photos", ".refused-path")  // never exists: shown as unavailable
         }
         return directory.appending(stored)

@@ -1,7 +1,8 @@
 # Prints "role|name" for every table cell, image, list item, dialog, frame, alert, button, text field, combo
 # box, link, menu item, check box and label that the
 # application with process id argv[1] exposes on the accessibility bus, as a screen reader (Orca) sees it
-# over AT-SPI. Used by the GTK tests.
+# over AT-SPI. Used by the GTK tests. With `--press NAME`, instead presses the visible push button named NAME
+# through its AT-SPI action, as a screen reader user does (exit 1 when there is none).
 import sys
 import pyatspi
 
@@ -27,14 +28,35 @@ def walk(node, depth=0):
         print(f"error|{error}", file=sys.stderr)
 
 
+def press(node, name, depth=0):
+    if depth > 60:
+        return False
+    try:
+        if node.getRoleName() != "application" and not node.getState().contains(pyatspi.STATE_VISIBLE):
+            return False
+        if node.getRoleName() == "push button" and node.name == name:
+            node.queryAction().doAction(0)
+            return True
+        return any(press(node.getChildAtIndex(i), name, depth + 1) for i in range(node.childCount)
+                   if node.getChildAtIndex(i) is not None)
+    except Exception as error:
+        print(f"error|{error}", file=sys.stderr)
+        return False
+
+
 pid = int(sys.argv[1])
+to_press = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--press" else None
 desktop = pyatspi.Registry.getDesktop(0)
 found = False
 for index in range(desktop.childCount):
     app = desktop.getChildAtIndex(index)
     if app is not None and app.get_process_id() == pid:
         found = True
-        walk(app)
+        if to_press is None:
+            walk(app)
+        elif not press(app, to_press):
+            print(f"no visible push button named {to_press}", file=sys.stderr)
+            sys.exit(1)
 if not found:
     print(f"no application with process id {pid} on the accessibility bus", file=sys.stderr)
     sys.exit(1)
