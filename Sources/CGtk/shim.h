@@ -5,6 +5,8 @@
 #define POSTCARD_CGTK_SHIM_H
 
 #include <gtk/gtk.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <libintl.h>
 #include <malloc.h>
 #include <glib-unix.h>
@@ -87,6 +89,12 @@ static inline const char *navgtk_type_name_of(gpointer object) {
 
 static inline gboolean navgtk_value_holds_flags(const GValue *value) {
     return G_VALUE_HOLDS_FLAGS(value);
+}
+
+// Whether the calling thread is the process's main thread (on Linux its thread id is the process id),
+// where GTK and every main-actor handler run.
+static inline gboolean navgtk_is_main_thread(void) {
+    return syscall(SYS_gettid) == getpid();
 }
 
 // g_critical is a variadic macro: log one preformatted critical in `domain` through the classic g_log,

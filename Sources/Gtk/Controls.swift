@@ -385,7 +385,10 @@ public final class MenuButton: Widget {
     /// Gives the button a new popover each time its menu has closed. GTK 4.8's menu items set their
     /// accessible role again when their button is put in a bar again (a navigation stack does that on
     /// every Back), which GTK refuses with a critical once a screen reader has read them; a popover
-    /// never shown since has nothing read.
+    /// never shown since has nothing read. A workaround for GTK 4.8 (Debian 12), the only GTK it was
+    /// seen on; no newer GTK was at hand to find the release that needs it no more: try one popover on
+    /// GTK 4.10 or later (the accessibility code was reworked after 4.8) with a screen reader reading
+    /// the menu, and drop this if no critical comes.
     private func renewPopoverWhenClosed() {
         guard let popover = gtk_menu_button_get_popover(opaque) else { return }
         Object(UnsafeMutableRawPointer(popover), transfer: .none).connect("closed") { [weak self] _ in

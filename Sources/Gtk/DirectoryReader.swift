@@ -30,7 +30,8 @@ public struct DirectoryEntry: Sendable {
 
 /// Lists a folder asynchronously with GIO (`g_file_enumerate_children_async`, then
 /// `g_file_enumerator_next_files_async` in batches): the disk is read on GIO's worker threads and each
-/// batch arrives on the main loop, so the main thread never waits. Main actor only.
+/// batch arrives on the main loop, so the main thread never waits. Cancelling the task that awaits a call
+/// cancels GIO's work for it (a `GCancellable`), which then throws `CancellationError`. Main actor only.
 @MainActor
 public final class DirectoryReader {
     nonisolated(unsafe) private let enumerator: UnsafeMutablePointer<GFileEnumerator>
@@ -48,13 +49,14 @@ public final class DirectoryReader {
     }
 
     /// Opens the folder at `uri` for listing.
-    /// - Throws: ``GLibError`` with GIO's reason (missing, not a folder, no permission).
+    /// - Throws: ``GLibError`` with GIO's reason (missing, not a folder, no permission);
+    ///   `CancellationError` when the calling task is cancelled.
     public static func open(uri: String) async throws -> DirectoryReader {
         let folder = g_file_new_for_uri(uri)!
         do {
-            let enumerator: UnsafeMutablePointer<GFileEnumerator> = try await AsyncCall.run { callback, box in
+            let enumerator: UnsafeMutablePointer<GFileEnumerator> = try await AsyncCall.run { callback, box, cancellable in
                 g_file_enumerate_children_async(folder, attributes, G_FILE_QUERY_INFO_NONE, G_PRIORITY_DEFAULT,
-                                                nil, callback, box)
+                                                cancellable, callback, box)
             } finish: { result, error in
                 g_file_enumerate_children_finish(folder, result, error)
             }
@@ -70,8 +72,8 @@ public final class DirectoryReader {
     public static func fileID(uri: String) async -> String? {
         let file = g_file_new_for_uri(uri)!
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
-        let info: OpaquePointer? = try? await AsyncCall.run { callback, box in
-            g_file_query_info_async(file, "id::file", G_FILE_QUERY_INFO_NONE, G_PRIORITY_DEFAULT, nil, callback, box)
+        let info: OpaquePointer? = try? await AsyncCall.run { callback, box, cancellable in
+            g_file_query_info_async(file, "id::file", G_FILE_QUERY_INFO_NONE, G_PRIORITY_DEFAULT, cancellable, callback, box)
         } finish: { result, error in
             g_file_query_info_finish(file, result, error)
         }
@@ -81,11 +83,12 @@ public final class DirectoryReader {
     }
 
     /// The next up to `count` entries; an empty array when the listing is finished.
-    /// - Throws: ``GLibError`` when the folder cannot be read further.
+    /// - Throws: ``GLibError`` when the folder cannot be read further; `CancellationError` when the
+    ///   calling task is cancelled.
     public func next(_ count: Int32) async throws -> [DirectoryEntry] {
         let enumerator = self.enumerator, folder = self.folder
-        let list: OpaquePointer? = try await AsyncCall.run { callback, box in
-            g_file_enumerator_next_files_async(enumerator, count, G_PRIORITY_DEFAULT, nil, callback, box)
+        let list: OpaquePointer? = try await AsyncCall.run { callback, box, cancellable in
+            g_file_enumerator_next_files_async(enumerator, count, G_PRIORITY_DEFAULT, cancellable, callback, box)
         } finish: { result, error in
             g_file_enumerator_next_files_finish(enumerator, result, error).map { OpaquePointer($0) }
         }
@@ -136,24 +139,34 @@ package enum AsyncCall {
     struct Handle<T>: @unchecked Sendable { let value: T }
 
     package static func run<T>(
-        start: (GAsyncReadyCallback, UnsafeMutableRawPointer) -> Void,
+        start: (GAsyncReadyCallback, UnsafeMutableRawPointer, UnsafeMutablePointer<GCancellable>) -> Void,
         finish: @escaping (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T?
     ) async throws -> T {
-        let handle: Handle<T> = try await withCheckedThrowingContinuation { continuation in
-            let box = Box { result in
-                var error: UnsafeMutablePointer<GError>?
-                let value = finish(result, &error)
-                if let error {
-                    continuation.resume(throwing: GLibError(taking: error))
-                } else if let value {
-                    continuation.resume(returning: Handle(value: value))
-                } else {
-                    continuation.resume(throwing: GLibError.toolkit("No result"))
+        // Cancelling the calling task cancels GIO's work (`g_cancellable_cancel` is thread-safe); the call
+        // then ends with CancellationError.
+        let cancellable = Handle(value: g_cancellable_new()!)
+        defer { g_object_unref(UnsafeMutableRawPointer(cancellable.value)) }
+        let handle: Handle<T> = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let box = Box { result in
+                    var error: UnsafeMutablePointer<GError>?
+                    let value = finish(result, &error)
+                    if let error {
+                        let cancelled = g_error_matches(error, g_io_error_quark(), gint(G_IO_ERROR_CANCELLED.rawValue)) != 0
+                        continuation.resume(throwing: cancelled ? CancellationError() as Error : GLibError(taking: error))
+                        if cancelled { g_error_free(error) }
+                    } else if let value {
+                        continuation.resume(returning: Handle(value: value))
+                    } else {
+                        continuation.resume(throwing: GLibError.toolkit("No result"))
+                    }
                 }
+                start({ _, result, data in
+                    Unmanaged<Box>.fromOpaque(data!).takeRetainedValue().resume(result)
+                }, Unmanaged.passRetained(box).toOpaque(), cancellable.value)
             }
-            start({ _, result, data in
-                Unmanaged<Box>.fromOpaque(data!).takeRetainedValue().resume(result)
-            }, Unmanaged.passRetained(box).toOpaque())
+        } onCancel: {
+            g_cancellable_cancel(cancellable.value)
         }
         return handle.value
     }

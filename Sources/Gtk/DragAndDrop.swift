@@ -40,8 +40,8 @@ public enum Clipboard {
         let formats = gdk_clipboard_get_formats(clipboard)
         if gdk_content_formats_contain_gtype(formats, gdk_file_list_get_type()) != 0 {
             // The value belongs to the read's result, which is freed after `finish`: take the URIs there.
-            let files: [String]? = try? await AsyncCall.run { callback, box in
-                gdk_clipboard_read_value_async(clipboard, gdk_file_list_get_type(), G_PRIORITY_DEFAULT, nil, callback, box)
+            let files: [String]? = try? await AsyncCall.run { callback, box, cancellable in
+                gdk_clipboard_read_value_async(clipboard, gdk_file_list_get_type(), G_PRIORITY_DEFAULT, cancellable, callback, box)
             } finish: { result, error in
                 gdk_clipboard_read_value_finish(clipboard, result, error)
                     .flatMap { g_value_get_boxed($0) }
@@ -50,8 +50,8 @@ public enum Clipboard {
             if let files { return .files(files) }
         }
         if gdk_content_formats_contain_gtype(formats, gdk_texture_get_type()) != 0 {
-            let texture: OpaquePointer? = try? await AsyncCall.run { callback, box in
-                gdk_clipboard_read_texture_async(clipboard, nil, callback, box)
+            let texture: OpaquePointer? = try? await AsyncCall.run { callback, box, cancellable in
+                gdk_clipboard_read_texture_async(clipboard, cancellable, callback, box)
             } finish: { result, error in
                 gdk_clipboard_read_texture_finish(clipboard, result, error)
             }
@@ -85,8 +85,8 @@ public enum Clipboard {
     public static func readText() async -> String? {
         guard let display = gdk_display_get_default() else { return nil }
         let clipboard = gdk_display_get_clipboard(display)!
-        return try? await AsyncCall.run { callback, box in
-            gdk_clipboard_read_text_async(clipboard, nil, callback, box)
+        return try? await AsyncCall.run { callback, box, cancellable in
+            gdk_clipboard_read_text_async(clipboard, cancellable, callback, box)
         } finish: { result, error in
             gdk_clipboard_read_text_finish(clipboard, result, error).map { text in
                 defer { g_free(text) }

@@ -59,8 +59,15 @@ public final class FileChooser: Object {
     /// - Returns: the chosen file's `file://` URI (byte-exact for any name), or nil when cancelled, when
     ///   the file is not local, when the parent window goes away, or when the calling task is cancelled
     ///   (the chooser then closes): it always returns.
+    ///
+    /// A chooser shows once at a time: a second call while the first waits is misuse, reported with
+    /// `g_critical` and answered with nil at once; the first goes on waiting for the user.
     public func choose() async -> String? {
-        await withTaskCancellationHandler {
+        guard continuation == nil else {
+            Logger.toolkit.critical("FileChooser.choose(): the chooser is already showing; the second call returns nil")
+            return nil
+        }
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 self.continuation = continuation
                 if Task.isCancelled { self.cancel(); return }

@@ -202,7 +202,8 @@ public class ListBase: Widget {
         guard model.count > 0 else { return false }
         // GtkListBase moves its cursor (the item arrow keys start from) only in its own key bindings;
         // focusing an item widget directly leaves the cursor behind. The bindings are the shortcuts of
-        // the class's shortcut controller.
+        // the class's shortcut controller. A GTK 4.8 workaround: GTK 4.12 adds
+        // `gtk_list_view_scroll_to`/`gtk_grid_view_scroll_to` with GTK_LIST_SCROLL_FOCUS, which does this.
         let controllers = gtk_widget_observe_controllers(widget)!
         defer { g_object_unref(UnsafeMutableRawPointer(controllers)) }
         for index in 0..<g_list_model_get_n_items(controllers) {

@@ -63,14 +63,35 @@ public enum MainLoopBridge {
     }
 
     /// Runs `body` once from an idle callback (after pending layout and drawing), on the main actor.
+    /// `body` is released when it has run, or when the source is removed before it could
+    /// (`g_source_remove` with the returned id; GLib's destroy notify).
+    /// - Returns: the GLib source id.
     @MainActor
-    public static func afterLayout(_ body: @escaping @MainActor () -> Void) {
+    @discardableResult
+    public static func afterLayout(_ body: @escaping @MainActor () -> Void) -> UInt32 {
         let box = Unmanaged.passRetained(Signals.FinalizeBox(body)).toOpaque()
-        g_idle_add_full(G_PRIORITY_LOW, { data in
-            let box = Unmanaged<Signals.FinalizeBox>.fromOpaque(data!).takeRetainedValue()
+        return g_idle_add_full(G_PRIORITY_LOW, { data in
+            let box = Unmanaged<Signals.FinalizeBox>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated { box.action() }
             return 0  // G_SOURCE_REMOVE
-        }, box, nil)
+        }, box, { data in Unmanaged<Signals.FinalizeBox>.fromOpaque(data!).release() })
+    }
+
+    /// Runs `body` on the main thread, from any thread, at the main loop's next iteration (an idle
+    /// source on the default main context; `g_main_context_invoke` is not used because it runs the
+    /// function on the calling thread whenever that thread can acquire the context). For C callbacks
+    /// that GLib, GIO or GStreamer call on their own threads.
+    public static func onMainThread(_ body: @escaping @MainActor () -> Void) {
+        final class Box: @unchecked Sendable {  // created here, then used only on the main thread
+            let body: @MainActor () -> Void
+            init(_ body: @escaping @MainActor () -> Void) { self.body = body }
+        }
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        g_idle_add_full(G_PRIORITY_DEFAULT, { data in
+            let box = Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.body() }
+            return 0  // G_SOURCE_REMOVE
+        }, box, { data in Unmanaged<Box>.fromOpaque(data!).release() })
     }
 
     /// Runs `body` every `milliseconds` on the main actor (a GLib timeout) until it returns false.

@@ -18,3 +18,15 @@ public enum Memory {
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + seconds) { _ = malloc_trim(0) }
     }
 }
+
+/// Calls `body` with each object of a `GList` handed over with `transfer full` (the list and a reference
+/// per element, as `gst_device_monitor_get_devices` returns), then drops those references and frees the
+/// list from its head. `body` takes a reference of its own to keep an object.
+package func consumeObjectList(_ list: UnsafeMutablePointer<GList>?, _ body: (UnsafeMutableRawPointer) -> Void) {
+    var node = list
+    while let current = node {
+        if let object = current.pointee.data { body(object) }
+        node = current.pointee.next
+    }
+    g_list_free_full(list) { g_object_unref($0) }
+}

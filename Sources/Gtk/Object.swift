@@ -108,12 +108,26 @@ extension Widget {
     }
 }
 
-/// The arguments of one signal emission, valid only during the handler call (on the main actor).
-public struct SignalArguments: @unchecked Sendable {
+/// The arguments of one signal emission, read during the handler call (on the main actor).
+///
+/// For a signal emitted on the main thread they are GLib's own values, borrowed: valid only until the
+/// handler returns, so read what you need there (the type is not `Sendable`, so it cannot be handed to
+/// another task). For a signal emitted on another thread (GStreamer's, GIO's workers) the handler runs
+/// later on the main thread with copies of the values that live as long as the arguments.
+public struct SignalArguments {
     let values: UnsafePointer<GValue>?
     /// Number of arguments, including the emitting object at index 0.
     public let count: Int
     let returnValue: UnsafeMutablePointer<GValue>?
+    /// The copies of an emission from another thread, freed with the last copy of the arguments.
+    let copies: SignalValueCopies?
+
+    init(values: UnsafePointer<GValue>?, count: Int, returnValue: UnsafeMutablePointer<GValue>?, copies: SignalValueCopies? = nil) {
+        self.values = values
+        self.count = count
+        self.returnValue = returnValue
+        self.copies = copies
+    }
 
     /// The object argument at `index`, or nil.
     package func object(at index: Int) -> UnsafeMutableRawPointer? {
@@ -219,8 +233,41 @@ enum Signals {
     private static let marshal: GClosureMarshal = { closure, returnValue, count, params, _, _ in
         guard let data = closure?.pointee.data else { return }
         let box = Unmanaged<HandlerBox>.fromOpaque(data).takeUnretainedValue()
-        let arguments = SignalArguments(values: params, count: Int(count), returnValue: returnValue)
-        MainActor.assumeIsolated { box.handler(arguments) }
+        guard navgtk_is_main_thread() != 0 else {
+            // Emitted on another thread (a GStreamer or GIO worker): the handler is main-actor code, so it
+            // runs on the main thread, later, with copies of the arguments. A signal whose emitter waits
+            // for a return value cannot wait for that, so it is reported and gets the default.
+            if returnValue != nil {  // GLib passes none for a signal without a return value
+                navgtk_log_critical("NavigationGtk", "a signal with a return value was emitted off the main thread; its Swift handler was not called (connect it with C where the emitter needs an answer)")
+                return
+            }
+            let copies = SignalValueCopies(params, count: Int(count))
+            let pending = PendingEmission(box: box, copies: copies)
+            MainLoopBridge.onMainThread { pending.deliver() }
+            return
+        }
+        // On the main thread: GLib's own values, borrowed for the call (see SignalArguments).
+        let emission = Emission(values: params, count: Int(count), returnValue: returnValue)
+        MainActor.assumeIsolated {
+            box.handler(SignalArguments(values: emission.values, count: emission.count, returnValue: emission.returnValue))
+        }
+    }
+
+    /// An emission's pointers, moved into the main-actor call made on this same (main) thread.
+    private struct Emission: @unchecked Sendable {
+        let values: UnsafePointer<GValue>?
+        let count: Int
+        let returnValue: UnsafeMutablePointer<GValue>?
+    }
+
+    /// A signal emitted on another thread, waiting to reach its handler on the main thread.
+    private final class PendingEmission: @unchecked Sendable {  // handed to the main thread once, then used only there
+        let box: HandlerBox
+        let copies: SignalValueCopies
+        init(box: HandlerBox, copies: SignalValueCopies) { self.box = box; self.copies = copies }
+        @MainActor func deliver() {
+            box.handler(SignalArguments(values: UnsafePointer(copies.values), count: copies.count, returnValue: nil, copies: copies))
+        }
     }
 
     private static let releaseHandlerBox: GClosureNotify = { data, _ in
@@ -231,7 +278,34 @@ enum Signals {
     private static let weakNotify: GWeakNotify = { data, _ in
         guard let data else { return }
         let box = Unmanaged<FinalizeBox>.fromOpaque(data).takeRetainedValue()
-        MainActor.assumeIsolated { box.action() }
+        if navgtk_is_main_thread() != 0 {
+            MainActor.assumeIsolated { box.action() }
+        } else {
+            MainLoopBridge.onMainThread { box.action() }  // finalized by a last unref on another thread
+        }
+    }
+}
+
+/// Copies of a signal's argument values (`g_value_copy`: objects referenced, strings duplicated), freed
+/// (`g_value_unset`) when the last ``SignalArguments`` holding them goes.
+final class SignalValueCopies: @unchecked Sendable {  // made on the emitting thread, then used only on the main thread
+    let values: UnsafeMutablePointer<GValue>
+    let count: Int
+
+    init(_ source: UnsafePointer<GValue>?, count: Int) {
+        self.count = count
+        values = .allocate(capacity: max(count, 1))
+        values.initialize(repeating: GValue(), count: max(count, 1))
+        guard let source else { return }
+        for index in 0..<count {
+            g_value_init(values + index, source[index].g_type)
+            g_value_copy(source + index, values + index)
+        }
+    }
+
+    deinit {
+        for index in 0..<count where values[index].g_type != 0 { g_value_unset(values + index) }
+        values.deallocate()
     }
 }
 

@@ -41,7 +41,8 @@ public class Window: Widget {
     /// a transient parent, and a window finalized after its parent would touch the freed parent.
     nonisolated(unsafe) private var transientParentReference: Object?
 
-    deinit {
+    /// On the main actor whatever thread drops the last reference (GTK is not thread-safe).
+    isolated deinit {
         // Unset the parent while it is certainly alive (held above), before the final unref, and leave
         // no handler (and its closure box) behind on it.
         if let parent = transientParentReference, parentWatchID != 0 {

@@ -178,6 +178,16 @@ public struct NavigationStackState: Equatable, Sendable {
         return true
     }
 
+    /// Sets the tag of page `id` (nil for none). The caller keeps tags unique (``entry(taggedAs:)`` finds
+    /// the lowest page with a tag).
+    /// - Returns: false if `id` is not on the stack.
+    @discardableResult
+    public mutating func setTag(_ tag: String?, of id: PageID) -> Bool {
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { return false }
+        entries[index].tag = tag
+        return true
+    }
+
     /// Sets the title of page `id`.
     /// - Returns: false if `id` is not on the stack.
     @discardableResult

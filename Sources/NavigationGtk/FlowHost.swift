@@ -41,9 +41,7 @@ public final class FlowHost {
     /// The page the flow started from.
     public private(set) weak var anchor: Page?
 
-    /// Whether the pop being handled comes from the user going back one page (Back button, keys,
-    /// mouse back) rather than from code.
-    private var userIsGoingBack: Bool { stack.isGoingBack }
+    private var observations: [ObservationToken] = []
 
     /// Called for each cancel request; the flow decides (ask, then ``end()``).
     public var onCancelRequest: (@MainActor (CancelReason) -> Void)?
@@ -66,8 +64,8 @@ public final class FlowHost {
             ownCancelButton = anchorStack.providesCancel ? nil : Button(label: toolkitLocalized("Cancel"))
             ownCancelButton?.addCSSClass("flow-cancel")
             ownCancelButton?.onClicked { [weak self] in self?.onCancelRequest?(.user) }
-            anchorStack.observePops(owner: self) { [weak self] removed in self?.pagesPopped(removed) }
-            anchorStack.observeDestruction(owner: self) { [weak self] in self?.hostGone() }
+            anchorStack.observePops { [weak self] removed, cause in self?.pagesPopped(removed, cause: cause) }.store(in: &observations)
+            anchorStack.observeDestruction { [weak self] in self?.hostGone() }.store(in: &observations)
             push(first)
         } else {
             if presentation == .pushed {
@@ -82,7 +80,7 @@ public final class FlowHost {
             dialog.onCancelRequest = { [weak self, weak dialog] in
                 self?.onCancelRequest?(dialog?.isDismissed ?? true ? .hostGone : .user)
             }
-            dialog.stack.observePops(owner: self) { [weak self] removed in self?.pagesPopped(removed) }
+            dialog.stack.observePops { [weak self] removed, cause in self?.pagesPopped(removed, cause: cause) }.store(in: &observations)
             if let parent = anchor.view.rootWindow, !Window.isListed(parent) {
                 // Started from a page whose window is already gone (a click landing as the app quits):
                 // there is nothing to show it over, so it ends at once.
@@ -106,11 +104,12 @@ public final class FlowHost {
     public func end() {
         guard !isEnded else { return }
         isEnded = true
-        stack.removeObservers(owner: self)
+        observations.forEach { $0.cancel() }
+        observations = []
         if let dialog {
             dialog.dismiss()
         } else if let anchor, stack.pages.contains(where: { $0 === anchor }), !pages.isEmpty {
-            stack.pop(to: anchor)
+            stack.pop(to: anchor, cause: .flowEnded)
         }
         if let ownCancelButton { for page in pages { page.removeBarItem(ownCancelButton) } }
         pages = []
@@ -120,7 +119,7 @@ public final class FlowHost {
     /// past its first page), before a cancel is requested for the latter.
     public var onPagesPopped: (@MainActor ([Page]) -> Void)?
 
-    private func pagesPopped(_ removed: [Page]) {
+    private func pagesPopped(_ removed: [Page], cause: NavigationStack.Cause) {
         guard !isEnded else { return }
         let ours = removed.filter { page in pages.contains { $0 === page } }
         guard !ours.isEmpty else { return }
@@ -130,7 +129,7 @@ public final class FlowHost {
         guard pages.isEmpty else { return }
         // Back past the first page is the user leaving (the first page's shouldLeave has let it go);
         // anything else that removed every page (pop-to-root, replace) leaves nothing to return to.
-        onCancelRequest?(userIsGoingBack ? .user : .pagesRemoved)
+        onCancelRequest?(cause == .userBack ? .user : .pagesRemoved)
     }
 
     private func hostGone() {

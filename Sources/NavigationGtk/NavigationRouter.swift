@@ -12,7 +12,7 @@ import Navigation
 ///   transitions (one push or one pop, however many pages change).
 /// - The route of each page is kept in the stack's own state (``NavigationStackState/Entry/route``),
 ///   so the path is read from what the stack shows, never from a list kept beside it: the user's Back,
-///   Escape, swipe, the Back button's history menu and Forward change it, and ``observePath(owner:_:)``
+///   Escape, swipe, the Back button's history menu and Forward change it, and ``observePath(_:)``
 ///   hears every change, whoever made it.
 /// - Pages pushed on the stack without a route (a pushed flow's pages, or apps that don't use routes)
 ///   keep working; they are not part of the path, and setting a different path removes them (a pushed
@@ -30,8 +30,8 @@ public final class NavigationRouter<Route: Hashable & Codable & Sendable> {
     /// routes whose pages are not on the stack already.
     private let destination: @MainActor (Route) -> Page?
     private var shownPath: [Route] = []
-    private var pathObservers: [(owner: WeakOwner, handler: @MainActor ([Route]) -> Void)] = []
-    private struct WeakOwner { weak var object: AnyObject? }
+    private let pathObservers = Observers<[Route]>()
+    private var stackObservation: ObservationToken?
 
     /// Drives `stack` (which has its root page already); `destination` makes the page for a route.
     /// Pages already above the root stay (they have no route, so they are not part of the path).
@@ -39,7 +39,7 @@ public final class NavigationRouter<Route: Hashable & Codable & Sendable> {
         self.stack = stack
         self.destination = destination
         shownPath = path
-        stack.observeEvents(owner: self) { [weak self] _ in self?.stackDidChange() }
+        stackObservation = stack.observeEvents { [weak self] _, _ in self?.stackDidChange() }
     }
 
     /// The routes of the pages above the root, nearest the root first: what the stack shows now.
@@ -91,10 +91,10 @@ public final class NavigationRouter<Route: Hashable & Codable & Sendable> {
     }
 
     /// Calls `handler` with the new path after every change of it (a push, pop or replace by code or by
-    /// the user), once the stack shows it, while `owner` lives. Changes of pages without a route only
+    /// the user), once the stack shows it, until the token goes. Changes of pages without a route only
     /// are not heard (the path is the same).
-    public func observePath(owner: AnyObject, _ handler: @escaping @MainActor ([Route]) -> Void) {
-        pathObservers.append((WeakOwner(object: owner), handler))
+    public func observePath(_ handler: @escaping @MainActor ([Route]) -> Void) -> ObservationToken {
+        pathObservers.add(handler)
     }
 
     /// How many of the stack's entries to keep so that the first `kept` routes of the path stay: the
@@ -113,7 +113,6 @@ public final class NavigationRouter<Route: Hashable & Codable & Sendable> {
         let now = path
         guard now != shownPath else { return }
         shownPath = now
-        pathObservers.removeAll { $0.owner.object == nil }
-        for observer in pathObservers { observer.handler(now) }
+        pathObservers.notify(now)
     }
 }

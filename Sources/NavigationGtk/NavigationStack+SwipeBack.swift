@@ -13,10 +13,11 @@ struct SwipeBack {
     let top: Page
     let below: Page
     /// Where the stack's pages are in the layer, in pixels.
-    let frame: (x: Int32, y: Int32, width: Int32, height: Int32)
+    let frame: LayerFrame
     /// How far the page has gone: 0 (in place) … 1 (gone).
     var progress: Double = 0
-    var animation: UInt32 = 0
+    /// The frame-clock callback of the release animation, once the finger is lifted.
+    var release: UInt32?
 }
 
 extension NavigationStack {
@@ -24,6 +25,14 @@ extension NavigationStack {
     public static let swipeCommitThreshold = 0.3
     /// How near the leading edge, in pixels, a touch must start to swipe back (as libadwaita's edge).
     public static let swipeEdgeWidth = 24.0
+    /// How long the release animation takes from one end to the other, in milliseconds (less from
+    /// part-way), eased out (cubic), on the frame clock.
+    public static let swipeReleaseDuration = 200.0
+
+    var swipe: SwipeBack? {
+        if case .swiping(let swipe) = phase { return swipe }
+        return nil
+    }
 
     /// Whether a swipe back is in progress.
     public var isSwipingBack: Bool { swipe != nil }
@@ -40,70 +49,76 @@ extension NavigationStack {
     ///   cannot pop, a transition running, a swipe already started, no layer).
     @discardableResult
     public func beginSwipeBack() -> Bool {
-        guard swipe == nil, transition == .idle, state.canUserGoBack, let layer = swipeLayer,
+        guard case .idle = phase, state.canUserGoBack, let layer = swipeLayer,
               let top = visiblePage, let previous = state.previous, let below = pagesByID[previous.id],
               let (picture, frame) = pictureOverPages(of: top, in: layer) else { return false }
-        swipe = SwipeBack(picture: picture, top: top, below: below, frame: frame)
+        phase = .swiping(SwipeBack(picture: picture, top: top, below: below, frame: frame))
         view.canTarget = false
         view.showChild(named: below.id.description, transition: GTK_STACK_TRANSITION_TYPE_NONE)
-        top.lifecycleDidChange(.hiding)
-        below.lifecycleDidChange(.showing)
+        setLifecycle(.hiding, of: top)
+        setLifecycle(.showing, of: below)
         gtk_widget_queue_allocate(layer.widget)
+        deliver()
         return true
     }
 
     /// Moves the swiped page to `progress` of the width (0 in place … 1 gone), mirrored in right-to-left
     /// locales. Does nothing when no swipe is in progress.
     public func updateSwipeBack(progress: Double) {
-        guard swipe != nil else { return }
-        swipe!.progress = min(1, max(0, progress))
+        guard case .swiping(var swipe) = phase else { return }
+        swipe.progress = min(1, max(0, progress))
+        phase = .swiping(swipe)
         if let layer = swipeLayer { gtk_widget_queue_allocate(layer.widget) }
     }
 
     /// Ends the swipe: `commit` slides the page away and goes back (asking the page's
     /// ``Page/shouldLeave`` first), else it slides back into place (the page hears `shown` again, the one
-    /// below `hidden`). Animated over up to 200 ms from where it is.
+    /// below `hidden`). Animated on the frame clock over up to ``swipeReleaseDuration`` from where it is:
+    /// the position at each frame follows the frame's time, and the swipe ends at the first frame past
+    /// the duration.
     public func endSwipeBack(commit: Bool) {
-        guard let current = swipe, current.animation == 0 else { return }
+        guard case .swiping(var current) = phase, current.release == nil else { return }
         let leave = commit && (current.top.shouldLeave?() ?? true)
         let target = leave ? 1.0 : 0.0
-        let start = current.progress, started = g_get_monotonic_time()
-        let duration = max(1.0, 200_000 * abs(target - start))  // microseconds
-        swipe!.animation = MainLoopBridge.repeating(milliseconds: 16) { [weak self] in
+        let from = current.progress
+        let duration = max(1.0, Self.swipeReleaseDuration * 1000 * abs(target - from))  // microseconds
+        var start: Int64?
+        current.release = view.addTickCallback { [weak self] time in
             guard let self, self.swipe != nil else { return false }
-            let t = min(1, Double(g_get_monotonic_time() - started) / duration)
+            let first = start ?? time
+            start = first
+            let t = min(1, Double(time - first) / duration)
             let eased = 1 - pow(1 - t, 3)  // ease-out cubic
-            self.updateSwipeBack(progress: start + (target - start) * eased)
+            self.updateSwipeBack(progress: from + (target - from) * eased)
             guard t >= 1 else { return true }
             self.finishSwipeBack(leave: leave)
             return false
         }
+        phase = .swiping(current)
     }
 
-    /// Ends a swipe at once, the page back in place (the stack is changing under it).
+    /// Ends a swipe at once, the page back in place (the stack is changing under it); the pages'
+    /// `shown` and `hidden` are queued for the caller to deliver.
     func abandonSwipe() {
-        if let animation = swipe?.animation, animation != 0 { g_source_remove(animation) }
-        finishSwipeBack(leave: false)
+        if let release = swipe?.release { view.removeTickCallback(release) }
+        finishSwipeBack(leave: false, deliverNow: false)
     }
 
-    private func finishSwipeBack(leave: Bool) {
+    private func finishSwipeBack(leave: Bool, deliverNow: Bool = true) {
         guard let finished = swipe else { return }
-        swipe = nil
+        phase = .idle
         gtk_overlay_remove_overlay(OpaquePointer(swipeLayer?.gobject), finished.picture.widget)
         view.canTarget = true
         if leave, state.top?.id == finished.top.id {
-            lifecycleAlreadyStarted = true  // hiding and showing were heard when the swipe began
-            isGoingBack = true
             var new = state
             new.goBack()
-            apply(new, animated: false)
-            isGoingBack = false
-            lifecycleAlreadyStarted = false
-            if state.forwardEntry?.id == finished.top.id { forwardPage = finished.top }
+            forwardPage = finished.top
+            apply(new, cause: .userBack, animated: false, lifecycleStarted: true)  // hiding and showing were heard
         } else {
             if let top = visiblePage { view.showChild(named: top.id.description, transition: GTK_STACK_TRANSITION_TYPE_NONE) }
-            finished.top.lifecycleDidChange(.shown)
-            finished.below.lifecycleDidChange(.hidden)
+            setLifecycle(.shown, of: finished.top)
+            setLifecycle(.hidden, of: finished.below)
+            if deliverNow { deliver() }
         }
     }
 
@@ -113,12 +128,17 @@ extension NavigationStack {
     func installSwipeGestures() {
         let touchpad = ScrollController()
         touchpad.propagationPhase = .capture
-        touchpad.onBegin { [weak self] in self?.touchpadSwipe = .undecided }
-        touchpad.onScroll { [weak self] dx, dy in self?.touchpadScrolled(dx: dx, dy: dy) ?? false }
+        // Where the touchpad's scroll sequence is: the gesture's own state, not the stack's.
+        var sequence = TouchpadSwipe.none
+        touchpad.onBegin { sequence = .undecided }
+        touchpad.onScroll { [weak self] dx, dy in
+            guard let self else { return false }
+            return self.touchpadScrolled(dx: dx, dy: dy, sequence: &sequence)
+        }
         touchpad.onEnd { [weak self] in
             guard let self else { return }
-            if self.touchpadSwipe == .swiping { self.endSwipeBack(commit: (self.swipe?.progress ?? 0) > Self.swipeCommitThreshold) }
-            self.touchpadSwipe = .none
+            if sequence == .swiping { self.endSwipeBack(commit: (self.swipe?.progress ?? 0) > Self.swipeCommitThreshold) }
+            sequence = .none
         }
         view.addController(touchpad)
         swipeScrollController = touchpad
@@ -145,17 +165,17 @@ extension NavigationStack {
 
     /// A touchpad scroll during a sequence: the first movement decides (mostly sideways, toward going
     /// back: GTK reports fingers moving toward the right edge as dx < 0); then the page follows.
-    private func touchpadScrolled(dx: Double, dy: Double) -> Bool {
+    private func touchpadScrolled(dx: Double, dy: Double, sequence: inout TouchpadSwipe) -> Bool {
         let back = view.isRightToLeft ? dx : -dx  // > 0: toward going back
-        switch touchpadSwipe {
+        switch sequence {
         case .none:
             return false  // a mouse wheel: no begin, no swipe
         case .undecided:
             guard abs(dx) > abs(dy), back > 0, beginSwipeBack() else {
-                touchpadSwipe = .ignored
+                sequence = .ignored
                 return false
             }
-            touchpadSwipe = .swiping
+            sequence = .swiping
             fallthrough
         case .swiping:
             guard let width = swipe?.frame.width, width > 0 else { return false }

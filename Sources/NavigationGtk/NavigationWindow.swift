@@ -27,6 +27,8 @@ public final class NavigationWindow {
     /// The top inset in pixels applied at the last layout (the bar's height; 0 when hidden).
     public private(set) var topInset: Int32 = 0
 
+    private var titleObservation: ObservationToken?
+
     /// The window's title for the visible page's title (what window lists and screen readers announce);
     /// default: the page's title. An app may add its name, e.g. `{ "\($0) – Postcard" }`.
     public var windowTitle: @MainActor (String) -> String = { $0 } {
@@ -39,7 +41,7 @@ public final class NavigationWindow {
         window = Window(application: application)
         stack = NavigationStack(root: root)
         window.title = root.title
-        stack.observeTitle(owner: window) { [weak self] title in
+        titleObservation = stack.observeTitle { [weak self] title in
             guard let self else { return }
             self.window.title = self.windowTitle(title)
         }
@@ -60,7 +62,7 @@ public final class NavigationWindow {
         window.onDestroy { [weak self, weak window] in
             guard let window else { return }
             Self.byWindow[UnsafeMutableRawPointer(window.gobject)] = nil
-            self?.sheet = nil  // its widgets go with the window
+            self?.sheets = []  // their widgets go with the window
             window.modalSheets = 0
         }
     }
@@ -75,18 +77,26 @@ public final class NavigationWindow {
 
     // MARK: - Bottom sheets
 
-    /// The dimmed backdrop and the sheet shown inside this window, if any (see ``ModalDialog``).
-    private var sheet: (backdrop: Widget, sheet: Widget, offset: () -> Int32)?
+    /// The sheets shown inside the window, bottom first, each on its dimmed backdrop (see
+    /// ``ModalDialog``): a dialog presented from a sheet is a sheet over it.
+    private var sheets: [(backdrop: Widget, sheet: Widget, offset: () -> Int32)] = []
 
-    /// The sheet shown inside the window now, if any.
-    public var presentedSheet: Widget? { sheet?.sheet }
+    /// The sheet shown on top inside the window now, if any.
+    public var presentedSheet: Widget? { sheets.last?.sheet }
 
-    /// Shows `sheet` over the pages at the bottom of the window, on a dimmed `backdrop`, modal: the
-    /// window's pages and bar take no input and no focus, and its back shortcuts do nothing, until
-    /// ``removeSheet()``. `offset` is how far the sheet is dragged down now, in pixels.
+    /// Whether `sheet` is shown and another sheet is over it.
+    func isCovered(_ sheet: Widget) -> Bool {
+        guard let index = sheets.firstIndex(where: { $0.sheet === sheet }) else { return false }
+        return index < sheets.count - 1
+    }
+
+    /// Shows `sheet` over the pages (and over any sheet shown already) at the bottom of the window, on a
+    /// dimmed `backdrop`, modal: the window's pages and bar, and the sheets below, take no input and no
+    /// focus, and the window's back shortcuts do nothing, until ``removeSheet(_:)``. `offset` is how
+    /// far the sheet is dragged down now, in pixels.
     func presentSheet(_ sheet: Widget, backdrop: Widget, offset: @escaping @MainActor () -> Int32) {
-        removeSheet()
-        self.sheet = (backdrop, sheet, offset)
+        sheets.last?.sheet.isSensitive = false
+        sheets.append((backdrop, sheet, offset))
         overlay.addOverlay(backdrop)
         overlay.addOverlay(sheet)
         stack.view.isSensitive = false
@@ -94,15 +104,19 @@ public final class NavigationWindow {
         window.modalSheets += 1
     }
 
-    /// Takes the sheet away and gives the window its input back.
-    func removeSheet() {
-        guard let shown = sheet else { return }
-        sheet = nil
+    /// Takes `sheet` away; the sheet below it (or the window) gets its input back.
+    func removeSheet(_ sheet: Widget) {
+        guard let index = sheets.firstIndex(where: { $0.sheet === sheet }) else { return }
+        let shown = sheets.remove(at: index)
         gtk_overlay_remove_overlay(overlay.opaque, shown.sheet.widget)
         gtk_overlay_remove_overlay(overlay.opaque, shown.backdrop.widget)
-        stack.view.isSensitive = true
-        stack.headerBar.isSensitive = true
         window.modalSheets -= 1
+        if let top = sheets.last {
+            top.sheet.isSensitive = true
+        } else {
+            stack.view.isSensitive = true
+            stack.headerBar.isSensitive = true
+        }
     }
 
     /// Lays the sheet out again (it was dragged).
@@ -127,11 +141,12 @@ public final class NavigationWindow {
             stack.topInset = barHeight  // pages drawing under the bar (web pages) pad their content by it
             return Overlay.Rect(x: 0, y: barHeight, width: width, height: max(0, height - barHeight))
         }
-        if let sheet {
+        for (depth, sheet) in sheets.enumerated() {
             if child == sheet.backdrop.widget { return Overlay.Rect(x: 0, y: 0, width: width, height: height) }
             if child == sheet.sheet.widget {
-                // Nearly the whole height, as libadwaita's bottom sheet: the dimmed window shows above it.
-                let top = min(ModalDialog.sheetTopGap, height / 4)
+                // Nearly the whole height, as libadwaita's bottom sheet: the dimmed window shows above it;
+                // a sheet over a sheet starts a little lower, so the one below still shows.
+                let top = min(ModalDialog.sheetTopGap * Int32(depth + 1), height / 3)
                 return Overlay.Rect(x: 0, y: top + max(0, sheet.offset()), width: width, height: max(0, height - top))
             }
         }
@@ -187,7 +202,7 @@ public final class ModalDialog {
     public var keyTarget: Widget { sheet ?? window }
     /// Whether another modal dialog is over this one now (its keys are then not for it).
     public var isCovered: Bool {
-        if sheet != nil { return host?.window.hasModalChildWindow ?? false }
+        if let sheet { return (host?.window.hasModalChildWindow ?? false) || (host?.isCovered(sheet) ?? false) }
         return window.hasModalChild
     }
     private weak var host: NavigationWindow?
@@ -203,11 +218,17 @@ public final class ModalDialog {
     /// Whether the first page shows its own bar with Close, and the stack's bar only above it.
     public let presentsRootAlone: Bool
 
-    /// Called when the user asks to leave by any path (Cancel, Escape at the first page, window close),
-    /// or when the window was destroyed from outside.
+    /// Called when the user asks to leave by any path (Cancel, Close, Escape at the first page, window
+    /// close, the sheet dragged down), or when the window was destroyed from outside. A dialog made
+    /// with ``init(over:presenting:width:height:)`` dismisses itself here unless this is replaced.
     public var onCancelRequest: (@MainActor () -> Void)?
 
+    /// The first page (the one presented, for a dialog presenting a page alone).
+    public let root: Page
+
     private let focusReturn: FocusReturn
+    private let completion = FlowCompletion<Void>()
+    private var observations: [ObservationToken] = []
     /// Whether ``dismiss()`` ran or the window was destroyed; the dialog is finished either way.
     public private(set) var isDismissed = false
 
@@ -215,11 +236,12 @@ public final class ModalDialog {
     /// in a window), with `root` as its first page. `width`/`height` are the default size in pixels.
     ///
     /// With `presentsRootAlone`, the first page is presented as a page alone is (its own standalone bar,
-    /// with **Close** at the start, as ``PageDialog`` shows it); pages pushed above it show the stack's
+    /// with **Close** at the start, as ``init(over:presenting:width:height:)`` shows it); pages pushed above it show the stack's
     /// bar, with Cancel and Back, and going back to the first page brings its own bar back. This is how
     /// a flow that starts on a page usable on its own (a camera) keeps that page's standalone look.
     public init(over anchor: Page?, root: Page, width: Int32 = 560, height: Int32 = 640, presentsRootAlone: Bool = false) {
         self.presentsRootAlone = presentsRootAlone
+        self.root = root
         stack = NavigationStack()
         stack.providesCancel = true
         let parent = anchor?.view.rootWindow
@@ -236,14 +258,15 @@ public final class ModalDialog {
             backdrop = nil
         }
         window.title = root.title
-        stack.observeTitle(owner: window) { [weak window, weak sheet] title in
+        stack.observeTitle { [weak window, weak sheet] title in
             guard !title.isEmpty else { return }
-            window?.title = title  // the window follows its page
+            window?.title = title  // the window follows its page (e.g. a web page's, once loaded)
             sheet?.setAccessibleLabel(title)
-        }
+        }.store(in: &observations)
         if style == .window { window.makeModal(over: parent) }
         window.setDefaultSize(width: width, height: height)
         window.addCSSClass("navigation-dialog")
+        sheet?.addCSSClass("navigation-dialog")
         stack.headerBar.showsTitleButtons = false
         // Cancel first, at the start; the stack's Back button follows it.
         stack.headerBar.remove(stack.backButton)
@@ -253,10 +276,10 @@ public final class ModalDialog {
             buildSheet(sheet, backdrop: backdrop)
             if presentsRootAlone {
                 root.standaloneBar.showsTitleButtons = false
-                stack.observeVisiblePage(owner: self) { [weak self, weak root] page in
+                stack.observeVisiblePage { [weak self, weak root] page in
                     guard let self, let root else { return }
                     self.updateBars(root: root, showingRoot: page === root)
-                }
+                }.store(in: &observations)
             }
         } else if presentsRootAlone {
             // Both bars live in the window's content: the stack's above the pages, shown only when a
@@ -267,10 +290,10 @@ public final class ModalDialog {
             frame.append(stack.view)
             window.setChild(frame)
             root.standaloneBar.showsTitleButtons = false
-            stack.observeVisiblePage(owner: self) { [weak self, weak root] page in
+            stack.observeVisiblePage { [weak self, weak root] page in
                 guard let self, let root else { return }
                 self.updateBars(root: root, showingRoot: page === root)
-            }
+            }.store(in: &observations)
         } else {
             window.setTitlebar(stack.headerBar)
             window.setChild(stack.view)
@@ -278,11 +301,12 @@ public final class ModalDialog {
         if let sheet {
             stack.installBackShortcuts(on: sheet) { [weak self] in self?.isCovered ?? true }
             // The window the sheet is in went (closed, the app quit): as a destroyed dialog window.
-            stack.observeDestruction(owner: self) { [weak self] in
+            stack.observeDestruction { [weak self] in
                 guard let self, !self.isDismissed else { return }
                 self.isDismissed = true
+                self.completion.resolve(())
                 self.onCancelRequest?()
-            }
+            }.store(in: &observations)
         } else {
             stack.installBackShortcuts(on: window)
         }
@@ -298,8 +322,28 @@ public final class ModalDialog {
         window.onDestroy { [weak self] in
             guard let self, !self.isDismissed else { return }
             self.isDismissed = true
+            self.completion.resolve(())
             self.onCancelRequest?()
         }
+    }
+
+    /// Creates (does not show) a dialog over the window showing `anchor` that presents `page` alone: the
+    /// page's own standalone bar with **Close** at its start, no stack bar (the page is the root of the
+    /// dialog's own stack, so it may still push pages of its own). Close, Escape, the window manager's
+    /// close button — and in a window narrower than ``bottomSheetWidth``, where it is a bottom sheet, the
+    /// handle dragged down or a click on the dimmed window — all ask to leave (``onCancelRequest``),
+    /// which dismisses it unless the owner replaces that handler (to ask first). ``dismissed()`` returns
+    /// then; focus returns to the widget that had it in the parent. `width`/`height` are the default
+    /// size in pixels.
+    public convenience init(over anchor: Page?, presenting page: Page, width: Int32 = 560, height: Int32 = 640) {
+        self.init(over: anchor, root: page, width: width, height: height, presentsRootAlone: true)
+        onCancelRequest = { [weak self] in self?.dismiss() }
+    }
+
+    /// Waits until the dialog is dismissed by any path (or the caller's task is cancelled, which
+    /// dismisses it).
+    public func dismissed() async {
+        await completion.value(onCancel: { [weak self] in self?.dismiss() })
     }
 
     /// Puts `item` at the very end of the dialog's bar, on every page (outside the pages' own bar items),
@@ -317,7 +361,9 @@ public final class ModalDialog {
             window.present()
         }
         if let page = stack.visiblePage {
-            if let initial = page.initialFocus { initial.grabFocus() } else { page.view.grabFocus() }
+            if let initial = page.initialFocus, initial.grabFocus() { return }
+            if page.content.grabFocus() { return }
+            if presentsRootAlone, page === root { closeButton.grabFocus() } else { page.view.grabFocus() }
         }
     }
 
@@ -325,11 +371,12 @@ public final class ModalDialog {
     public func dismiss() {
         guard !isDismissed else { return }
         isDismissed = true
+        if root.isShowingStandaloneBar { root.hideStandaloneBar(removing: closeButton) }  // the page is given back
         stack.replace(with: [], animated: false)
-        if sheet != nil {
-            host?.removeSheet()
-            stack.removeObservers(owner: self)
-        }
+        observations.forEach { $0.cancel() }
+        observations = []
+        if let sheet { host?.removeSheet(sheet) }
+        completion.resolve(())
         window.destroy()
         focusReturn.restore()
     }
@@ -388,81 +435,6 @@ public final class ModalDialog {
             if root.isShowingStandaloneBar { root.hideStandaloneBar(removing: closeButton) }
             stack.headerBar.isVisible = true
         }
-    }
-}
-
-/// One page presented alone in a modal dialog window, showing the page's own standalone bar with
-/// **Close** at its start (the page is not on any navigation stack).
-///
-/// Close, Escape and the window manager's close button all dismiss it; ``dismissed()`` returns then.
-/// Focus returns to the widget that had it in the parent.
-///
-/// Main actor only.
-@MainActor
-public final class PageDialog {
-    /// The dialog window (a screen reader announces it as a dialog).
-    public let window = Window(role: .dialog)
-    /// The page shown.
-    public let page: Page
-    /// The Close button at the start of the page's standalone bar.
-    public let closeButton = Button(label: toolkitLocalized("Close"))
-
-    private let focusReturn: FocusReturn
-    private let completion = FlowCompletion<Void>()
-
-    /// Whether the dialog has been dismissed.
-    public var isDismissed: Bool { completion.isResolved }
-
-    /// Creates (does not show) a dialog over the window showing `anchor`, presenting `page` alone.
-    /// `width`/`height` are the default size in pixels.
-    public init(over anchor: Page?, presenting page: Page, width: Int32 = 560, height: Int32 = 640) {
-        self.page = page
-        let parent = anchor?.view.rootWindow
-        focusReturn = FocusReturn(in: parent)
-        window.title = page.title
-        page.titleObserver = { [weak window] page in window?.title = page.title }  // e.g. a web page's
-        window.makeModal(over: parent)
-        window.setDefaultSize(width: width, height: height)
-        window.hideTitlebar()  // the page's own bar is the title bar
-        page.standaloneBar.showsTitleButtons = false
-        page.showStandaloneBar(leading: closeButton)
-        window.setChild(page.view)
-        closeButton.onClicked { [weak self] in self?.dismiss() }
-        let keys = KeyController()
-        keys.onKeyPressed { [weak self] keyval, _ in
-            guard keyval == KeyValue.escape else { return false }
-            self?.dismiss()
-            return true
-        }
-        window.addController(keys)
-        window.onCloseRequest { [weak self] in
-            self?.dismiss()
-            return true
-        }
-        window.onDestroy { [weak self] in self?.completion.resolve(()) }
-    }
-
-    /// Shows the dialog.
-    public func present() {
-        window.present()
-        if let initial = page.initialFocus { initial.grabFocus() } else if !page.content.grabFocus() { closeButton.grabFocus() }
-    }
-
-    /// Waits until the dialog is dismissed by any path (or the caller's task is cancelled, which
-    /// dismisses it).
-    public func dismissed() async {
-        await completion.value(onCancel: { [weak self] in self?.dismiss() })
-    }
-
-    /// Closes the dialog and gives the page back (its standalone bar hidden, out of the window).
-    /// Idempotent.
-    public func dismiss() {
-        guard !completion.isResolved else { return }
-        page.hideStandaloneBar(removing: closeButton)
-        window.setChild(nil)
-        completion.resolve(())
-        window.destroy()
-        focusReturn.restore()
     }
 }
 

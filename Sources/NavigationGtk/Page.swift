@@ -2,7 +2,7 @@ import Gtk
 import Navigation
 
 /// A screen that can be shown on a ``NavigationStack`` (pushed into a window or a dialog) or presented
-/// alone in a ``PageDialog``.
+/// alone in a ``ModalDialog`` (``ModalDialog/init(over:presenting:width:height:)``).
 ///
 /// A page does not know where it is used. It builds its widgets into ``content``, reports what the user
 /// did through its own events or async results, and never pushes, pops, presents or dismisses anything
@@ -21,13 +21,34 @@ open class Page {
     public let id = PageID.make()
 
     /// The title shown in the bar while the page is visible and as the Back button's tooltip above it.
+    /// Observable (``observeProperties(_:)``).
     public var title: String {
-        didSet { if title != oldValue { titleDidChange() } }
+        didSet { if title != oldValue { titleDidChange(.title) } }
     }
 
-    /// A second, smaller line under the title (nil for none), e.g. "3 replies".
+    /// A second, smaller line under the title (nil for none), e.g. "3 replies". Observable.
     public var subtitle: String? {
-        didSet { if subtitle != oldValue { titleDidChange() } }
+        didSet { if subtitle != oldValue { titleDidChange(.subtitle) } }
+    }
+
+    /// A property of a page that observers can follow (``observeProperties(_:)``), as GObject's
+    /// `notify` signal for libadwaita's `AdwNavigationPage` properties.
+    public enum Property: Equatable, Sendable { case title, subtitle, tag, canPop }
+
+    private let propertyObservers = Observers<Property>()
+
+    /// Calls `handler` with each property of the page that changes (``title``, ``subtitle``, ``tag``,
+    /// ``canPop``), after the page's stack (if any) has taken the change, until the token goes.
+    public func observeProperties(_ handler: @escaping @MainActor (Property) -> Void) -> ObservationToken {
+        propertyObservers.add(handler)
+    }
+
+    /// The stack's own hook for the page's property changes (set while the page is on it).
+    var stackDidChangeProperty: (@MainActor (Page, Property) -> Void)?
+
+    private func propertyDidChange(_ property: Property) {
+        stackDidChangeProperty?(self, property)
+        propertyObservers.notify(property)
     }
 
     /// What hosts show: the standalone bar (when visible) above ``content``.
@@ -100,36 +121,33 @@ open class Page {
     /// to stay (e.g. to ask "Discard this post?" first). Set by whoever owns the page, not the page.
     public var shouldLeave: (@MainActor () -> Bool)?
 
-    /// A name code can pop back to (``NavigationStack/pop(toTag:)``) or push by
-    /// (``NavigationStack/push(tag:)``), as libadwaita's page tags. Set it before the page is added or
-    /// pushed; unique within a stack.
-    public var tag: String?
+    /// A name code can pop back to (``NavigationStack/pop(toTag:)``), find the page by
+    /// (``NavigationStack/page(taggedAs:)``) or push it by (``NavigationStack/push(tag:)``), as
+    /// libadwaita's page tags. Unique within a stack: a tag another page on the stack has is misuse
+    /// (`g_critical`) and the stack does not take it. A change while on a stack is followed there at once.
+    /// Observable.
+    public var tag: String? {
+        didSet { if tag != oldValue { propertyDidChange(.tag) } }
+    }
 
     /// Whether the user can leave the page with Back: false hides the Back button on it and ignores
     /// every back shortcut and gesture while it is visible (libadwaita's `can-pop`), for a page that must
     /// be finished or cancelled in its own way. Code can still pop it. Takes effect at once.
     public var canPop = true {
-        didSet { if canPop != oldValue { navigationStack?.pageCanPopDidChange(self) } }
+        didSet { if canPop != oldValue { propertyDidChange(.canPop) } }
     }
 
     /// Where the page is in its stack's transitions, as libadwaita's navigation page signals: `showing`
     /// when a change starts to show it, `shown` when that change's transition has ended, `hiding` and
-    /// `hidden` likewise when it is covered or popped. Nil before it was first shown.
-    public private(set) var lifecycle: PageLifecycleEvent?
-    private var lifecycleObservers: [(owner: WeakOwner, handler: @MainActor (PageLifecycleEvent) -> Void)] = []
-    private struct WeakOwner { weak var object: AnyObject? }
+    /// `hidden` likewise when it is covered or popped. Nil before it was first shown. Set when the change
+    /// is applied; observers hear it after (``observeLifecycle(_:)``).
+    public internal(set) var lifecycle: PageLifecycleEvent?
+    let lifecycleObservers = Observers<PageLifecycleEvent>()
 
-    /// Calls `handler` with each lifecycle event of the page (``lifecycle``), while `owner` lives. E.g.
-    /// start a camera on `shown`, pause it on `hiding`.
-    public func observeLifecycle(owner: AnyObject, _ handler: @escaping @MainActor (PageLifecycleEvent) -> Void) {
-        lifecycleObservers.append((WeakOwner(object: owner), handler))
-    }
-
-    /// Called by the stack at each step of a transition.
-    func lifecycleDidChange(_ event: PageLifecycleEvent) {
-        lifecycle = event
-        lifecycleObservers.removeAll { $0.owner.object == nil }
-        for observer in lifecycleObservers { observer.handler(event) }
+    /// Calls `handler` with each lifecycle event of the page (``lifecycle``), in order, after the stack
+    /// change that caused it, until the token goes. E.g. start a camera on `shown`, pause it on `hiding`.
+    public func observeLifecycle(_ handler: @escaping @MainActor (PageLifecycleEvent) -> Void) -> ObservationToken {
+        lifecycleObservers.add(handler)
     }
 
     /// The widget that had focus when the page was last covered, restored when it is shown again.
@@ -137,7 +155,6 @@ open class Page {
     /// The bar that holds the bar items now (a stack's or the standalone one).
     private weak var barHoldingItems: HeaderBar?
     private var packedItems: [Widget] = []
-    var titleObserver: (@MainActor (Page) -> Void)?
 
     /// Creates a page with `title` (and an optional `subtitle`).
     public init(title: String, subtitle: String? = nil) {
@@ -218,9 +235,9 @@ open class Page {
         packBarItems(into: bar)
     }
 
-    private func titleDidChange() {
+    private func titleDidChange(_ property: Property) {
         standaloneTitle.set(title: title, subtitle: subtitle, minimumCharacters: minimumTitleCharacters)
-        titleObserver?(self)
+        propertyDidChange(property)
     }
 }
 

@@ -4,7 +4,7 @@ import Gtk
 import NavigationGtk
 
 /// A ``Page`` showing a web page in a WebKitGTK web view: pushed onto a window's stack it runs under
-/// the window's translucent bar yet starts below it; presented alone (``PageDialog``) or in a dialog, it
+/// the window's translucent bar yet starts below it; presented alone (``ModalDialog/init(over:presenting:width:height:)``) or in a dialog, it
 /// sits below its own opaque bar with no inset.
 ///
 /// **The inset.** A web page lays itself out from the top of its view, so the view cannot simply start
@@ -129,11 +129,12 @@ public final class WebPage: Page {
     public func reload() { load(currentURI) }
 
     /// Runs `script` in the page and returns its result as JSON text (`webkit_web_view_evaluate_javascript`).
-    /// - Throws: ``GLibError`` when the script throws or the page has gone.
+    /// - Throws: ``GLibError`` when the script throws or the page has gone; `CancellationError` when the
+    ///   calling task is cancelled (WebKit stops waiting for the script).
     public func evaluateJavaScript(_ script: String) async throws -> String {
         let webKitView = self.webKitView, webKit = self.webKit
-        let value = try await AsyncCall.run(start: { callback, data in
-            webKit.web_view_evaluate_javascript(webKitView, script, -1, nil, nil, nil, callback, data)
+        let value = try await AsyncCall.run(start: { callback, data, cancellable in
+            webKit.web_view_evaluate_javascript(webKitView, script, -1, nil, nil, cancellable, callback, data)
         }, finish: { result, error in
             webKit.web_view_evaluate_javascript_finish(webKitView, result, error).map { Handle(value: $0) }
         })

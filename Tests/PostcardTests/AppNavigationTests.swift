@@ -486,7 +486,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             messages.rows[0].openButton.activate()
             spin(until: { app.presentedMessage?.window.isMapped == true }, "message shown")
             let presented = app.presentedMessage!
-            let detail = presented.page as! PhotoDetailPage
+            let detail = presented.root as! PhotoDetailPage
             XCTAssertTrue(detail.isShowingStandaloneBar)
             XCTAssertEqual(detail.standaloneTitle.titleLabel.text, "Message")
             XCTAssertEqual(detail.standaloneTitle.subtitleLabel.text, "to Ada Lovelace")

@@ -189,7 +189,7 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             let before = handlers("unrealize")
             for index in 0..<50 {
                 do {
-                    let dialog = PageDialog(over: root, presenting: Page(title: "Dialog \(index)"))
+                    let dialog = ModalDialog(over: root, presenting: Page(title: "Dialog \(index)"))
                     dialog.present()
                     if index == 0 { XCTAssertGreaterThan(handlers("unrealize"), before, "the dialog watches its parent while open") }
                     let chooser = FileChooser(title: "Open", acceptLabel: "_Open", parent: host.window.pointer())

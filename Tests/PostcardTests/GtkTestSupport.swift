@@ -57,6 +57,17 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
         super.tearDown()
     }
 
+    /// Runs `body`, which must log exactly one `g_critical` matching `pattern` (a GLib glob) in the log
+    /// `domain` (the toolkit's by default); the critical is then not fatal. A missing one aborts the
+    /// test run (GLib's `g_test_expect_message` and `g_test_assert_expected_messages`).
+    @MainActor
+    func expectCritical(_ pattern: String, domain: String = "NavigationGtk", file: StaticString = #filePath, line: UInt = #line,
+                        _ body: () throws -> Void) rethrows {
+        g_test_expect_message(domain, G_LOG_LEVEL_CRITICAL, pattern)
+        try body()
+        g_test_assert_expected_messages_internal(domain, "\(file)", Int32(line), "expectCritical")
+    }
+
     /// Spins the main loop until `condition` holds; fails the test after `timeout` seconds.
     @MainActor
     func spin(until condition: () -> Bool, timeout: Double = 10, _ message: String = "condition",

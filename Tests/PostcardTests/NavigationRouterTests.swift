@@ -40,7 +40,8 @@ final class NavigationRouterTests: GtkTestCase, @unchecked Sendable {
             let (window, router, made) = makeRouter()
             let stack = window.stack
             var heard: [[Color]] = []
-            router.observePath(owner: self) { heard.append($0) }
+            let observation = router.observePath { heard.append($0) }
+            defer { observation.cancel() }
 
             router.setPath([.red, .green, .blue])
             settle(stack)
@@ -95,7 +96,8 @@ final class NavigationRouterTests: GtkTestCase, @unchecked Sendable {
             let (window, router, _) = makeRouter()
             let stack = window.stack
             var heard: [[Color]] = []
-            router.observePath(owner: self) { heard.append($0) }
+            let observation = router.observePath { heard.append($0) }
+            defer { observation.cancel() }
             router.setPath([.red, .green, .blue], animated: false)
 
             stack.backButton.activate()  // clicked comes a moment later, as GTK shows the press
@@ -152,7 +154,8 @@ final class NavigationRouterTests: GtkTestCase, @unchecked Sendable {
             XCTAssertNil(step.route)
             XCTAssertEqual(stack.pages[1].route, AnyRoute(Color.red), "the route is kept in the stack's state")
             var removed: [Page] = []
-            stack.observePops(owner: self) { removed += $0 }
+            let observation = stack.observePops { pages, _ in removed += pages }
+            defer { observation.cancel() }
             router.setPath([.red, .green])
             settle(stack)
             XCTAssertEqual(stack.pages.map(\.title), ["Colors", "Red", "Green"], "the stack shows exactly the path")

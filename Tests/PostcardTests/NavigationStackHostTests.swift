@@ -158,11 +158,13 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
             let window = makeWindow(counter)
             let stack = window.stack
             XCTAssertTrue(stack.popToRoot().isEmpty, "pop-to-root at the root does nothing")
-            XCTAssertNil(stack.pop(), "pop at the root does nothing")
+            expectCritical("pop: “Root” is the root page*") { XCTAssertNil(stack.pop(), "pop at the root does nothing") }
             do {
                 let page = CountedPage("A", counter: counter)
                 XCTAssertTrue(stack.push(page))
-                XCTAssertFalse(stack.push(page), "pushing a page already on the stack is ignored")
+                expectCritical("push: “A” is already on a navigation stack*") {
+                    XCTAssertFalse(stack.push(page), "pushing a page already on the stack is ignored")
+                }
             }
             settle(stack)
             expectStack(stack, ["Root", "A"])
@@ -236,7 +238,7 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
             let action = Button(label: "Edit Caption")
             page.addEndBarItem(action)
 
-            let dialog = PageDialog(over: window.stack.visiblePage, presenting: page)
+            let dialog = ModalDialog(over: window.stack.visiblePage, presenting: page)
             dialog.present()
             spin(until: { dialog.window.isMapped }, "dialog shown")
             XCTAssertTrue(page.isShowingStandaloneBar)
@@ -347,18 +349,21 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
             let stack = window.stack
             let root = stack.pages[0], a = CountedPage("A", counter: counter), b = CountedPage("B", counter: counter)
             var heard: [String] = []
+            var observations: [ObservationToken] = []
+            defer { observations.forEach { $0.cancel() } }
             for page in [root, a, b] {
-                page.observeLifecycle(owner: self) { heard.append("\(page.title) \($0)") }
+                page.observeLifecycle { heard.append("\(page.title) \($0)") }.store(in: &observations)
             }
             var events: [String] = []
-            stack.observeEvents(owner: self) { event in
+            stack.observeEvents { event, _ in
                 switch event {
                 case .pushed(let page): events.append("pushed \(page.title)")
                 case .popped(let page): events.append("popped \(page.title)")
+                case .removed(let page): events.append("removed \(page.title)")
                 case .replaced(let removed, let added):
                     events.append("replaced \(removed.map(\.title)) with \(added.map(\.title))")
                 }
-            }
+            }.store(in: &observations)
             stack.push(a)
             XCTAssertEqual(heard, ["Root hiding", "A showing"], "at the start of the slide")
             settle(stack)
@@ -649,7 +654,9 @@ final class SwipeBackTests: GtkTestCase, @unchecked Sendable {
             let (window, root, page) = makeStack(counter)
             let stack = window.stack
             var heard: [String] = []
-            for observed in [root, page] { observed.observeLifecycle(owner: self) { heard.append("\(observed.title) \($0)") } }
+            var observations: [ObservationToken] = []
+            defer { observations.forEach { $0.cancel() } }
+            for observed in [root, page] { observed.observeLifecycle { heard.append("\(observed.title) \($0)") }.store(in: &observations) }
 
             // A short swipe: the page follows, then returns; the page below was shown live meanwhile.
             XCTAssertEqual(scroll(stack, [(-40, 2)], end: false), [true], "sideways toward Back: the swipe takes it")

@@ -188,7 +188,7 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             help.activate()
             spin(until: { app.presentedWebPage?.window.isMapped == true }, "the guide over the dialog")
             let presented = app.presentedWebPage!
-            let guide = presented.page as! WebPage
+            let guide = presented.root as! WebPage
             XCTAssertTrue(guide.isShowingStandaloneBar, "its own bar")
             XCTAssertTrue(guide.standaloneBar.contains(presented.closeButton.widget), "with Close")
             XCTAssertEqual(guide.standaloneTitle.titleLabel.text, "Guide")

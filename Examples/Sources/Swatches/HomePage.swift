@@ -28,7 +28,7 @@ import NavigationGtk
     }
 }
 
-/// A page shown on its own (``PageDialog``), with its own bar and Close.
+/// A page shown on its own (``ModalDialog``), with its own bar and Close.
 @MainActor public final class AboutColorsPage: Page {
     public init() {
         super.init(title: "About Colors")

@@ -12,7 +12,7 @@ public enum SwatchRoute: Hashable, Codable, Sendable {
     public private(set) var router: NavigationRouter<SwatchRoute>!
     public private(set) var picked: [PickColorFlow.Result] = []
     public private(set) var flow: PickColorFlow?
-    public private(set) var about: PageDialog?
+    public private(set) var about: ModalDialog?
 
     public init(application: Application? = nil) {
         window = NavigationWindow(application: application, root: home)
@@ -29,7 +29,7 @@ public enum SwatchRoute: Hashable, Codable, Sendable {
         home.pickHereButton.onClicked { [weak self] in self?.pickColor(presentation: .pushed) }
         home.aboutButton.onClicked { [weak self] in
             guard let self else { return }
-            let dialog = PageDialog(over: self.home, presenting: AboutColorsPage())
+            let dialog = ModalDialog(over: self.home, presenting: AboutColorsPage())
             self.about = dialog
             dialog.present()
         }

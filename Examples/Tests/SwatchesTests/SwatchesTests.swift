@@ -49,7 +49,8 @@ final class SwatchesTests: XCTestCase, @unchecked Sendable {
         try MainActor.assumeIsolated {
             let app = launch()
             var heard: [[SwatchRoute]] = []
-            app.router.observePath(owner: self) { heard.append($0) }
+            let observation = app.router.observePath { heard.append($0) }
+            defer { observation.cancel() }
             app.router.setPath([.details("Red"), .details("Blue")])
             spin(until: { settled(app.window.stack) }, "the path")
             XCTAssertEqual(app.window.stack.pages.map(\.title), ["Swatches", "Red", "Blue"])

@@ -119,17 +119,13 @@ public struct CameraDevice: Equatable, Sendable {
         defer { gst_object_unref(UnsafeMutableRawPointer(monitor)) }
         _ = gst_device_monitor_add_filter(monitor, "Video/Source", nil)
         var devices: [CameraDevice] = []
-        var list = gst_device_monitor_get_devices(monitor)
-        defer { g_list_free_full(list) { gst_object_unref($0) } }
-        while let node = list {
-            if let device = node.pointee.data?.assumingMemoryBound(to: GstDevice.self) {
-                let name = gst_device_get_display_name(device).map { text in
-                    defer { g_free(text) }
-                    return String(cString: text)
-                } ?? localized("Camera")
-                devices.append(CameraDevice(name: name, kind: .monitored(DeviceHandle(device))))
-            }
-            list = node.pointee.next
+        consumeObjectList(gst_device_monitor_get_devices(monitor)) { object in
+            let device = object.assumingMemoryBound(to: GstDevice.self)
+            let name = gst_device_get_display_name(device).map { text in
+                defer { g_free(text) }
+                return String(cString: text)
+            } ?? localized("Camera")
+            devices.append(CameraDevice(name: name, kind: .monitored(DeviceHandle(device))))  // takes its own reference
         }
         return devices
     }

@@ -49,7 +49,7 @@ public final class AppController {
     public let primaryMenu = MenuButton(iconName: "open-menu-symbolic", accessibleLabel: localized("Main Menu"))
     /// The web page presented last (a guide section over a dialog, or a link opened from a message),
     /// while open.
-    public internal(set) var presentedWebPage: PageDialog?
+    public internal(set) var presentedWebPage: ModalDialog?
     /// The Keyboard Shortcuts window shown last.
     public internal(set) var shortcutsWindow: Gtk.Window?
     /// The About window shown last.
@@ -62,7 +62,7 @@ public final class AppController {
     /// starts; every start is followed by exactly one ``onFlowEnded``.
     public var onFlowStarted: (@MainActor (String) -> Void)?
     /// The message detail presented last, while open.
-    public internal(set) var presentedMessage: PageDialog?
+    public internal(set) var presentedMessage: ModalDialog?
 
     /// The main stack driven by its path of ``Route``s: every screen of the main window is opened by
     /// setting or extending this path, and ``page(for:)`` is the one place that makes a page for a route.
@@ -157,7 +157,7 @@ public final class AppController {
     /// Presents the guide at `section` alone over `page` (its own bar with Close), without leaving
     /// what `page` is part of: Help in the photo flow.
     @discardableResult
-    public func presentGuide(section: String?, over page: Page) -> PageDialog? {
+    public func presentGuide(section: String?, over page: Page) -> ModalDialog? {
         makeGuide(section: section).map { present($0, over: page, width: 560) }
     }
 
@@ -188,8 +188,8 @@ public final class AppController {
     }
 
     @discardableResult
-    private func present(_ web: WebPage, over page: Page, width: Int32 = 720) -> PageDialog {
-        let dialog = PageDialog(over: page, presenting: web, width: width, height: 640)
+    private func present(_ web: WebPage, over page: Page, width: Int32 = 720) -> ModalDialog {
+        let dialog = ModalDialog(over: page, presenting: web, width: width, height: 640)
         presentedWebPage = dialog
         dialog.present()
         Task { [weak self, weak dialog] in
@@ -463,10 +463,10 @@ public final class AppController {
             }
         }
         var keepsDraft = false
-        stack.observePops(owner: editor) { [weak editor] removed in
+        let popped = stack.observePops { [weak editor] removed, _ in
             if removed.contains(where: { $0 === editor }) { done.resolve(false) }
         }
-        stack.observeDestruction(owner: editor) { [weak editor] in  // window closed, app quit: keep what was typed
+        let destroyed = stack.observeDestruction { [weak editor] in  // window closed, app quit: keep what was typed
             if let editor, editor.commentView.text != current {
                 drafts.cancelPendingSave()
                 drafts.save(editor.photo, editor.commentView.text)
@@ -478,7 +478,8 @@ public final class AppController {
         let saved = await done.value(onCancel: { done.resolve(false) })
         drafts.cancelPendingSave()
         if !keepsDraft { drafts.remove() }
-        stack.removeObservers(owner: editor)
+        popped.cancel()
+        destroyed.cancel()
         if stack.pages.contains(where: { $0 === editor }) { stack.pop(to: detail) }
         if saved {
             let updated = try? store.post(id: post.id)  // read once, for the detail page and the feeds
@@ -528,7 +529,7 @@ public final class AppController {
     /// Presents a message's photo and comment modally: the detail page shows its own bar with Close.
     func open(_ message: Message, from page: MessagesPage) {
         let detail = Self.makeMessagePage(message)
-        let dialog = PageDialog(over: page, presenting: detail)
+        let dialog = ModalDialog(over: page, presenting: detail)
         detail.onOpenLink = { [weak self, weak detail] uri in
             guard let self, let detail else { return }
             self.openLink(uri, from: detail)

@@ -89,7 +89,7 @@ extension AppController {
         if case .message(let id) = route, let messages = stack.visiblePage as? MessagesPage {
             if let message = try? store.message(id: id) {
                 open(message, from: messages)
-                presented = ", presenting " + (presentedMessage?.page.title ?? "")
+                presented = ", presenting " + (presentedMessage?.root.title ?? "")
             } else {
                 router.push(route)  // its Not Found page, above Messages
             }

@@ -204,14 +204,10 @@ private struct Tour {
         try await save(main, "messages-with-message")
 
         messages.rows[0].openButton.activate()
-        try await waitUntil("the message detail") { app.presentedMessage?.window.isMapped == true }
+        try await waitUntil("the message detail") { app.presentedMessage?.root.view.isMapped == true }
         let presented = app.presentedMessage!
-        try await waitUntil("its photo") { (presented.page as? PhotoDetailPage)?.isPhotoLoaded == true }
-        if let part, part.width < presented.window.width {  // a phone-sized screen: the dialog fits it
-            presented.window.setDefaultSize(width: part.width, height: part.height - 80)
-            try await waitUntil("dialog width \(part.width)") { abs(presented.window.width - part.width) <= 12 }
-        }
-        try await save(presented.window, "post-detail-presented")
+        try await waitUntil("its photo") { (presented.root as? PhotoDetailPage)?.isPhotoLoaded == true }
+        try await save(window(of: presented), "post-detail-presented")  // a bottom sheet in a narrow window
         presented.closeButton.activate()
         try await waitUntil("the message closed") { app.presentedMessage == nil || presented.isDismissed }
 
@@ -240,10 +236,10 @@ private struct Tour {
         // The problem state, as a camera that is not there shows it.
         let missing = CameraPage(settings: CameraSettings(sources: [.device(path: "/dev/video99")],
                                                           captureDirectory: app.camera.captureDirectory))
-        let missingDialog = PageDialog(over: app.myProfile, presenting: missing)
+        let missingDialog = ModalDialog(over: app.myProfile, presenting: missing)
         missingDialog.present()
         _ = try await waitForCamera(in: nil, page: missing)
-        try await save(missingDialog.window, "camera-no-camera")
+        try await save(window(of: missingDialog), "camera-no-camera")
         missingDialog.dismiss()
 
         // The guide under the translucent bar: at the top, scrolled, and presented alone over the flow.
@@ -258,8 +254,8 @@ private struct Tour {
         guard let presentedGuide = app.presentGuide(section: "posting", over: flow.stack.visiblePage!) else {
             throw AppOptionsError(message: "the guide is missing")
         }
-        try await waitForWebPage(presentedGuide.page as! WebPage)
-        try await save(presentedGuide.window, "web-page-presented", settle: .seconds(3.2))
+        try await waitForWebPage(presentedGuide.root as! WebPage)
+        try await save(window(of: presentedGuide), "web-page-presented", settle: .seconds(3.2))
         presentedGuide.dismiss()
         flow.cancelButton.activate()
         try await waitUntil("the flow closed") { flow.isDismissed && app.activeFlow == nil }

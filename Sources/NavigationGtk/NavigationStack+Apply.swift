@@ -1,0 +1,318 @@
+import CGtk
+import Gtk
+import Navigation
+
+/// What a ``NavigationStack`` is doing, as one value.
+@MainActor
+enum Phase {
+    /// Nothing is moving: input goes to the visible page.
+    case idle
+    /// GtkStack's slide is running for this change.
+    case sliding(Handover)
+    /// The leaving page's picture is fading out over the new page (animations turned off).
+    case crossFading(Handover, CrossFade)
+    /// The user is swiping the visible page away.
+    case swiping(SwipeBack)
+    /// The stack's widgets are gone (window closed); nothing changes any more.
+    case destroyed
+}
+
+/// The pages a change moves from and to, whose lifecycle (hidden, shown) ends with the transition.
+@MainActor
+struct Handover {
+    let from: Page?
+    let to: Page?
+    let kind: TransitionKind
+}
+
+/// A cross-fade's picture over the pages, where it is drawn, and its frame-clock callback.
+@MainActor
+struct CrossFade {
+    let picture: Picture
+    let frame: LayerFrame
+    let tick: UInt32
+}
+
+/// Where the stack's pages are in the swipe layer, in pixels.
+struct LayerFrame { let x: Int32, y: Int32, width: Int32, height: Int32 }
+
+extension NavigationStack {
+    // MARK: - The one path for every change
+
+    func attach(_ page: Page) {
+        guard pagesByID[page.id] == nil else { return }
+        pagesByID[page.id] = page
+        page.navigationStack = self
+        page.stackDidChangeProperty = { [weak self] page, property in self?.pageDidChange(page, property) }
+        page.hideStandaloneBar(removing: nil)
+        if page.extendsUnderTopBar { page.setTopInset(topInset) }
+        pagesAwaitingRemoval.removeAll { $0 === page }
+        if !view.contains(page.view.widget) {
+            view.add(page.view, name: page.id.description)
+        }
+    }
+
+    func detach(_ page: Page) {
+        page.navigationStack = nil
+        page.stackDidChangeProperty = nil
+        page.setTopInset(0)
+        page.savedFocus = nil
+        page.unpackBarItems()
+    }
+
+    /// Applies `new`: computes the change, moves the widgets, and only then delivers what it caused —
+    /// lifecycle, visible page, title, removed pages, events — in that order, once each (``deliver()``).
+    /// `lifecycleStarted`: the pages already heard hiding and showing (a finished swipe).
+    func apply(_ new: NavigationStackState, cause: Cause, animated: Bool = true, lifecycleStarted: Bool = false) {
+        if case .destroyed = phase { return }
+        let change = state.change(to: new)
+        guard change != .none else { state = new; return }
+        let outgoing = visiblePage
+        if case .swiping = phase, !lifecycleStarted { abandonSwipe() }  // code changed the stack mid-swipe
+        endPhase()  // a change during a transition first finishes the previous one cleanly
+        flushRemovals()
+        if let outgoing { outgoing.savedFocus = focusedWidget(in: outgoing) }
+        let oldIDs = Set(state.entries.map(\.id)), newIDs = Set(new.entries.map(\.id))
+        let added = new.entries.filter { !oldIDs.contains($0.id) }.compactMap { pagesByID[$0.id] }
+        // Only pages on neither stack leave (bottom first): one that stays keeps its widget wherever it moves.
+        let removed = state.entries.filter { !newIDs.contains($0.id) }.compactMap { pagesByID.removeValue(forKey: $0.id) }
+        state = new
+        removed.forEach(detach)
+        pagesAwaitingRemoval.append(contentsOf: removed)
+        if state.forwardEntry == nil { forwardPage = nil }
+
+        let incoming = visiblePage
+        if outgoing !== incoming, !lifecycleStarted {
+            if let outgoing { setLifecycle(.hiding, of: outgoing) }
+            if let incoming { setLifecycle(.showing, of: incoming) }
+        }
+        let handover = Handover(from: outgoing, to: incoming, kind: change.transitionKind ?? .push)
+        if let incoming {
+            let animate = animated && isAnimated && change.transitionKind != nil && view.isMapped && outgoing !== incoming
+            let slides = animate && DesktopStyle.animationsEnabled
+            lastSlide = slides ? (view.isRightToLeft ? .left : .right) : .none
+            view.canTarget = false
+            if animate, !slides, let outgoing, let fade = startCrossFade(from: outgoing) {
+                phase = .crossFading(handover, fade)
+                view.showChild(named: incoming.id.description, transition: GTK_STACK_TRANSITION_TYPE_NONE)
+            } else {
+                phase = .sliding(handover)
+                view.showChild(named: incoming.id.description,
+                               transition: slides ? transitionType(change.transitionKind!) : GTK_STACK_TRANSITION_TYPE_NONE)
+            }
+        } else {
+            phase = .sliding(handover)
+        }
+        updateBar()
+        // Only the visible page is there for a screen reader; pages below it (and those leaving) are not.
+        for page in pagesByID.values { page.view.setHiddenFromScreenReaders(page !== incoming) }
+        for page in removed { page.view.setHiddenFromScreenReaders(true) }
+        if let incoming { restoreFocus(in: incoming) }
+        if case .sliding = phase, !view.isTransitionRunning { endPhase() }
+
+        enqueue { [weak self, weak incoming] in self?.visiblePageObservers.notify(incoming) }
+        if !removed.isEmpty {
+            enqueue { [weak self] in self?.popObservers.notify((removed, cause)) }
+        }
+        let events: [Event]
+        if outgoing === incoming, added.isEmpty, !removed.isEmpty {
+            events = removed.map { .removed($0) }  // taken from below the visible page
+        } else {
+            switch change {
+            case .push: events = added.map { .pushed($0) }
+            case .pop: events = removed.reversed().map { .popped($0) }
+            case .replace: events = [.replaced(removed: removed, added: added)]
+            case .none: events = []
+            }
+        }
+        for event in events { enqueue { [weak self] in self?.eventObservers.notify((event, cause)) } }
+        deliver()
+    }
+
+    /// Queues a notification of a change already applied.
+    func enqueue(_ notification: @escaping @MainActor () -> Void) {
+        pendingNotifications.append(notification)
+    }
+
+    /// Delivers the queued notifications in order. A handler that changes the stack applies its change
+    /// at once and queues its notifications behind the ones still waiting, which this loop then delivers:
+    /// nothing is dropped, nothing overtakes.
+    func deliver() {
+        guard !isDelivering else { return }
+        isDelivering = true
+        defer { isDelivering = false }
+        while !pendingNotifications.isEmpty {
+            pendingNotifications.removeFirst()()
+        }
+    }
+
+    func setLifecycle(_ event: PageLifecycleEvent, of page: Page) {
+        page.lifecycle = event
+        enqueue { [weak page] in page?.lifecycleObservers.notify(event) }
+    }
+
+    /// Ends whatever the stack is doing at once: a slide or cross-fade finishes (its pages' hidden and
+    /// shown are queued, for the caller to ``deliver()``), a swipe is abandoned.
+    func endPhase() {
+        switch phase {
+        case .idle, .destroyed:
+            return
+        case .swiping:
+            abandonSwipe()
+        case .crossFading(let handover, let fade):
+            view.removeTickCallback(fade.tick)
+            gtk_overlay_remove_overlay(OpaquePointer(swipeLayer?.gobject), fade.picture.widget)
+            finish(handover)
+        case .sliding(let handover):
+            finish(handover)
+        }
+    }
+
+    /// GtkStack's slide ended.
+    func slideDidEnd() {
+        guard case .sliding(let handover) = phase else { return }
+        finish(handover)
+        deliver()
+    }
+
+    private func finish(_ handover: Handover) {
+        phase = .idle
+        view.canTarget = true
+        flushRemovals()
+        if handover.from !== handover.to {
+            if let left = handover.from, left.lifecycle == .hiding { setLifecycle(.hidden, of: left) }
+            if let came = handover.to, came.lifecycle == .showing { setLifecycle(.shown, of: came) }
+        }
+    }
+
+    /// Puts a picture of `page` (still shown) over the stack's pages and fades it out over
+    /// ``crossFadeDuration`` on the frame clock: its opacity at each frame is 1 − (frame time − the first
+    /// frame's time) ÷ the duration, and it goes at the first frame past the duration. Nil when there is
+    /// no layer to draw in or nothing drawn yet (the change then switches at once).
+    private func startCrossFade(from page: Page) -> CrossFade? {
+        guard let layer = swipeLayer, let (picture, frame) = pictureOverPages(of: page, in: layer) else { return nil }
+        var start: Int64?
+        let tick = view.addTickCallback { [weak self, weak picture] time in
+            guard let self, let picture else { return false }
+            let first = start ?? time
+            start = first
+            let t = min(1, Double(time - first) / (Self.crossFadeDuration * 1000))
+            gtk_widget_set_opacity(picture.widget, 1 - t)
+            guard t >= 1 else { return true }
+            if case .crossFading(let handover, _) = self.phase {
+                gtk_overlay_remove_overlay(OpaquePointer(layer.gobject), picture.widget)
+                self.finish(handover)
+                self.deliver()
+            }
+            return false
+        }
+        return CrossFade(picture: picture, frame: frame, tick: tick)
+    }
+
+    /// A picture of `page` as it is on screen, added to `layer` over the stack's pages and under its bar
+    /// (not hit by the pointer, not read by screen readers), and where the pages are in `layer`; nil
+    /// when the page has not been drawn yet.
+    func pictureOverPages(of page: Page, in layer: Overlay) -> (Picture, LayerFrame)? {
+        var bounds = graphene_rect_t()
+        guard let texture = page.view.renderedTexture(), gtk_widget_compute_bounds(view.widget, layer.widget, &bounds) != 0 else {
+            return nil
+        }
+        let picture = Picture()
+        picture.canShrink = true
+        picture.texture = texture
+        picture.canTarget = false
+        picture.hideFromScreenReaders()
+        picture.addCSSClass("swipe-page")
+        layer.addOverlay(picture)
+        if gtk_widget_get_parent(headerBar.widget) == layer.widget {
+            gtk_widget_insert_before(picture.widget, layer.widget, headerBar.widget)  // under the bar
+        }
+        return (picture, LayerFrame(x: Int32(bounds.origin.x), y: Int32(bounds.origin.y),
+                                    width: Int32(bounds.size.width), height: Int32(bounds.size.height)))
+    }
+
+    /// Where the layer draws `child`: the cross-fading or swiped page's picture over the pages.
+    func placeInLayer(_ child: UnsafeMutablePointer<GtkWidget>) -> Overlay.Rect? {
+        switch phase {
+        case .crossFading(_, let fade) where child == fade.picture.widget:
+            return Overlay.Rect(x: fade.frame.x, y: fade.frame.y, width: fade.frame.width, height: fade.frame.height)
+        case .swiping(let swipe) where child == swipe.picture.widget:
+            let offset = Int32((swipe.progress * Double(swipe.frame.width)).rounded()) * (view.isRightToLeft ? -1 : 1)
+            return Overlay.Rect(x: swipe.frame.x + offset, y: swipe.frame.y, width: swipe.frame.width, height: swipe.frame.height)
+        default:
+            return nil
+        }
+    }
+
+    func flushRemovals() {
+        let removing = pagesAwaitingRemoval
+        pagesAwaitingRemoval = []
+        for page in removing where view.contains(page.view.widget) {
+            view.remove(page.view)
+        }
+    }
+
+    private func transitionType(_ kind: TransitionKind) -> GtkStackTransitionType {
+        let rtl = view.isRightToLeft
+        switch kind {
+        case .push: return rtl ? GTK_STACK_TRANSITION_TYPE_OVER_RIGHT : GTK_STACK_TRANSITION_TYPE_OVER_LEFT
+        case .pop: return rtl ? GTK_STACK_TRANSITION_TYPE_UNDER_LEFT : GTK_STACK_TRANSITION_TYPE_UNDER_RIGHT
+        }
+    }
+
+    // MARK: - Bar
+
+    func updateBar() {
+        let page = visiblePage
+        titleView.set(title: state.top?.title ?? "", subtitle: page?.subtitle,
+                      minimumCharacters: page?.minimumTitleCharacters ?? TitleView.minimumTitleCharacters)
+        backButton.isVisible = state.canUserGoBack
+        backButton.tooltip = state.previous?.title
+        let title = state.top?.title ?? ""
+        if title != lastTitle {
+            lastTitle = title
+            enqueue { [weak self] in self?.titleObservers.notify(title) }
+        }
+        for other in pages where other !== page { other.unpackBarItems() }
+        page?.packBarItems(into: headerBar)
+    }
+
+    /// Packs the visible page's bar items again, after the bar's own items (so they sit inside them).
+    func repackVisiblePageBarItems() { visiblePage?.packBarItems(into: headerBar) }
+
+    /// A page on the stack changed its title, tag or ``Page/canPop``: the model follows (a tag another
+    /// page on the stack has is misuse and is not taken), and the bar if it is the visible page.
+    private func pageDidChange(_ page: Page, _ property: Page.Property) {
+        switch property {
+        case .title, .subtitle:
+            state.setTitle(page.title, of: page.id)
+        case .canPop:
+            state.setCanPop(page.canPop, of: page.id)
+        case .tag:
+            if let tag = page.tag, let other = state.entry(taggedAs: tag), other.id != page.id {
+                logMisuse("tag: “\(tag)” is already used on this stack; “\(page.title)” keeps no tag here")
+                state.setTag(nil, of: page.id)
+            } else {
+                state.setTag(page.tag, of: page.id)
+            }
+        }
+        updateBar()
+        deliver()
+    }
+
+    // MARK: - Focus
+
+    private func focusedWidget(in page: Page) -> Widget? {
+        guard let window = page.view.rootWindow, let focus = gtk_window_get_focus(window),
+              page.view.contains(focus) else { return nil }
+        return Widget(UnsafeMutableRawPointer(focus), transfer: .none)
+    }
+
+    private func restoreFocus(in page: Page) {
+        guard page.view.rootWindow != nil else { return }
+        if let saved = page.savedFocus, page.view.contains(saved.widget), saved.grabFocus() { return }
+        if let initial = page.initialFocus, initial.grabFocus() { return }
+        if page.content.grabFocus() { return }
+        if backButton.isVisible { backButton.grabFocus() }
+    }
+}

@@ -1,0 +1,377 @@
+import CGtk
+import CXTest
+import Gtk
+import Navigation
+import NavigationGtk
+import XCTest
+
+/// The navigation stack's insides as a caller sees them: events after changes and in order under
+/// re-entrancy, observation tokens, animations on the frame clock, pages kept when they move, unique
+/// tags that follow their page, misuse reported with `g_critical` (GLib's expected-message support), and
+/// what libadwaita's navigation view has (pop on Escape as a switch, removing a page from below, finding
+/// an added page by tag, a page's property changes).
+final class NavigationStackInsidesTests: GtkTestCase, @unchecked Sendable {
+    @MainActor
+    private func makeWindow(_ counter: LifeCounter, pages titles: [String] = [], width: Int32 = 640) -> NavigationWindow {
+        let window = NavigationWindow(root: CountedPage("Root", counter: counter), width: width, height: 480)
+        show(window.window)
+        for title in titles { window.stack.push(CountedPage(title, counter: counter)) }
+        settle(window.stack)
+        return window
+    }
+
+    @MainActor
+    private func settle(_ stack: NavigationStack) {
+        spin(until: { stack.transition == .idle && !stack.isSwipingBack }, "transition end")
+    }
+
+    @MainActor
+    private func describe(_ event: NavigationStack.Event, _ cause: NavigationStack.Cause) -> String {
+        switch event {
+        case .pushed(let page): "pushed \(page.title) (\(cause))"
+        case .popped(let page): "popped \(page.title) (\(cause))"
+        case .removed(let page): "removed \(page.title) (\(cause))"
+        case .replaced(let removed, let added): "replaced \(removed.map(\.title)) with \(added.map(\.title)) (\(cause))"
+        }
+    }
+
+    func testAHandlerThatPopsDuringPushedStartsANewChangeAfterTheCurrentOne() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter, pages: ["A"])
+            let stack = window.stack
+            let a = stack.pages[1], b = CountedPage("B", counter: counter)
+            var first: [String] = [], second: [String] = [], lifecycle: [String] = []
+            var observations: [ObservationToken] = []
+            stack.observeEvents { [weak stack] event, cause in
+                first.append(self.describe(event, cause))
+                if case .pushed(let page) = event, page === b { stack?.pop() }  // ends what was just pushed
+            }.store(in: &observations)
+            stack.observeEvents { event, cause in second.append(self.describe(event, cause)) }.store(in: &observations)
+            for page in [a, b] {
+                page.observeLifecycle { lifecycle.append("\(page.title) \($0)") }.store(in: &observations)
+            }
+            stack.push(b)
+            settle(stack)
+            let expected = ["pushed B (code)", "popped B (code)"]
+            XCTAssertEqual(first, expected, "the handler's pop comes after the push, each once")
+            XCTAssertEqual(second, expected, "every observer hears the same events in the same order")
+            XCTAssertEqual(lifecycle, ["A hiding", "B showing", "A hidden", "B shown", "B hiding", "A showing", "B hidden", "A shown"],
+                           "each change's lifecycle, in the order the changes were made")
+            XCTAssertEqual(stack.pages.map(\.title), ["Root", "A"])
+            XCTAssertTrue(stack.visiblePage === a)
+            XCTAssertEqual(stack.view.visibleChildName, a.id.description, "the widgets show the model's top")
+            XCTAssertEqual(stack.titleLabel.text, "A")
+        }
+    }
+
+    func testEventsSayWhetherTheUserWentBackOrCodePopped() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter, pages: ["A", "B"])
+            let stack = window.stack
+            var heard: [String] = []
+            let observation = stack.observeEvents { event, cause in heard.append(self.describe(event, cause)) }
+            stack.goBack()
+            settle(stack)
+            stack.goForward()
+            settle(stack)
+            stack.pop()
+            settle(stack)
+            XCTAssertEqual(heard, ["popped B (userBack)", "pushed B (userForward)", "popped B (code)"])
+            observation.cancel()
+        }
+    }
+
+    func testAnObservationEndsWhenItsTokenIsCancelledOrReleased() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            var kept = 0, cancelled = 0, released = 0
+            let keptToken = stack.observeEvents { _, _ in kept += 1 }
+            let cancelledToken = stack.observeEvents { _, _ in cancelled += 1 }
+            var releasedToken: ObservationToken? = stack.observeEvents { _, _ in released += 1 }
+            XCTAssertNotNil(releasedToken)
+            stack.push(CountedPage("A", counter: counter))
+            settle(stack)
+            XCTAssertEqual([kept, cancelled, released], [1, 1, 1])
+            cancelledToken.cancel()
+            releasedToken = nil
+            stack.pop()
+            settle(stack)
+            XCTAssertEqual([kept, cancelled, released], [2, 1, 1], "only the kept observation hears the pop")
+            XCTAssertTrue(cancelledToken.isCancelled)
+            keptToken.cancel()
+        }
+    }
+
+    func testTheCrossFadeRunsOnTheFrameClockAndEndsAtTheFirstFramePastItsDuration() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            let animations = DesktopStyle.animationsEnabled
+            DesktopStyle.animationsEnabled = false  // Reduce Animation: changes cross-fade instead of sliding
+            defer { DesktopStyle.animationsEnabled = animations }
+            spin(for: 0.2)  // the root page drawn once, so there is a picture to fade
+            // GTK runs a widget's tick callbacks newest first (gtkwidget.c prepends them): this one, added
+            // before the push, runs after the fade's in each frame and sees what that frame drew.
+            var frames: [(time: Int64, opacity: Double, fading: Bool)] = []
+            var picture: UnsafeMutablePointer<GtkWidget>?
+            stack.view.addTickCallback { time in
+                // The fading picture is the layer's child above the stack's view and under the bar.
+                if picture == nil, let found = self.fadingPicture(in: window) { picture = found; g_object_ref(found) }
+                frames.append((time, picture.map { gtk_widget_get_opacity($0) } ?? -1, stack.isCrossFading))
+                return stack.isCrossFading
+            }
+            stack.push(CountedPage("A", counter: counter))
+            XCTAssertTrue(stack.isCrossFading)
+            defer { if let picture { g_object_unref(picture) } }
+            settle(stack)
+            XCTAssertFalse(stack.isCrossFading)
+            let start = try! XCTUnwrap(frames.first).time
+            let duration = Int64(NavigationStack.crossFadeDuration * 1000)
+            for frame in frames where frame.fading {
+                XCTAssertEqual(frame.opacity, 1 - Double(frame.time - start) / Double(duration), accuracy: 0.005,
+                               "each frame's opacity follows that frame's time (GTK keeps opacity in 8 bits)")
+                XCTAssertLessThan(frame.time - start, duration)
+            }
+            let last = try! XCTUnwrap(frames.last)
+            XCTAssertFalse(last.fading, "the fade ended in a frame")
+            XCTAssertGreaterThanOrEqual(last.time - start, duration, "not before its duration")
+            let fadingFrames = frames.filter(\.fading)
+            XCTAssertGreaterThan(fadingFrames.count, 1, "it took several frames")
+            XCTAssertLessThan(fadingFrames.last!.time - start, duration, "and ended at the first frame past it: \(frames.map { $0.time - start })")
+        }
+    }
+
+    @MainActor
+    private func fadingPicture(in window: NavigationWindow) -> UnsafeMutablePointer<GtkWidget>? {
+        var child = gtk_widget_get_first_child(window.overlay.widget)
+        while let current = child {
+            if gtk_widget_has_css_class(current, "swipe-page") != 0 { return current }
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return nil
+    }
+
+    func testAReleasedSwipeSlidesOnTheFrameClock() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter, pages: ["A"])
+            let stack = window.stack
+            spin(for: 0.2)
+            XCTAssertTrue(stack.beginSwipeBack())
+            stack.updateSwipeBack(progress: 0.5)
+            var frames: [(time: Int64, progress: Double?)] = []
+            stack.view.addTickCallback { time in  // runs after the release's, added later (newest first)
+                frames.append((time, stack.swipeBackProgress))
+                return stack.isSwipingBack
+            }
+            stack.endSwipeBack(commit: true)
+            settle(stack)
+            XCTAssertEqual(stack.pages.map(\.title), ["Root"], "the swipe went back")
+            let start = try! XCTUnwrap(frames.first).time
+            let duration = NavigationStack.swipeReleaseDuration * 1000 * 0.5
+            for frame in frames {
+                guard let progress = frame.progress else { continue }
+                let t = min(1, Double(frame.time - start) / duration)
+                XCTAssertEqual(progress, 0.5 + 0.5 * (1 - pow(1 - t, 3)), accuracy: 0.001, "the page follows the frame's time")
+            }
+            XCTAssertNil(frames.last?.progress, "it ended in a frame")
+            XCTAssertGreaterThanOrEqual(Double(frames.last!.time - start), duration)
+            XCTAssertLessThan(Double(frames.dropLast().last!.time - start), duration, "at the first frame past its duration")
+        }
+    }
+
+    func testReplaceKeepsAPageThatMovesToAnotherPlace() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter, pages: ["B"])
+            let stack = window.stack
+            let root = stack.pages[0], b = stack.pages[1], c = CountedPage("C", counter: counter)
+            var heard: [String] = []
+            let observation = stack.observeEvents { event, cause in heard.append(self.describe(event, cause)) }
+            stack.replace(with: [c, b], animated: false)
+            settle(stack)
+            XCTAssertEqual(stack.pages.map(\.title), ["C", "B"])
+            XCTAssertTrue(stack.visiblePage === b, "B is still the visible page")
+            XCTAssertEqual(stack.view.visibleChildName, b.id.description, "and its widget is still shown")
+            XCTAssertTrue(b.view.isMapped)
+            XCTAssertEqual(stack.titleLabel.text, "B")
+            XCTAssertTrue(stack.backButton.isVisible)
+            XCTAssertEqual(heard, ["replaced [\"Root\"] with [\"C\"] (code)"], "only the pages that really left or came")
+            stack.backButton.activate()
+            spin(until: { stack.pages.count == 1 && stack.transition == .idle }, "Back")
+            XCTAssertTrue(stack.visiblePage === c, "Back goes to the page now under B")
+            XCTAssertEqual(stack.view.visibleChildName, c.id.description)
+            _ = root
+            observation.cancel()
+        }
+    }
+
+    func testTagsAreUniqueAndFollowTheirPage() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            let a = CountedPage("A", counter: counter)
+            a.tag = "first"
+            stack.push(a)
+            let twin = CountedPage("Twin", counter: counter)
+            twin.tag = "first"
+            expectCritical("push: the tag “first” of “Twin” is already used*") {
+                XCTAssertFalse(stack.push(twin), "a tag already on the stack is refused")
+            }
+            expectCritical("add: the tag “first” is already used on this stack*") { stack.add(twin) }
+            XCTAssertNil(stack.page(taggedAs: "second"))
+
+            a.tag = "renamed"  // followed on the stack at once
+            XCTAssertTrue(stack.page(taggedAs: "renamed") === a)
+            XCTAssertNil(stack.page(taggedAs: "first"))
+            let b = CountedPage("B", counter: counter)
+            b.tag = "b"
+            stack.push(b)
+            settle(stack)
+            XCTAssertEqual(stack.pop(toTag: "renamed").map(\.title), ["B"], "pop(toTag:) finds the page by its new tag")
+            settle(stack)
+            expectCritical("pop(toTag:): no page on the stack is tagged “first”*") {
+                XCTAssertEqual(stack.pop(toTag: "first").count, 0)
+            }
+            let c = CountedPage("C", counter: counter)
+            c.tag = "c"
+            stack.push(c)
+            expectCritical("tag: “renamed” is already used on this stack*") { c.tag = "renamed" }
+            XCTAssertTrue(stack.page(taggedAs: "renamed") === a, "the page that had the tag keeps it")
+
+            let later = CountedPage("Later", counter: counter)
+            later.tag = "later"
+            stack.add(later)
+            XCTAssertTrue(stack.page(taggedAs: "later") === later, "a page added in advance is found by its tag")
+            let other = CountedPage("Other", counter: counter)
+            other.tag = "later"
+            expectCritical("add: the tag “later” is already used by “Later”*") { stack.add(other) }
+            XCTAssertTrue(stack.push(tag: "later"))
+            settle(stack)
+            XCTAssertTrue(stack.visiblePage === later)
+        }
+    }
+
+    func testMisuseIsReportedWithACriticalAndIgnored() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter, pages: ["A"])
+            let stack = window.stack
+            let a = stack.pages[1]
+            expectCritical("push: “A” is already on a navigation stack*") { XCTAssertFalse(stack.push(a)) }
+            let elsewhere = NavigationStack(root: CountedPage("Elsewhere", counter: counter))
+            expectCritical("push: “Elsewhere” is already on a navigation stack*") { XCTAssertFalse(stack.push(elsewhere.pages[0])) }
+            let stranger = CountedPage("Stranger", counter: counter)
+            expectCritical("pop(to:): “Stranger” is not on this navigation stack*") { XCTAssertEqual(stack.pop(to: stranger).count, 0) }
+            expectCritical("remove: “Stranger” is not on this navigation stack*") { stack.remove(stranger) }
+            expectCritical("remove: “A” is the visible page*") { stack.remove(a) }
+            expectCritical("push(tag:): no page tagged “nowhere” was added*") { XCTAssertFalse(stack.push(tag: "nowhere")) }
+            expectCritical("add: “Stranger” has no tag*") { stack.add(stranger) }
+            XCTAssertEqual(stack.pages.map(\.title), ["Root", "A"], "nothing changed")
+            let b = CountedPage("B", counter: counter)
+            expectCritical("replace: “B” is listed twice*") { stack.replace(with: [stack.pages[0], b, b], animated: false) }
+            XCTAssertEqual(stack.pages.map(\.title), ["Root", "B"], "the later one is left out")
+            stack.popToRoot()
+            settle(stack)
+            expectCritical("pop: “Root” is the root page*") { XCTAssertNil(stack.pop()) }
+            XCTAssertEqual(stack.pages.map(\.title), ["Root"])
+        }
+    }
+
+    func testEscapeCanBeLeftToThePagesThemselves() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter, pages: ["A"])
+            let stack = window.stack
+            stack.popsOnEscape = false
+            pressKey(XK_Escape)
+            spin(for: 0.3)
+            XCTAssertEqual(stack.pages.map(\.title), ["Root", "A"], "Escape is the page's")
+            pressKey(XK_Left, modifiers: [XK_Alt_L])
+            spin(until: { stack.pages.count == 1 && stack.transition == .idle }, "Alt+Left still goes back")
+            stack.popsOnEscape = true
+            stack.push(CountedPage("B", counter: counter))
+            settle(stack)
+            pressKey(XK_Escape)
+            spin(until: { stack.pages.count == 1 && stack.transition == .idle }, "Escape goes back again")
+        }
+    }
+
+    func testAPageCanBeRemovedFromBelowTheVisibleOne() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter, pages: ["A", "B"])
+            let stack = window.stack
+            let a = stack.pages[1], b = stack.pages[2]
+            var heard: [String] = [], lifecycle: [String] = []
+            let observation = stack.observeEvents { event, cause in heard.append(self.describe(event, cause)) }
+            let bLifecycle = b.observeLifecycle { lifecycle.append("B \($0)") }
+            stack.remove(a)
+            XCTAssertEqual(stack.pages.map(\.title), ["Root", "B"])
+            XCTAssertTrue(stack.visiblePage === b)
+            XCTAssertFalse(stack.transition.isRunning, "what's shown does not change")
+            XCTAssertEqual(stack.backButton.tooltip, "Root", "Back now goes to the page under it")
+            XCTAssertEqual(heard, ["removed A (code)"])
+            XCTAssertEqual(lifecycle, [], "the visible page stays shown")
+            XCTAssertNil(a.navigationStack)
+            stack.goBack()
+            settle(stack)
+            XCTAssertEqual(stack.pages.map(\.title), ["Root"])
+            observation.cancel()
+            bLifecycle.cancel()
+        }
+    }
+
+    func testAPagesTitleTagAndCanPopCanBeObserved() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter, pages: ["A"])
+            let stack = window.stack
+            let a = stack.pages[1]
+            var heard: [Page.Property] = []
+            var barTitleWhenHeard: [String] = []
+            let observation = a.observeProperties { property in
+                heard.append(property)
+                barTitleWhenHeard.append(stack.titleLabel.text)
+            }
+            a.title = "Renamed"
+            a.subtitle = "Second line"
+            a.tag = "a"
+            a.canPop = false
+            a.canPop = false  // unchanged: not heard
+            XCTAssertEqual(heard, [.title, .subtitle, .tag, .canPop])
+            XCTAssertEqual(barTitleWhenHeard.first, "Renamed", "heard after the stack's bar took the change")
+            XCTAssertFalse(stack.backButton.isVisible)
+            observation.cancel()
+            a.title = "Again"
+            XCTAssertEqual(heard.count, 4)
+        }
+    }
+
+    func testAPresentedPageIsABottomSheetInANarrowWindow() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter, width: 360)
+            spin(until: { window.window.width > 0 && window.window.width < ModalDialog.bottomSheetWidth }, "a narrow window")
+            let page = CountedPage("Shown Alone", counter: counter)
+            let dialog = ModalDialog(over: window.stack.visiblePage, presenting: page)
+            XCTAssertEqual(dialog.style, .bottomSheet)
+            dialog.present()
+            spin(until: { page.view.isMapped }, "the sheet")
+            XCTAssertTrue(window.presentedSheet != nil)
+            XCTAssertTrue(page.isShowingStandaloneBar, "the page's own bar, with Close")
+            XCTAssertTrue(page.standaloneBar.contains(dialog.closeButton.widget))
+            XCTAssertFalse(dialog.window.isMapped, "no window of its own")
+            pressKey(XK_Escape)
+            spin(until: { dialog.isDismissed }, "Escape closes it")
+            XCTAssertNil(window.presentedSheet)
+            XCTAssertFalse(page.isShowingStandaloneBar, "the page is given back")
+        }
+    }
+}

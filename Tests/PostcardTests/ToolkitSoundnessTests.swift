@@ -1,0 +1,163 @@
+import CGtk
+import Dispatch
+import Gtk
+import NavigationGtk
+import PhotoPosting
+import XCTest
+
+/// The toolkit's bindings where threads, lifetimes and GIO meet: a signal or a finalization on another
+/// thread reaches its handler on the main thread (no trap), lists handed over by GLib are freed, a second
+/// `choose()` fails cleanly, a cancelled folder scan stops GIO's work, an idle callback removed before
+/// it ran is released, and a window wrapper dropped on another thread does its GTK work on the main one.
+final class ToolkitSoundnessTests: GtkTestCase, @unchecked Sendable {
+    /// A raw pointer handed to another thread in a test (GObject reference counting is thread-safe).
+    private struct Handed: @unchecked Sendable { let pointer: UnsafeMutableRawPointer }
+
+    private func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { body(); done.signal() }
+        done.wait()
+    }
+
+    func testASignalEmittedOnAnotherThreadReachesItsHandlerOnTheMainThread() {
+        onMain {
+            // GCancellable emits `cancelled` on whatever thread cancels it: GIO's and GStreamer's workers do.
+            let cancellable = Object(UnsafeMutableRawPointer(g_cancellable_new()!), transfer: .full)
+            var heardOnMain: Bool?, emitter: UnsafeMutableRawPointer?
+            cancellable.connect("cancelled") { arguments in
+                heardOnMain = navgtk_is_main_thread() != 0
+                emitter = arguments.object(at: 0)
+            }
+            let handed = Handed(pointer: cancellable.unsafeGObjectPointer)
+            onAnotherThread { g_cancellable_cancel(handed.pointer.assumingMemoryBound(to: GCancellable.self)) }
+            spin(until: { heardOnMain != nil }, "the handler")
+            XCTAssertEqual(heardOnMain, true, "the handler ran on the main thread")
+            XCTAssertEqual(emitter, cancellable.unsafeGObjectPointer, "with the emission's arguments (copied)")
+        }
+    }
+
+    func testAnObjectFinalizedOnAnotherThreadIsReportedOnTheMainThread() {
+        onMain {
+            let raw = UnsafeMutableRawPointer(g_cancellable_new()!)
+            var finalizedOnMain: Bool?
+            do {
+                let object = Object(raw, transfer: .none)  // the wrapper's own reference; ours is the last
+                object.whenFinalized { finalizedOnMain = navgtk_is_main_thread() != 0 }
+            }
+            let handed = Handed(pointer: raw)
+            onAnotherThread { g_object_unref(handed.pointer) }
+            spin(until: { finalizedOnMain != nil }, "the finalize handler")
+            XCTAssertEqual(finalizedOnMain, true)
+        }
+    }
+
+    func testAListHandedOverByGLibIsFreedWithEveryElement() {
+        onMain {
+            var finalized = 0, visited = 0
+            var list: UnsafeMutablePointer<GList>?
+            for _ in 0..<100 {
+                let object = Object(UnsafeMutableRawPointer(g_cancellable_new()!), transfer: .full)
+                object.whenFinalized { finalized += 1 }
+                g_object_ref(object.gobject)
+                list = g_list_append(list, object.unsafeGObjectPointer)  // as gst_device_monitor_get_devices: transfer full
+            }
+            consumeObjectList(list) { _ in visited += 1 }
+            XCTAssertEqual(visited, 100)
+            spin(until: { finalized == 100 }, "every element freed: \(finalized) of 100")
+        }
+    }
+
+    func testAHundredCameraProbesLeaveNoDeviceBehind() async {
+        // Without a camera the monitor lists none; with one, each probe's list and references are freed
+        // (the same list walk as above) and only the devices returned are kept.
+        var last: [CameraDevice] = []
+        for _ in 0..<100 { last = await CameraDevice.available(for: [.automatic]) }
+        let again = await CameraDevice.available(for: [.automatic])
+        XCTAssertEqual(last.map(\.name), again.map(\.name), "each probe sees the same cameras")
+    }
+
+    func testASecondChooseFailsCleanlyAndTheFirstStillWaits() {
+        onMain {
+            let window = Gtk.Window()
+            show(window)
+            let chooser = FileChooser(title: "Open", acceptLabel: "_Open", parent: window.pointer())
+            var first: String?? = .none, second: String?? = .none
+            Task { first = .some(await chooser.choose()) }
+            spin(for: 0.3)
+            g_test_expect_message("NavigationGtk", G_LOG_LEVEL_CRITICAL, "FileChooser.choose(): the chooser is already showing*")
+            Task { second = .some(await chooser.choose()) }
+            spin(until: { second != nil }, "the second call")
+            g_test_assert_expected_messages_internal("NavigationGtk", #filePath, #line, #function)
+            XCTAssertEqual(second, .some(nil), "the second call returns nil at once")
+            XCTAssertNil(first, "the first is still waiting for the user")
+            chooser.cancel()
+            spin(until: { first != nil }, "the first call")
+            XCTAssertEqual(first, .some(nil))
+        }
+    }
+
+    func testACancelledFolderScanStopsGIOsWork() {
+        onMain {
+            var outcome: String?
+            let task = Task { @MainActor in
+                do {
+                    let reader = try await DirectoryReader.open(uri: "file://" + bundledPhotos)
+                    outcome = "listed \(try await reader.next(100).count)"
+                } catch is CancellationError {
+                    outcome = "cancelled"
+                } catch {
+                    outcome = "\(error)"
+                }
+            }
+            task.cancel()  // before it starts: GIO is asked to stop at once
+            spin(until: { outcome != nil }, "the scan")
+            XCTAssertEqual(outcome, "cancelled", "GIO's work stopped with the task")
+
+            var listed: String?
+            Task { @MainActor in
+                let reader = try? await DirectoryReader.open(uri: "file://" + bundledPhotos)
+                listed = "\((try? await reader?.next(100))??.count ?? -1)"
+            }
+            spin(until: { listed != nil }, "an uncancelled scan")
+            XCTAssertNotEqual(listed, "-1", "without cancelling, the folder is listed")
+        }
+    }
+
+    func testAnIdleCallbackRemovedBeforeItRanIsReleased() {
+        onMain {
+            final class Captured {}
+            weak var weakCaptured: Captured?
+            var ran = false
+            let id: UInt32
+            do {
+                let captured = Captured()
+                weakCaptured = captured
+                id = MainLoopBridge.afterLayout { _ = captured; ran = true }
+            }
+            XCTAssertNotNil(weakCaptured)
+            g_source_remove(id)
+            XCTAssertNil(weakCaptured, "GLib's destroy notify released the closure")
+            spin(for: 0.1)
+            XCTAssertFalse(ran)
+        }
+    }
+
+    func testAWindowDroppedOnAnotherThreadDoesItsGTKWorkOnTheMainThread() {
+        onMain {
+            let parent = Gtk.Window()
+            var child: Gtk.Window? = Gtk.Window()
+            child!.makeModal(over: parent.pointer())
+            let gtkChild = child!.pointer(as: GtkWindow.self)
+            g_object_ref(gtkChild)
+            defer { g_object_unref(gtkChild) }
+            XCTAssertNotNil(gtk_window_get_transient_for(gtkChild))
+            final class Holder: @unchecked Sendable { var window: Gtk.Window?; init(_ w: Gtk.Window?) { window = w } }
+            let holder = Holder(child)
+            child = nil
+            onAnotherThread { holder.window = nil }  // the last reference goes on another thread
+            XCTAssertNotNil(gtk_window_get_transient_for(gtkChild), "nothing touched GTK on that thread")
+            spin(until: { gtk_window_get_transient_for(gtkChild) == nil }, "the window's deinit, on the main thread")
+            _ = parent
+        }
+    }
+}
