@@ -110,7 +110,7 @@ public class Window: Widget {
     /// reference goes).
     public func destroy() {
         gtk_window_destroy(window)
-        if !Window.isListed(window) { runDestroyHandlers() }
+        if !Window.isListed(window) { windowDestroyed() }
     }
 
     /// Whether the window is on screen.
@@ -134,25 +134,35 @@ public class Window: Widget {
     /// GTK 4 emits `destroy` only when the last reference goes, which this wrapper postpones; so the
     /// window is also watched for being unrealized after leaving GTK's list of toplevels, which
     /// `gtk_window_destroy` does at once.
+    /// The handler lasts as long as the window wrapper (as a signal handler does); for one that ends
+    /// earlier, use ``observeDestruction(_:)``.
     public func onDestroy(_ handler: @escaping @MainActor () -> Void) {
-        destroyHandlers.append(handler)
-        guard !isWatchingDestruction else { return }
-        isWatchingDestruction = true
-        connect("unrealize") { [weak self] _ in
-            guard let self, !Window.isListed(self.window) else { return }
-            self.runDestroyHandlers()
-        }
-        connect("destroy") { [weak self] _ in self?.runDestroyHandlers() }
+        observeDestruction(handler).store(in: &ownObservations)
     }
 
-    private var destroyHandlers: [@MainActor () -> Void] = []
+    /// Calls `handler` once when the window is destroyed (see ``onDestroy(_:)``), until the returned
+    /// token is cancelled or released.
+    public func observeDestruction(_ handler: @escaping @MainActor () -> Void) -> ObservationToken {
+        let token = destructionObservers.add { handler() }
+        if !isWatchingDestruction {
+            isWatchingDestruction = true
+            connect("unrealize") { [weak self] _ in
+                guard let self, !Window.isListed(self.window) else { return }
+                self.windowDestroyed()
+            }
+            connect("destroy") { [weak self] _ in self?.windowDestroyed() }
+        }
+        return token
+    }
+
+    private let destructionObservers = Observers<Void>()
+    private var ownObservations: [ObservationToken] = []
     private var isWatchingDestruction = false
     nonisolated(unsafe) private var parentWatchID: UInt = 0
 
-    private func runDestroyHandlers() {
-        let handlers = destroyHandlers
-        destroyHandlers = []
-        handlers.forEach { $0() }
+    private func windowDestroyed() {
+        destructionObservers.notify(())
+        destructionObservers.cancelAll()  // once
     }
 
     /// Whether `window` is still in GTK's list of toplevels (not destroyed).

@@ -24,8 +24,37 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
         var description: String { "GTK could not open a display: run GTK tests with `make test` (it starts Xvfb)" }
     }
 
+    /// Warnings and criticals GLib logged (not expected with ``expectCritical(_:domain:file:line:_:)``):
+    /// each fails the test it came in. `G_DEBUG=fatal-warnings` makes them fatal too, but the Swift
+    /// runtime's backtracer catches GLib's breakpoint trap and can let the process go on.
+    nonisolated(unsafe) static var loggedProblems: [String] = []
+    private static let problemLock = NSLock()
+    private static let installWriter: Void = {
+        g_log_set_writer_func({ level, fields, count, _ in
+            if level.rawValue & (G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_CRITICAL.rawValue) != 0, let fields {
+                var domain = "", message = ""
+                for index in 0..<Int(count) {
+                    let key = String(cString: fields[index].key)
+                    guard key == "MESSAGE" || key == "GLIB_DOMAIN", let value = fields[index].value else { continue }
+                    let text = fields[index].length < 0
+                        ? String(cString: value.assumingMemoryBound(to: CChar.self))
+                        : String(decoding: UnsafeRawBufferPointer(start: value, count: Int(fields[index].length)), as: UTF8.self)
+                    if key == "MESSAGE" { message = text } else { domain = text }
+                }
+                GtkTestCase.problemLock.lock()
+                GtkTestCase.loggedProblems.append("\(domain): \(message)")
+                GtkTestCase.problemLock.unlock()
+            }
+            return g_log_writer_default(level, fields, count, nil)
+        }, nil, nil)
+    }()
+
     override func setUpWithError() throws {
         try super.setUpWithError()
+        _ = Self.installWriter
+        Self.problemLock.lock()
+        Self.loggedProblems = []
+        Self.problemLock.unlock()
         CommentedPhotoFlow.lifetimeObserver = { alive in
             DispatchQueue.main.async { GtkTestCase.flowsAlive += alive ? 1 : -1 }
         }
@@ -54,6 +83,11 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
                 XCTFail("\(GtkTestCase.flowsAlive) flow object(s) still alive after the test")
             }
         }
+        Self.problemLock.lock()
+        let problems = Self.loggedProblems
+        Self.loggedProblems = []
+        Self.problemLock.unlock()
+        for problem in problems { XCTFail("GLib logged a warning or critical: \(problem)") }
         super.tearDown()
     }
 

@@ -403,7 +403,7 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
             settle(stack)
             expectStack(stack, ["Root", "Album", "Settings"])
             XCTAssertFalse(stack.push(tag: "settings"), "already on the stack")
-            XCTAssertFalse(stack.push(tag: "nowhere"))
+            expectCritical("push(tag:): no page tagged “nowhere” was added*") { XCTAssertFalse(stack.push(tag: "nowhere")) }
         }
     }
 

@@ -102,11 +102,11 @@ final class SwatchesTests: XCTestCase, @unchecked Sendable {
             _ = app.home.aboutButton.activate()
             spin(until: { app.about?.window.isMapped == true }, "About Colors")
             let about = app.about!
-            XCTAssertTrue(about.page.standaloneBar.isVisible, "its own bar")
+            XCTAssertTrue(about.root.standaloneBar.isVisible, "its own bar")
             XCTAssertEqual(about.window.title, "About Colors")
             _ = about.closeButton.activate()
             spin(until: { about.isDismissed }, "closed")
-            XCTAssertFalse(about.page.standaloneBar.isVisible, "the bar goes with the dialog")
+            XCTAssertFalse(about.root.standaloneBar.isVisible, "the bar goes with the dialog")
             app.window.window.destroy()
         }
     }
