@@ -253,7 +253,8 @@ enum Signals {
         }
     }
 
-    /// An emission's pointers, moved into the main-actor call made on this same (main) thread.
+    /// An emission's pointers, moved into the main-actor call made on this same (main) thread: sound
+    /// because they never leave the thread, and the call returns before the emission ends.
     private struct Emission: @unchecked Sendable {
         let values: UnsafePointer<GValue>?
         let count: Int

@@ -27,6 +27,7 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
     /// Warnings and criticals GLib logged (not expected with ``expectCritical(_:domain:file:line:_:)``):
     /// each fails the test it came in. `G_DEBUG=fatal-warnings` makes them fatal too, but the Swift
     /// runtime's backtracer catches GLib's breakpoint trap and can let the process go on.
+    /// Read and written only while holding `problemLock` (GLib logs from any thread).
     nonisolated(unsafe) static var loggedProblems: [String] = []
     private static let problemLock = NSLock()
     private static let installWriter: Void = {

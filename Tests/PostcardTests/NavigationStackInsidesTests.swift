@@ -10,6 +10,7 @@ import XCTest
 /// tags that follow their page, misuse reported with `g_critical` (GLib's expected-message support), and
 /// what libadwaita's navigation view has (pop on Escape as a switch, removing a page from below, finding
 /// an added page by tag, a page's property changes).
+/// `@unchecked Sendable` as every GTK test case: XCTest runs its tests one at a time on the main thread.
 final class NavigationStackInsidesTests: GtkTestCase, @unchecked Sendable {
     @MainActor
     private func makeWindow(_ counter: LifeCounter, pages titles: [String] = [], width: Int32 = 640) -> NavigationWindow {

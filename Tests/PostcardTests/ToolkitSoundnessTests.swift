@@ -9,8 +9,10 @@ import XCTest
 /// thread reaches its handler on the main thread (no trap), lists handed over by GLib are freed, a second
 /// `choose()` fails cleanly, a cancelled folder scan stops GIO's work, an idle callback removed before
 /// it ran is released, and a window wrapper dropped on another thread does its GTK work on the main one.
+/// `@unchecked Sendable` as every GTK test case: XCTest runs its tests one at a time on the main thread.
 final class ToolkitSoundnessTests: GtkTestCase, @unchecked Sendable {
-    /// A raw pointer handed to another thread in a test (GObject reference counting is thread-safe).
+    /// A raw pointer handed to another thread in a test: sound because that thread only calls GLib's
+    /// thread-safe functions on it (g_object_unref, g_cancellable_cancel) while the main thread waits.
     private struct Handed: @unchecked Sendable { let pointer: UnsafeMutableRawPointer }
 
     private func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
@@ -151,6 +153,7 @@ final class ToolkitSoundnessTests: GtkTestCase, @unchecked Sendable {
             g_object_ref(gtkChild)
             defer { g_object_unref(gtkChild) }
             XCTAssertNotNil(gtk_window_get_transient_for(gtkChild))
+            // Sound: the worker thread only drops the reference while the main thread waits for it.
             final class Holder: @unchecked Sendable { var window: Gtk.Window?; init(_ w: Gtk.Window?) { window = w } }
             let holder = Holder(child)
             child = nil
