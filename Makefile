@@ -28,7 +28,7 @@ XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
 #   toolkit's GResource (make po, then make resources), so apps using the toolkit get it translated.
 LINGUAS := $(shell cat po/LINGUAS)
 MO_FILES := $(foreach lang,$(LINGUAS),.build/locale/$(lang)/LC_MESSAGES/postcard.mo)
-TOOLKIT_DIRS := Sources/Gtk Sources/Navigation Sources/NavigationGtk Sources/NavigationWeb
+TOOLKIT_DIRS := Sources/GLib Sources/Gtk Sources/Navigation Sources/NavigationGtk Sources/NavigationWeb
 TOOLKIT_SOURCES = $(shell find $(TOOLKIT_DIRS) -name '*.swift' | LC_ALL=C sort)
 PO_SOURCES = $(shell find Sources -name '*.swift' -not -path 'Sources/PostcardBench/*' $(foreach d,$(TOOLKIT_DIRS),-not -path '$(d)/*') | LC_ALL=C sort)
 # xgettext reads Swift as C: marked strings must be one-line literals without \( ) interpolation.
@@ -190,7 +190,7 @@ uninstall:
 REVIEW_XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 2560x1600x24"
 review: build
 	@if [ -d review ]; then rm -rf review.previous && mv review review.previous; fi
-	$(REVIEW_XVFB) "$$($(SWIFT) build --show-bin-path)/postcard" --review-tour "$(CURDIR)/review" --camera test \
+	$(REVIEW_XVFB) "$$($(SWIFT) build --show-bin-path)/postcard-review" --review-tour "$(CURDIR)/review" --camera test \
 	  $$([ -d review.previous ] && echo --compare "$(CURDIR)/review.previous")
 
 # Scale benchmarks (a program, not tests): release build, under Xvfb; data is made once in
@@ -198,7 +198,7 @@ review: build
 # benchmarks' to bench/navigation.md.
 BENCH_CACHE ?= $(HOME)/.cache/postcard-bench
 bench: deps
-	$(SWIFT) build -c release --product postcard
+	$(SWIFT) build -c release --product postcard-measure
 	$(SWIFT) build -c release --product PostcardBench
 	mkdir -p "$(BENCH_CACHE)/xdg-cache"
 	XDG_CACHE_HOME="$(BENCH_CACHE)/xdg-cache" $(XVFB) "$$($(SWIFT) build -c release --show-bin-path)/PostcardBench" \
@@ -207,7 +207,7 @@ bench: deps
 # The navigation benchmarks alone (issue 12: pushes and pops, main-actor hops, idle wake-ups, flow and
 # stack cycles, start-up against a bare C window): about ten minutes; results go to bench/navigation.md.
 bench-navigation: deps
-	$(SWIFT) build -c release --product postcard
+	$(SWIFT) build -c release --product postcard-measure
 	$(SWIFT) build -c release --product PostcardBench
 	mkdir -p "$(BENCH_CACHE)/xdg-cache"
 	XDG_CACHE_HOME="$(BENCH_CACHE)/xdg-cache" $(XVFB) "$$($(SWIFT) build -c release --show-bin-path)/PostcardBench" \

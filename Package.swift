@@ -1,19 +1,25 @@
 // swift-tools-version:6.0
 // Postcard: a GTK 4 desktop prototype of reusable navigation (pages, flows, bars), in Swift.
-// Layers (lower never import higher): CGtk → Gtk → Navigation / NavigationGtk → PhotoPosting → Postcard.
+// Layers (lower never import higher): CGLib → GLib → CGtk → Gtk → Navigation / NavigationGtk → PhotoPosting → Postcard.
 import PackageDescription
 
 let package = Package(
     name: "Postcard",
     platforms: [.macOS(.v14)],
     products: [
+        .library(name: "GLib", targets: ["GLib"]),
         .library(name: "Gtk", targets: ["Gtk"]),
         .library(name: "Navigation", targets: ["Navigation"]),
         .library(name: "NavigationGtk", targets: ["NavigationGtk"]),
         .library(name: "NavigationWeb", targets: ["NavigationWeb"]),
         .executable(name: "postcard", targets: ["Postcard"]),
+        // Tools, not shipped: the review gallery (`make review`) and the app's measurements (`make bench`).
+        .executable(name: "postcard-review", targets: ["PostcardReview"]),
+        .executable(name: "postcard-measure", targets: ["PostcardMeasure"]),
     ],
     targets: [
+        // GLib and GIO alone (files, paths, dates, logging, translations), for the layers without UI.
+        .systemLibrary(name: "CGLib", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The freedesktop thumbnail cache (GnomeDesktopThumbnailFactory) and EXIF metadata (gexiv2).
@@ -27,33 +33,45 @@ let package = Package(
         .systemLibrary(name: "CWebKit", pkgConfig: "gtk4", providers: [.apt(["libwebkitgtk-6.0-dev"])]),
         // Test-only: XTEST input events under Xvfb.
         .systemLibrary(name: "CXTest", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
-        .target(name: "Gtk", dependencies: ["CGtk", "NavigationGtkResources"]),
+        // GLib without GTK: FilePath, Files, DateText, Logger, GLibError, gettext (re-exported by Gtk).
+        .target(name: "GLib", dependencies: ["CGLib", "NavigationGtkResources"]),
+        .target(name: "Gtk", dependencies: ["GLib", "CGLib", "CGtk", "NavigationGtkResources"]),
         // The app's style sheet compiled in as a GResource (generated C; `make resources`).
         .target(name: "PostcardResources", dependencies: ["CGtk"]),
         .target(name: "Navigation"),
         // The toolkit's own style (the translucent bar) and translations compiled in as a GResource
         // (generated C; `make po`, `make resources`).
-        .target(name: "NavigationGtkResources", dependencies: ["CGtk"],
+        .target(name: "NavigationGtkResources", dependencies: ["CGLib"],
                 exclude: ["navigation.css", "navigation-dark.css", "navigation.gresource.xml", "locale"]),
         .target(name: "NavigationGtk", dependencies: ["Gtk", "Navigation", "NavigationGtkResources"]),
         // A web page as a navigation page (under the translucent bar); its own target so that apps using
         // the toolkit without web pages never link WebKit.
         .target(name: "NavigationWeb", dependencies: ["NavigationGtk", "Gtk", "CGtk", "CWebKit"]),
-        .target(name: "PhotoPosting", dependencies: ["NavigationGtk", "Gtk", "Navigation", "CGtk", "CGnomeDesktop", "CGExiv2", "CGStreamer"]),
+        // Plain values shared by the photo flow and the store (Photo, Post, Reply, Message, Draft): GLib only.
+        .target(name: "PostcardModel", dependencies: ["GLib"]),
+        // The posts in SQLite and the photo copies beside them; no UI.
+        .target(name: "PostcardStore", dependencies: ["PostcardModel", "GLib", "CGLib", "CSQLite"]),
+        .target(name: "PhotoPosting", dependencies: ["PostcardModel", "NavigationGtk", "Gtk", "Navigation", "CGtk", "CGnomeDesktop", "CGExiv2", "CGStreamer"]),
         .target(
             name: "PostcardApp",
-            dependencies: ["PhotoPosting", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CSQLite", "PostcardResources"]
+            dependencies: ["PostcardModel", "PostcardStore", "PhotoPosting", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "PostcardResources"]
         ),
         .executableTarget(name: "Postcard", dependencies: ["PostcardApp"]),
+        // The review gallery and tour: `postcard-review --review-tour DIR` (`make review`).
+        .executableTarget(name: "PostcardReview",
+                          dependencies: ["PostcardApp", "PostcardModel", "PostcardStore", "PhotoPosting", "NavigationGtk", "NavigationWeb", "Gtk", "CGtk"]),
+        // The start-up and navigation measurements: `postcard-measure --measure-startup` (`make bench`).
+        .executableTarget(name: "PostcardMeasure",
+                          dependencies: ["PostcardApp", "PostcardModel", "PhotoPosting", "NavigationGtk", "Gtk", "CGtk"]),
         // `make bench`: scale benchmarks (a program, not tests), see bench/results.md.
         .executableTarget(
             name: "PostcardBench",
-            dependencies: ["PostcardApp", "PhotoPosting", "NavigationGtk", "Navigation", "Gtk", "CGtk", "CSQLite"]
+            dependencies: ["PostcardApp", "PostcardModel", "PostcardStore", "PhotoPosting", "NavigationGtk", "Navigation", "Gtk", "CGtk", "CSQLite"]
         ),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
         .testTarget(
             name: "PostcardTests",
-            dependencies: ["PostcardApp", "PhotoPosting", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CGtk", "CXTest",
+            dependencies: ["PostcardApp", "PostcardReview", "PostcardModel", "PostcardStore", "PhotoPosting", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CGtk", "CSQLite", "CXTest",
                            "PostcardResources"],
             exclude: ["Fixtures", "Scripts"]  // images in every format people have; the AT-SPI reader
         ),

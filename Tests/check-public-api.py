@@ -2,7 +2,7 @@
 """Fails when a public declaration of the toolkit's library products mentions a C type or a raw pointer.
 
 Reads the symbol graphs that `swift package dump-symbol-graph --minimum-access-level public` wrote (the
-folder is argv[1]) and checks every public symbol of Gtk, Navigation, NavigationGtk and NavigationWeb:
+folder is argv[1]) and checks every public symbol of GLib, Gtk, Navigation, NavigationGtk and NavigationWeb:
 - no C type: a type identifier that is a C one (a USR starting with "c:": GtkStackTransitionType,
   gboolean…) or that has no identifier at all although it is not a generic parameter (a C struct behind
   a typedef, such as GtkWidget);
@@ -15,7 +15,7 @@ import json
 import pathlib
 import sys
 
-PRODUCTS = {"Gtk", "Navigation", "NavigationGtk", "NavigationWeb"}
+PRODUCTS = {"GLib", "Gtk", "Navigation", "NavigationGtk", "NavigationWeb"}
 RAW_POINTERS = {"s:Sp", "s:SP", "s:Sv", "s:SV", "s:s13OpaquePointerV"}
 C_STRING_BRIDGE = {"init(cString:)", "withCString(_:)"}
 

@@ -91,18 +91,6 @@ static inline gboolean navgtk_value_holds_flags(const GValue *value) {
     return G_VALUE_HOLDS_FLAGS(value);
 }
 
-// Whether the calling thread is the process's main thread (on Linux its thread id is the process id),
-// where GTK and every main-actor handler run.
-static inline gboolean navgtk_is_main_thread(void) {
-    return syscall(SYS_gettid) == getpid();
-}
-
-// g_critical is a variadic macro: log one preformatted critical in `domain` through the classic g_log,
-// which GLib's g_test_expect_message sees (the structured API bypasses it).
-static inline void navgtk_log_critical(const char *domain, const char *message) {
-    g_log(domain, G_LOG_LEVEL_CRITICAL, "%s", message);
-}
-
 // Builds a modifier mask for GtkShortcutTrigger / key events.
 static inline GdkModifierType navgtk_control_mask(void) { return GDK_CONTROL_MASK; }
 static inline GdkModifierType navgtk_alt_mask(void) { return GDK_ALT_MASK; }

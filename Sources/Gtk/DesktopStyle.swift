@@ -48,8 +48,9 @@ public final class DesktopStyle {
     }
 
     /// Whether the desktop wants animations (`gtk-enable-animations`; GNOME's Settings → Accessibility →
-    /// Reduce Animation turns it off). GTK then switches stacks at once instead of sliding.
-    public static var animationsEnabled: Bool {
+    /// Reduce Animation turns it off). GTK then switches stacks at once instead of sliding. Set only
+    /// within the package (its tests turn animations off and on; an app follows the desktop).
+    public package(set) static var animationsEnabled: Bool {
         get { booleanSetting("gtk-enable-animations") }
         set { setBooleanSetting("gtk-enable-animations", newValue) }
     }

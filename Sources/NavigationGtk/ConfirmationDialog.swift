@@ -1,3 +1,4 @@
+import CGtk
 import Gtk
 import Navigation
 
@@ -19,8 +20,21 @@ public final class ConfirmationDialog {
 
     private let answer = FlowCompletion<Bool>()
 
-    /// The question windows now open (at most one per parent in practice), newest last.
-    public private(set) static var open: [ConfirmationDialog] = []
+    /// The key of the question's window's data that keeps the question (``shown(over:)`` reads it).
+    private static let dataKey = "navgtk-confirmation-dialog"
+
+    /// The questions showing now — all of them, or only those over `parent` — read from GTK's own list
+    /// of windows (each question is a window of its own, transient for its parent), in no particular
+    /// order. For tests and tools that answer a question as a user would; nothing is kept beside GTK's
+    /// list. Main actor.
+    public static func shown(over parent: Window? = nil) -> [ConfirmationDialog] {
+        Window.all().compactMap { window -> ConfirmationDialog? in
+            guard parent.map({ gtk_window_get_transient_for(window) == $0.pointer(as: GtkWindow.self) }) ?? true,
+                  let data = g_object_get_data(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GObject.self), dataKey)
+            else { return nil }
+            return Unmanaged<ConfirmationDialog>.fromOpaque(data).takeUnretainedValue()
+        }
+    }
 
     /// Creates (does not show) the question over `parent`'s window.
     public init(over parent: Widget?, heading: String, body: String, keepLabel: String, confirmLabel: String) {
@@ -79,14 +93,19 @@ public final class ConfirmationDialog {
     public func withdraw() { finish(false) }
 
     private func show() {
-        Self.open.append(self)
+        // While shown, the question's window keeps the question (released when it is answered).
+        g_object_set_data_full(window.pointer(as: GObject.self), Self.dataKey, Unmanaged.passRetained(self).toOpaque()) { data in
+            Unmanaged<ConfirmationDialog>.fromOpaque(data!).release()
+        }
         window.present()
         keepButton.grabFocus()
     }
 
     private func finish(_ confirmed: Bool) {
         guard answer.resolve(confirmed) else { return }
-        Self.open.removeAll { $0 === self }
-        window.destroy()
+        withExtendedLifetime(self) {
+            g_object_set_data(window.pointer(as: GObject.self), Self.dataKey, nil)
+            window.destroy()
+        }
     }
 }

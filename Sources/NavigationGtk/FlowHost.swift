@@ -55,13 +55,16 @@ public final class FlowHost {
     /// A pushed flow whose anchor is on no stack is presented modally instead (logged). Modally,
     /// `presentsFirstAlone` shows the first page with its own bar and **Close** (see
     /// ``ModalDialog/init(over:root:width:height:presentsRootAlone:)``); pushed, it has no effect.
-    public init(from anchor: Page, presentation: Presentation, first: Page, presentsFirstAlone: Bool = false) {
+    /// Pushed onto a window's stack, the flow gets its own **Cancel** unless `addsCancelButton` is false
+    /// (a one-page flow, which Back leaves as it leaves any pushed page).
+    public init(from anchor: Page, presentation: Presentation, first: Page, presentsFirstAlone: Bool = false,
+                addsCancelButton: Bool = true) {
         self.anchor = anchor
         if presentation == .pushed, let anchorStack = anchor.navigationStack {
             self.presentation = .pushed
             stack = anchorStack
             dialog = nil
-            ownCancelButton = anchorStack.providesCancel ? nil : Button(label: toolkitLocalized("Cancel"))
+            ownCancelButton = anchorStack.providesCancel || !addsCancelButton ? nil : Button(label: toolkitLocalized("Cancel"))
             ownCancelButton?.addCSSClass("flow-cancel")
             ownCancelButton?.onClicked { [weak self] in self?.onCancelRequest?(.user) }
             anchorStack.observePops { [weak self] removed, cause in self?.pagesPopped(removed, cause: cause) }.store(in: &observations)

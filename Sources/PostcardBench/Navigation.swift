@@ -1,10 +1,12 @@
 // The navigation benchmarks of issue 12 (`make bench-navigation`, and the end of `make bench`): start to
 // first frame, pushes and pops, main-actor hops, idle wake-ups, open → cancel and push → pop cycles, and
-// New Post to Choose a Photo's first frame. The app measures itself (`postcard --measure-navigation`,
+// New Post to Choose a Photo's first frame. The app measures itself (`postcard-measure --measure-navigation`,
 // Sources/PostcardApp/App/NavigationMeasurement.swift); this program runs it and the C baselines, and
 // writes bench/navigation.md.
 import Foundation
 import Gtk
+import PostcardModel
+import PostcardStore
 import PhotoPosting
 import PostcardApp
 
@@ -45,12 +47,12 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
         let store = try! PostStore(directory: FilePath(data))
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: photos)) ?? []).sorted().prefix(6)
         for (index, name) in names.enumerated() {
-            _ = try! store.add(photo: Photo(path: "\(photos)/\(name)"), comment: "Post \(index + 1)", author: "me", profile: "me")
-            _ = try! store.add(photo: Photo(path: "\(photos)/\(name)"), comment: "Photo \(index + 1)", author: "ada", profile: "ada")
+            _ = try! store.addNow(photo: Photo(path: "\(photos)/\(name)"), comment: "Post \(index + 1)", author: "me", profile: "me")
+            _ = try! store.addNow(photo: Photo(path: "\(photos)/\(name)"), comment: "Photo \(index + 1)", author: "ada", profile: "ada")
         }
         store.waitForWrites()
     }
-    let app = "\(binDirectory)/postcard --data-dir \(data) --library \(photos)"
+    let app = "\(binDirectory)/postcard-measure --data-dir \(data) --library \(photos)"
 
     log("navigation: start-up, \(rounds) rounds of the bare C window and Postcard")
     var bare: [Double] = [], postcard: [Double] = []
@@ -63,7 +65,7 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
     let bareIdleOutput = shell("\(work)/bare-window --idle 10", environment: ["XDG_CACHE_HOME": cache])
     let bareIdle = keyValues(bareIdleOutput)["idle-wakeups"]
 
-    log("navigation: postcard --measure-navigation (GTK's default renderer: GL, Mesa's llvmpipe under Xvfb); takes minutes")
+    log("navigation: postcard-measure --measure-navigation (GTK's default renderer: GL, Mesa's llvmpipe under Xvfb); takes minutes")
     let started = Date()
     let glOutput = shell("\(app) --measure-navigation", environment: ["XDG_CACHE_HOME": cache])
     let gl = keyValues(glOutput)
@@ -135,11 +137,11 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
     | opening the photo flow: click on New Post to the first frame of Choose a Photo (GL renderer) | — | \(number(gl["flow-open-ms"], "%.0f")) ms over \(number(gl["flow-opens"], "%.0f")) opens (the first in the process: \(number(gl["flow-open-first-ms"], "%.0f")) ms) | < 100 ms | \(verdict(below(gl["flow-open-ms"], 100))) |
     | the same, cairo renderer | — | \(number(cairo["flow-open-ms"], "%.0f")) ms (first: \(number(cairo["flow-open-first-ms"], "%.0f")) ms) | < 100 ms | \(verdict(below(cairo["flow-open-ms"], 100))) |
 
-    How each is measured (`postcard --measure-navigation`, `Sources/PostcardApp/App/NavigationMeasurement.swift`,
+    How each is measured (`postcard-measure --measure-navigation`, `Sources/PostcardApp/App/NavigationMeasurement.swift`,
     run by `Sources/PostcardBench/Navigation.swift`; the app is driven through its widgets, as a user would):
 
     - *Start to first frame*: from just before the process is started to its first painted frame (the
-      frame clock's `after-paint`; GLib's monotonic clock in both processes): `postcard --measure-startup`
+      frame clock's `after-paint`; GLib's monotonic clock in both processes): `postcard-measure --measure-startup`
       against `bench/baselines/bare-window.c`, alternating, \(rounds) launches each.
     - *Push and pop*: the click is the button's `clicked` signal, as GTK emits it on release: a friend's
       button on My Profile (the app builds Ada Lovelace's profile, reads her feed and pushes it) and the
@@ -169,8 +171,8 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
     - *Cycles*: New Post clicked, the dialog's first frame painted on Choose a Photo, its Cancel clicked,
       the flow ended; and a friend's profile pushed, painted, Back clicked, painted. \(cycles) of each after 50
       warm-ups; the stack cycles switch pages without the slide (`NavigationStack.isAnimated = false`,
-      else they would take minutes; the slides are measured above). Then flows (counted through
-      `CommentedPhotoFlow.lifetimeObserver`), dialogs and pages (weak references) still alive, after
+      else they would take minutes; the slides are measured above). Then flows, dialogs and pages
+      still alive (weak references; the flows from the app's `onFlowStarted`), after
       up to 10 s for them to go; the stack's Forward page (kept by design until the stack changes) is
       forgotten first with `clearForward()`. Memory: `VmRSS` after the cycles minus after the warm-up,
       each after 1 s of quiet.

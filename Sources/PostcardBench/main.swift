@@ -5,6 +5,8 @@ import CGtk
 import CSQLite
 import Foundation
 import Gtk
+import PostcardModel
+import PostcardStore
 import NavigationGtk
 import PhotoPosting
 import PostcardApp
@@ -95,7 +97,7 @@ func makeData() {
         MainActor.assumeIsolated {
             let store = try! PostStore(directory: FilePath(data))
             guard count > 0 else { return }
-            let first = try! store.add(photo: Photo(path: "\(source)/0.jpg"), comment: "Post 1", author: "me", profile: "me")
+            let first = try! store.addNow(photo: Photo(path: "\(source)/0.jpg"), comment: "Post 1", author: "me", profile: "me")
             let stored = first.photoPath.displayName.replacingOccurrences(of: data + "/", with: "")
             var db: OpaquePointer?
             sqlite3_open(data + "/posts.sqlite3", &db)
@@ -225,7 +227,7 @@ try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectori
     app.mainWindow.window.afterNextPaint { painted = true }
     MainLoopBridge.run(until: { painted }, timeout: 30)
     spin(seconds: 1)
-    let before = Double(StartupMeasurement.residentMemoryKiB())
+    let before = Double(residentMemoryKiB())
     let (window, page) = pickerWindow(library: "\(cacheRoot)/library-10000", loader: ThumbnailLoader())
     MainLoopBridge.run(until: { !page.isScanning }, timeout: 120)
     let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(page.grid.gobject))!
@@ -240,7 +242,7 @@ try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectori
     gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment))
     MainLoopBridge.run(until: { page.hasSettled }, timeout: 10)
     spin(seconds: 1)
-    let growth = (Double(StartupMeasurement.residentMemoryKiB()) - before) / 1024
+    let growth = (Double(residentMemoryKiB()) - before) / 1024
     window.destroy()
     app.shutdown()
     return growth
@@ -332,7 +334,7 @@ let smallLibrary = repository + "/Resources/photos"
 for round in 1...rounds {
     if let bare = launch("\(work)/bare-window", cache: cache) { startups["bare", default: []].append(bare) }
     for count in [0] + sizes {
-        let command = "\(binDirectory)/postcard --measure-startup --data-dir \(cacheRoot)/data-\(count) --library \(smallLibrary)"
+        let command = "\(binDirectory)/postcard-measure --measure-startup --data-dir \(cacheRoot)/data-\(count) --library \(smallLibrary)"
         if let result = launch(command, cache: cache) { startups["\(count)", default: []].append(result) }
     }
     log("round \(round) done")
@@ -465,7 +467,7 @@ gets its own thumbnail), stores of N posts of one such photo.
 How each is measured (`Sources/PostcardBench/main.swift`):
 
 - *Start to first frame*: from just before the process is started to its first painted frame
-  (`GdkFrameClock` `after-paint`, GLib's monotonic clock in both processes), `postcard --measure-startup`
+  (`GdkFrameClock` `after-paint`, GLib's monotonic clock in both processes), `postcard-measure --measure-startup`
   against `bench/baselines/bare-window.c`. Memory: `VmRSS` once the feed's rows on screen show their photos.
 - *Choose a Photo*: in a process of its own per run (`--only-open`), the page opened in a window of the photo flow dialog's size (560 × 640), until every
   tile on screen shows its thumbnail in the final (newest-first) order; cold = `~/.cache/thumbnails`
@@ -490,3 +492,10 @@ try! report.write(toFile: resultsPath, atomically: true, encoding: .utf8)
 print(report)
 
 runNavigationBenchmarks(outPath: navigationResultsPath, repository: repository, work: work, binDirectory: binDirectory, rounds: rounds)
+
+/// The process's resident memory in KiB (`VmRSS` of `/proc/self/status`), or 0 when unknown.
+func residentMemoryKiB() -> Int {
+    guard let status = Files.readText("/proc/self/status") else { return 0 }
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+    return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+}

@@ -3,8 +3,11 @@ import Foundation
 import Gtk
 import NavigationGtk
 import PhotoPosting
-import PostcardResources
 @testable import PostcardApp
+@testable import PostcardReview
+import PostcardModel
+import PostcardResources
+@testable import PostcardStore
 import XCTest
 
 /// What a screen reader (Orca) hears, read over AT-SPI from a separate process, not from GTK properties.
@@ -18,7 +21,7 @@ final class AccessibilityTests: GtkTestCase, @unchecked Sendable {
             app.myProfile.content.append(Button(label: "_Save Draft"))  // a mnemonic: reads without its mark
             show(app.mainWindow.window)
             app.myProfile.postButton.activate()
-            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "the photo flow")
+            spin(until: { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "the photo flow")
             let lines = try readAccessibilityTree()
             let buttons = lines.filter { $0.hasPrefix("push button|") || $0.hasPrefix("toggle button|") }
                 .map { String($0.split(separator: "|", maxSplits: 1)[1]) }
@@ -40,16 +43,16 @@ final class AccessibilityTests: GtkTestCase, @unchecked Sendable {
 
             // The discard question is an alert dialog (GTK 4.8 exposes GTK_ACCESSIBLE_ROLE_ALERT_DIALOG as a
             // `dialog`), not a frame.
-            let picker = CommentedPhotoFlow.current!.stack.visiblePage as! PhotoPickerPage
+            let picker = app.flowDialog!.stack.visiblePage as! PhotoPickerPage
             picker.grid.activateItem(at: 0)
-            spin(until: { CommentedPhotoFlow.current?.stack.visiblePage is CommentPage }, "Add a Comment")
-            (CommentedPhotoFlow.current!.stack.visiblePage as! CommentPage).commentView.text = "Draft"
-            CommentedPhotoFlow.current!.cancelButton.activate()
-            spin(until: { !ConfirmationDialog.open.isEmpty }, "the discard question")
+            spin(until: { app.flowDialog?.stack.visiblePage is CommentPage }, "Add a Comment")
+            (app.flowDialog!.stack.visiblePage as! CommentPage).commentView.text = "Draft"
+            app.flowDialog!.cancelButton.activate()
+            spin(until: { !ConfirmationDialog.shown().isEmpty }, "the discard question")
             let question = try readAccessibilityTree()
             XCTAssertTrue(question.contains("dialog|Discard this post?") || question.contains("alert|Discard this post?"),
                           "announced as a dialog: \(question.filter { $0.hasPrefix("alert") || $0.hasPrefix("frame") || $0.hasPrefix("dialog") })")
-            ConfirmationDialog.open[0].keepButton.activate()
+            ConfirmationDialog.shown()[0].keepButton.activate()
         }
     }
 }

@@ -4,8 +4,10 @@ import Foundation
 import Gtk
 import NavigationGtk
 import PhotoPosting
-import PostcardResources
 @testable import PostcardApp
+import PostcardModel
+import PostcardResources
+@testable import PostcardStore
 import XCTest
 
 /// Application actions and their shortcuts, through a registered GtkApplication and real key presses.
@@ -24,8 +26,8 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
             }
 
             pressKey(XK_n, modifiers: [XK_Control_L])
-            spin(until: { CommentedPhotoFlow.current?.window.isMapped == true }, "Ctrl+N starts New Post")
-            let dialog = CommentedPhotoFlow.current!
+            spin(until: { app.flowDialog?.window.isMapped == true }, "Ctrl+N starts New Post")
+            let dialog = app.flowDialog!
             spin(until: { gtk_window_is_active(dialog.window.pointer()) != 0 }, "the dialog has focus")
             pressKey(XK_w, modifiers: [XK_Control_L])
             spin(until: { dialog.isDismissed }, "Ctrl+W closes the dialog (nothing typed: it leaves at once)")
@@ -68,8 +70,8 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
             let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos))
             show(app.mainWindow.window)
             app.startNewPost(with: opened[0])
-            spin(until: { CommentedPhotoFlow.current?.stack.visiblePage is CommentPage }, "Add a Comment with the photo")
-            let dialog = CommentedPhotoFlow.current!
+            spin(until: { app.flowDialog?.stack.visiblePage is CommentPage }, "Add a Comment with the photo")
+            let dialog = app.flowDialog!
             XCTAssertEqual((dialog.stack.visiblePage as? CommentPage)?.photo.fileName, "coffee.png")
             dialog.stack.goBack()
             spin(until: { dialog.stack.visiblePage is PhotoPickerPage }, "Back chooses another photo")

@@ -5,6 +5,8 @@ import Navigation
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// The app's four flow callers, the Post detail shown both ways, Edit Caption, quitting with a flow open,
@@ -76,8 +78,8 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(app.mainWindow.window.title, "Postcard")
 
             app.myProfile.postButton.activate()
-            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
-            let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
+            spin(until: { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
+            let dialog = try XCTUnwrap(app.flowDialog)
             XCTAssertEqual(dialog.window.title, "Choose a Photo")
             (dialog.stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
             spin(until: { dialog.stack.visiblePage is CommentPage }, "Add a Comment")
@@ -98,7 +100,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             let folder = makeTemporaryDirectory()
             do {
                 let earlier = try PostStore(directory: folder)
-                try earlier.saveDraft(kind: "post", target: "ada", photoURI: (bundledPhotos + "/chelsea.png").uri,
+                try earlier.saveDraftNow(.post, target: "ada", photoURI: (bundledPhotos + "/chelsea.png").uri,
                                       comment: "For Ada,\nwith love")
             }
             let store = try PostStore(directory: folder)
@@ -107,10 +109,10 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             app.offerDraft()
             let banner = try XCTUnwrap(app.myProfile.draftButtons, "My Profile offers the unfinished post")
             banner.resume.activate()
-            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? CommentPage)?.hasDecodedPhoto == true }, "Add a Comment again")
+            spin(until: { (app.flowDialog?.stack.visiblePage as? CommentPage)?.hasDecodedPhoto == true }, "Add a Comment again")
             XCTAssertNil(app.myProfile.draftBanner, "the banner goes")
             XCTAssertEqual(app.mainWindow.stack.visiblePage?.title, "Ada Lovelace", "on Ada's profile, where it was left")
-            let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
+            let dialog = try XCTUnwrap(app.flowDialog)
             let page = try XCTUnwrap(dialog.stack.visiblePage as? CommentPage)
             XCTAssertEqual(page.photo.fileName, "chelsea.png")
             XCTAssertEqual(page.commentView.text, "For Ada,\nwith love")
@@ -122,7 +124,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             // Discard forgets it.
             app.mainWindow.stack.popToRoot()
             settle(app, depth: 1)
-            try store.saveDraft(kind: "reply", target: "999", photoURI: (bundledPhotos + "/coffee.png").uri, comment: "Gone")
+            try store.saveDraftNow(.reply, target: "999", photoURI: (bundledPhotos + "/coffee.png").uri, comment: "Gone")
             app.offerDraft()
             try XCTUnwrap(app.myProfile.draftButtons).discard.activate()
             spin(until: { app.myProfile.draftBanner == nil }, "the banner goes")
@@ -165,7 +167,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     func testAFlowInANarrowWindowIsABottomSheetAndInAWideOneADialogEachEndingOnce() throws {
         try onMain {
             let app = try makeApp()
-            var outcomes: [AppController.FlowOutcome] = []
+            var outcomes: [FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
             let main = app.mainWindow.window
             spin(for: 0.2)  // shown at its first size first
@@ -189,10 +191,10 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             navgtk_emit_drag(handle, "drag-update", 0, 60)
             XCTAssertEqual(dialog.sheetDragOffset, 60, "the sheet follows the finger")
             navgtk_emit_drag(handle, "drag-end", 0, 150)
-            spin(until: { !ConfirmationDialog.open.isEmpty }, "Discard this post?")
+            spin(until: { !ConfirmationDialog.shown().isEmpty }, "Discard this post?")
             XCTAssertEqual(dialog.sheetDragOffset, 0, "back in place while it asks")
-            ConfirmationDialog.open[0].keepButton.activate()
-            spin(until: { ConfirmationDialog.open.isEmpty }, "kept editing")
+            ConfirmationDialog.shown()[0].keepButton.activate()
+            spin(until: { ConfirmationDialog.shown().isEmpty }, "kept editing")
             XCTAssertTrue(dialog.sheet?.isMapped == true)
             postWhenReady(page)
             spin(until: { !outcomes.isEmpty }, "posted")
@@ -205,14 +207,14 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             main.setDefaultSize(width: 1280, height: 720)
             spin(until: { abs(main.width - 1280) <= 12 }, "a wide window")
             app.myProfile.postButton.activate()
-            spin(until: { CommentedPhotoFlow.current?.window.isMapped == true }, "the dialog window")
-            let wide = try XCTUnwrap(CommentedPhotoFlow.current)
+            spin(until: { app.flowDialog?.window.isMapped == true }, "the dialog window")
+            let wide = try XCTUnwrap(app.flowDialog)
             XCTAssertEqual(wide.style, .window)
             XCTAssertNil(wide.sheet)
             wide.cancelButton.activate()
             spin(until: { outcomes.count == 2 && app.activeFlow == nil }, "canceled")
-            guard case .post(.posted(_, let comment)) = outcomes[0] else { return XCTFail("\(outcomes)") }
-            XCTAssertEqual(comment, "Half a thought")
+            guard case .post(.posted(let post)) = outcomes[0] else { return XCTFail("\(outcomes)") }
+            XCTAssertEqual(post.comment, "Half a thought")
             XCTAssertEqual(outcomes[1], .post(.canceled), "each flow's result exactly once")
         }
     }
@@ -296,22 +298,22 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             settle(app, depth: 2)
             let messages = try XCTUnwrap(app.mainWindow.stack.visiblePage as? MessagesPage)
             messages.newMessageButton.activate()
-            spin(until: { SendPhotoMessageFlow.current?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
-            (SendPhotoMessageFlow.current!.stack.visiblePage as! ChooseRecipientPage).friendButtons[1].activate()  // Grace
-            chooseAndType(on: { SendPhotoMessageFlow.current?.stack }, photo: "rocket.jpg", comment: "Look, Grace")
+            spin(until: { app.flowDialog?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
+            (app.flowDialog!.stack.visiblePage as! ChooseRecipientPage).friendButtons[1].activate()  // Grace
+            chooseAndType(on: { app.flowDialog?.stack }, photo: "rocket.jpg", comment: "Look, Grace")
             spin(until: { (try? app.store.drafts().first?.comment) == "Look, Grace" }, "kept a moment later")
             app.mainWindow.window.destroy()  // the app quits
             spin(until: { app.activeFlow == nil }, "ended")
             let draft = try XCTUnwrap(try app.store.drafts().first)
-            XCTAssertEqual(draft.kind, "message")
+            XCTAssertEqual(draft.kind, .message)
             XCTAssertEqual(draft.target, "grace")
 
             let next = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
             show(next.mainWindow.window)
             next.offerDraft()
             next.myProfile.draftButtons!.resume.activate()
-            spin(until: { (SendPhotoMessageFlow.current?.stack.visiblePage as? CommentPage)?.hasDecodedPhoto == true }, "Add a Comment again")
-            let page = SendPhotoMessageFlow.current!.stack.visiblePage as! CommentPage
+            spin(until: { (next.flowDialog?.stack.visiblePage as? CommentPage)?.hasDecodedPhoto == true }, "Add a Comment again")
+            let page = next.flowDialog!.stack.visiblePage as! CommentPage
             XCTAssertEqual(page.commentView.text, "Look, Grace")
             XCTAssertEqual(page.photo.fileName, "rocket.jpg")
             postWhenReady(page)
@@ -350,8 +352,8 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     @MainActor
     private func openAddAComment(_ app: AppController) throws -> (ModalDialog, CommentPage) {
         app.myProfile.postButton.activate()
-        spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
-        let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
+        spin(until: { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
+        let dialog = try XCTUnwrap(app.flowDialog)
         (dialog.stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
         spin(until: { dialog.stack.visiblePage is CommentPage }, "Add a Comment")
         return (dialog, dialog.stack.visiblePage as! CommentPage)
@@ -396,7 +398,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     func testEditCaptionReusesAddACommentAndSavesTheCaption() throws {
         try onMain {
             let app = try makeApp(posts: ["Old caption"])
-            var outcomes: [AppController.FlowOutcome] = []
+            var outcomes: [FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
             let detail = openFirstPost(app)
             findButton(labeled: "Edit Caption", in: app.mainWindow.stack.headerBar)!.activate()
@@ -407,7 +409,10 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(editor.postButton.label, "Save")
             editor.commentView.text = "New caption"
             postWhenReady(editor)
-            spin(until: { outcomes == [.caption(saved: true)] }, "saved")
+            spin(until: { outcomes.count == 1 }, "saved")
+            guard case .caption(.saved(let saved)) = outcomes[0] else { return XCTFail("\(outcomes)") }
+            XCTAssertEqual(saved.comment, "New caption", "the flow's result is the post with its new caption")
+            XCTAssertEqual(try app.store.post(id: saved.id), saved)
             settle(app, depth: 2)
             XCTAssertTrue(app.mainWindow.stack.visiblePage === detail)
             XCTAssertEqual(detail.commentLabel.text, "New caption")
@@ -419,7 +424,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     func testCommentThreadRepliesWithTheFlowPushedInPlace() throws {
         try onMain {
             let app = try makeApp(posts: ["A post"])
-            var outcomes: [AppController.FlowOutcome] = []
+            var outcomes: [FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
             let stack = app.mainWindow.stack
             let thread = openFirstThread(app)
@@ -430,8 +435,9 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(stack.titleLabel.text, "Choose a Photo")
             postThroughFlow(on: { stack }, photo: "grass.png", comment: "Nice texture")
             spin(until: { outcomes.count == 1 }, "reply flow ended")
-            guard case .reply(.posted(let photo, "Nice texture")) = outcomes[0] else { return XCTFail("\(outcomes)") }
-            XCTAssertEqual(photo.fileName, "grass.png")
+            guard case .reply(.posted(let reply)) = outcomes[0] else { return XCTFail("\(outcomes)") }
+            XCTAssertEqual(reply.comment, "Nice texture")
+            XCTAssertEqual(try app.store.replies(to: thread.post).last, reply, "the flow's result is the reply stored")
             settle(app, depth: 3)
             XCTAssertTrue(stack.visiblePage === thread, "back exactly on the thread")
             XCTAssertEqual(thread.replyRows.map(\.commentLabel.text), ["Nice texture"])
@@ -442,7 +448,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     func testMessageRunsChooseRecipientThenThePhotoFlowAsAStepAndOpensModally() throws {
         try onMain {
             let app = try makeApp()
-            var outcomes: [AppController.FlowOutcome] = []
+            var outcomes: [FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
             let stack = app.mainWindow.stack
             XCTAssertTrue(app.messagesButton.hasAccessibleLabel("Messages"))
@@ -450,8 +456,8 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             settle(app, depth: 2)
             let messages = stack.visiblePage as! MessagesPage
             messages.newMessageButton.activate()
-            spin(until: { SendPhotoMessageFlow.current?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
-            let dialog = SendPhotoMessageFlow.current!
+            spin(until: { app.flowDialog?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
+            let dialog = app.flowDialog!
             XCTAssertEqual(dialog.stack.titleLabel.text, "Choose Recipient")
             let recipients = dialog.stack.visiblePage as! ChooseRecipientPage
             recipients.friendButtons[1].activate()
@@ -476,8 +482,10 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             spin(until: { outcomes.count == 1 }, "sent")
             spin(for: 0.3)
             XCTAssertEqual(outcomes.count, 1)
-            guard case .message(.sent(let person, _, "Look!")) = outcomes[0] else { return XCTFail("\(outcomes)") }
-            XCTAssertEqual(person.name, "Ada Lovelace")
+            guard case .message(.sent(let message)) = outcomes[0] else { return XCTFail("\(outcomes)") }
+            XCTAssertEqual(message.recipient, "ada")
+            XCTAssertEqual(message.comment, "Look!")
+            XCTAssertEqual(try app.store.messages().first, message, "the flow's result is the message stored")
             XCTAssertTrue(dialog.isDismissed)
             XCTAssertEqual(try app.store.messages().map(\.recipient), ["ada"])
             XCTAssertEqual(messages.rows.map(\.recipientLabel.text), ["To Ada Lovelace"])
@@ -500,11 +508,11 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     func testComposedFlowCancelAsksOnceWhenTheStepHasAComment() throws {
         try onMain {
             let app = try makeApp()
-            var outcomes: [AppController.FlowOutcome] = []
+            var outcomes: [FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
             app.showMessages()!.newMessageButton.activate()
-            spin(until: { SendPhotoMessageFlow.current?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
-            let dialog = SendPhotoMessageFlow.current!
+            spin(until: { app.flowDialog?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
+            let dialog = app.flowDialog!
             (dialog.stack.visiblePage as! ChooseRecipientPage).friendButtons[0].activate()
             spin(until: { (dialog.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "step")
             let picker = dialog.stack.visiblePage as! PhotoPickerPage
@@ -512,12 +520,12 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             spin(until: { dialog.stack.visiblePage is CommentPage && dialog.stack.transition == .idle }, "comment")
             (dialog.stack.visiblePage as! CommentPage).commentView.text = "typed"
             dialog.cancelButton.activate()
-            spin(until: { ConfirmationDialog.open.count == 1 }, "one question")
-            ConfirmationDialog.open[0].confirmButton.activate()
+            spin(until: { ConfirmationDialog.shown().count == 1 }, "one question")
+            ConfirmationDialog.shown()[0].confirmButton.activate()
             spin(until: { outcomes.count == 1 }, "ended")
             spin(for: 0.3)
             XCTAssertEqual(outcomes, [.message(.canceled)])
-            XCTAssertTrue(ConfirmationDialog.open.isEmpty)
+            XCTAssertTrue(ConfirmationDialog.shown().isEmpty)
             XCTAssertEqual(Gtk.Window.all().count, 1)
             XCTAssertTrue(try app.store.messages().isEmpty)
         }
@@ -526,10 +534,10 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     func testQuittingTheAppWithADialogOpenResolvesItsFlowOnce() throws {
         try onMain {
             let app = try makeApp()
-            var outcomes: [AppController.FlowOutcome] = []
+            var outcomes: [FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
             app.myProfile.postButton.activate()
-            spin(until: { CommentedPhotoFlow.current?.window.isMapped == true }, "dialog")
+            spin(until: { app.flowDialog?.window.isMapped == true }, "dialog")
             app.shutdown()
             spin(until: { outcomes.count == 1 }, "resolved")
             spin(for: 0.3)
@@ -541,7 +549,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     func testQuittingTheAppWithAPushedFlowResolvesItOnce() throws {
         try onMain {
             let app = try makeApp(posts: ["A post"])
-            var outcomes: [AppController.FlowOutcome] = []
+            var outcomes: [FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
             openFirstThread(app).replyButton.activate()
             settle(app, depth: 4)
@@ -592,7 +600,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
     func testPopToRootUnderAPushedFlowWithATypedCommentEndsItWithoutAskingAndFreesTheApp() throws {
         try onMain {
             let app = try makeApp(posts: ["A post"])
-            var outcomes: [AppController.FlowOutcome] = []
+            var outcomes: [FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
             let stack = app.mainWindow.stack
             openFirstThread(app).replyButton.activate()
@@ -603,24 +611,24 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             stack.popToRoot()  // code, not the user: the pages are gone, nothing to keep editing
             spin(until: { outcomes.count == 1 }, "flow ended")
             XCTAssertEqual(outcomes, [.reply(.canceled)])
-            XCTAssertTrue(ConfirmationDialog.open.isEmpty, "no question over pages that no longer exist")
+            XCTAssertTrue(ConfirmationDialog.shown().isEmpty, "no question over pages that no longer exist")
             spin(until: { app.activeFlow == nil }, "app free for the next flow")
             app.myProfile.postButton.activate()
-            spin(until: { CommentedPhotoFlow.current != nil }, "New Post works again")
+            spin(until: { app.flowDialog != nil }, "New Post works again")
         }
     }
 
     func testQuittingDuringEditCaptionEndsIt() throws {
         try onMain {
             let app = try makeApp(posts: ["Old"])
-            var outcomes: [AppController.FlowOutcome] = []
+            var outcomes: [FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
             openFirstPost(app)
             findButton(labeled: "Edit Caption", in: app.mainWindow.stack.headerBar)!.activate()
             settle(app, depth: 3)
             app.shutdown()
             spin(until: { outcomes.count == 1 }, "ended")
-            XCTAssertEqual(outcomes, [.caption(saved: false)])
+            XCTAssertEqual(outcomes, [.caption(.canceled)])
             spin(until: { app.activeFlow == nil }, "no flow left running")
         }
     }

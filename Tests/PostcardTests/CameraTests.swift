@@ -6,12 +6,14 @@ import Navigation
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// Take Photo and Quick Snap with a real GStreamer pipeline: `videotestsrc` (pattern ball, 1280 × 720)
 /// stands in for a webcam, so preview, capture, post and every teardown path run for real.
 final class CameraTests: GtkTestCase, @unchecked Sendable {
-    private var dialog: ModalDialog? { MainActor.assumeIsolated { CommentedPhotoFlow.current } }
+    private var dialog: ModalDialog? { MainActor.assumeIsolated { self.lastApp?.flowDialog } }
 
     /// The process's threads now (`/proc/self/task`).
     private var threadCount: Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0 }
@@ -40,7 +42,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
     func testTakePhotoPostsAFullSizeJPEGAndShowsItFirstInMyFeed() throws {
         try onMain {
             let app = try makeApp(cameras: [.test])
-            var results: [CommentedPhotoFlow.Result] = []
+            var results: [CommentedPhotoFlow<Post>.Result] = []
             app.onFlowEnded = { if case .post(let result) = $0 { results.append(result) } }
             let camera = openCamera(in: app)
             XCTAssertFalse(camera.isShowingStandaloneBar, "pushed: no bar of its own")
@@ -59,10 +61,12 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
             commentPage.commentView.text = "Snapped"
             postWhenReady(commentPage)
             spin(until: { results.count == 1 }, "posted")
-            guard case .posted(let photo, "Snapped") = results[0] else { return XCTFail("\(results)") }
+            guard case .posted(let posted) = results[0] else { return XCTFail("\(results)") }
+            let photo = commentPage.photo
 
             let row = try app.store.posts(onProfile: "me")[0]
             XCTAssertEqual(row.comment, "Snapped")
+            XCTAssertEqual(posted, row, "the flow's result is the post stored")
             var width: Int32 = 0, height: Int32 = 0
             let format = row.photoPath.withCString { gdk_pixbuf_get_file_info($0, &width, &height) }
             XCTAssertEqual(format.map { String(cString: gdk_pixbuf_format_get_name($0)) }, "jpeg")
@@ -79,7 +83,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
     func testQuickSnapPresentsTheSameCameraPageAloneWithItsOwnBar() throws {
         try onMain {
             let app = try makeApp(cameras: [.test])
-            var results: [CommentedPhotoFlow.Result] = []
+            var results: [CommentedPhotoFlow<Post>.Result] = []
             app.onFlowEnded = { if case .post(let result) = $0 { results.append(result) } }
             XCTAssertTrue(app.myProfile.quickSnapButton!.hasAccessibleLabel("Quick Snap"))
             app.myProfile.quickSnapButton!.activate()
@@ -166,7 +170,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
     func testHidingTheWindowOrQuittingReleasesTheCamera() throws {
         try onMain {
             let app = try makeApp(cameras: [.test])
-            var results: [AppController.FlowOutcome] = []
+            var results: [FlowOutcome] = []
             app.onFlowEnded = { results.append($0) }
             app.myProfile.quickSnapButton!.activate()
             spin(until: { (self.dialog?.stack.visiblePage as? CameraPage)?.camera?.state == .playing }, timeout: 20, "playing")

@@ -3,6 +3,8 @@ import Gtk
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// Content keeps a readable width in a wide window and fills a narrow one (``Clamp``, after libadwaita's

@@ -4,6 +4,8 @@ import Foundation
 import Gtk
 import PhotoPosting
 @testable import PostcardApp
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// The command line as GApplication and GOption parse it, and the real `postcard` program: its
@@ -60,6 +62,13 @@ final class CommandLineTests: GtkTestCase, @unchecked Sendable {
         for line in ["  --library=FOLDER", "  --camera=SOURCE", "  --version", "--help-gapplication"] {
             XCTAssertTrue(help.output.contains(line), "GOption's help lists \(line):\n\(help.output)")
         }
+        for tool in ["--review-tour", "--compare", "--measure-startup", "--measure-navigation", "POSTCARD_REVIEW"] {
+            XCTAssertFalse(help.output.contains(tool), "the shipped program has no \(tool) (postcard-review and postcard-measure do):\n\(help.output)")
+        }
+        let refused = try runPostcard(["--review-tour", makeTemporaryDirectory()])
+        XCTAssertNotEqual(refused.status, 0, "postcard does not run the review tour")
+        let reviewHelp = try runProgram(postcardPath + "-review", ["--help"], environment: [:])
+        XCTAssertTrue(reviewHelp.output.contains("--review-tour=FOLDER"), reviewHelp.output)
 
         let badCamera = try runPostcard(["--camera", "webcam"])
         XCTAssertEqual(badCamera.status, 2)
@@ -140,9 +149,9 @@ final class LinkCommandLineTests: GtkTestCase, @unchecked Sendable {
         try onMain {
             let store = try PostStore(directory: home + "/data/postcard")
             let photo = Photo(path: bundledPhotos + "/coffee.png")
-            _ = try store.add(photo: photo, comment: "Mine", author: "me", profile: "me")             // 1
-            _ = try store.add(photo: photo, comment: "On Ada's", author: "me", profile: "ada")       // 2
-            _ = try store.addMessage(to: "grace", photo: photo, comment: "Hi", author: "me")         // 1
+            _ = try store.addNow(photo: photo, comment: "Mine", author: "me", profile: "me")             // 1
+            _ = try store.addNow(photo: photo, comment: "On Ada's", author: "me", profile: "ada")       // 2
+            _ = try store.addMessageNow(to: "grace", photo: photo, comment: "Hi", author: "me")         // 1
         }
         let environment: [String: String?] = ["XDG_DATA_HOME": home + "/data", "G_MESSAGES_DEBUG": "Postcard"]
         let screens: [(String, String)] = [

@@ -4,6 +4,8 @@ import Gtk
 import Navigation
 import NavigationGtk
 import PhotoPosting
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// Drives the real flow through its widgets, from a host window with one page.
@@ -12,7 +14,7 @@ final class FlowHarness {
     let rootPage = Page(title: "Host")
     let host: NavigationWindow
     let library: PhotoLibrary
-    var results: [CommentedPhotoFlow.Result] = []
+    var results: [CommentedPhotoFlow<CommentedPhoto>.Result] = []
     var submitted: [String] = []
     var failSubmitWith: String?
     var task: Task<Void, Never>?
@@ -29,19 +31,23 @@ final class FlowHarness {
         host = NavigationWindow(root: rootPage, width: 800, height: 600)
     }
 
-    private(set) var flow: CommentedPhotoFlow?
+    private(set) var flow: CommentedPhotoFlow<CommentedPhoto>?
+    /// Told of each flow made (the test follows its lifetime).
+    var onFlowMade: ((AnyObject) -> Void)?
 
     func start() {
-        let drafts = CommentedPhotoFlow.Drafts(save: { [weak self] photo, comment in
+        let drafts = CommentDrafts(save: { [weak self] photo, comment in
             self?.draft = (photo.fileName, comment)
             self?.draftSaves += 1
         }, remove: { [weak self] in self?.draft = nil })
         drafts.delay = 0.2
-        let flow = CommentedPhotoFlow(library: library, drafts: drafts) { [weak self] _, comment in
+        let flow = CommentedPhotoFlow<CommentedPhoto>(library: library, drafts: drafts) { [weak self] photo, comment in
             if let message = self?.failSubmitWith { throw GLibError(message: message, domain: "test-error-quark") }
             self?.submitted.append(comment)
+            return CommentedPhoto(photo: photo, comment: comment)
         }
         self.flow = flow
+        onFlowMade?(flow)
         task = Task {
             let result = await flow.run(from: rootPage)
             results.append(result)
@@ -59,6 +65,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
     @MainActor
     private func startedFlow(library: String? = nil) -> FlowHarness {
         let harness = FlowHarness(library: library ?? bundledPhotos)
+        harness.onFlowMade = { [weak self] in self?.track($0) }
         show(harness.host.window)
         harness.start()
         spin(until: { harness.picker != nil && harness.picker!.hasSettled == true }, "picker loaded")
@@ -76,7 +83,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
     }
 
     @MainActor
-    private func assertEndedOnce(_ harness: FlowHarness, _ expected: CommentedPhotoFlow.Result,
+    private func assertEndedOnce(_ harness: FlowHarness, _ expected: CommentedPhotoFlow<CommentedPhoto>.Result,
                                  file: StaticString = #filePath, line: UInt = #line) {
         spin(until: { !harness.results.isEmpty }, "flow result", file: file, line: line)
         spin(for: 0.3)  // anything that would resolve twice has run by now
@@ -128,7 +135,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(harness.dialog!.cancelButton.isMapped, "the same Cancel is on page 2")
             harness.dialog!.cancelButton.activate()
             assertEndedOnce(harness, .canceled)
-            XCTAssertTrue(ConfirmationDialog.open.isEmpty, "nothing typed: no question")
+            XCTAssertTrue(ConfirmationDialog.shown().isEmpty, "nothing typed: no question")
             XCTAssertTrue(harness.submitted.isEmpty)
         }
     }
@@ -164,7 +171,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(page.postButton.isSensitive)
             postWhenReady(page)
             page.postButton.activate()  // a double-click posts once
-            assertEndedOnce(harness, .posted(Photo(path: bundledPhotos + "/rocket.jpg"), comment: "Liftoff!"))
+            assertEndedOnce(harness, .posted(CommentedPhoto(photo: Photo(path: bundledPhotos + "/rocket.jpg"), comment: "Liftoff!")))
             XCTAssertEqual(harness.submitted, ["Liftoff!"])
         }
     }
@@ -176,29 +183,29 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             let page = harness.commentPage!
             page.commentView.text = "typed but not posted"
             harness.dialog!.cancelButton.activate()
-            spin(until: { !ConfirmationDialog.open.isEmpty }, "question")
-            let question = ConfirmationDialog.open[0]
+            spin(until: { !ConfirmationDialog.shown().isEmpty }, "question")
+            let question = ConfirmationDialog.shown()[0]
             XCTAssertEqual(question.headingLabel.text, "Discard this post?")
             XCTAssertTrue(question.keepButton.hasAccessibleLabel("Keep Editing"))
             XCTAssertTrue(question.confirmButton.hasAccessibleLabel("Discard"))
             harness.dialog!.cancelButton.activate()  // a second Cancel while asking asks nothing more
             spin(for: 0.2)
-            XCTAssertEqual(ConfirmationDialog.open.count, 1)
+            XCTAssertEqual(ConfirmationDialog.shown().count, 1)
             question.keepButton.activate()
-            spin(until: { ConfirmationDialog.open.isEmpty }, "question closed")
+            spin(until: { ConfirmationDialog.shown().isEmpty }, "question closed")
             XCTAssertTrue(harness.results.isEmpty)
             XCTAssertEqual(page.commentView.text, "typed but not posted", "Keep Editing keeps the comment")
             XCTAssertTrue(harness.commentPage === page)
 
             harness.dialog!.window.close()  // the window manager's close asks too
-            spin(until: { !ConfirmationDialog.open.isEmpty }, "question again")
+            spin(until: { !ConfirmationDialog.shown().isEmpty }, "question again")
             pressKey(XK_Escape)  // Escape in the question means Keep Editing
-            spin(until: { ConfirmationDialog.open.isEmpty }, "question closed by Escape")
+            spin(until: { ConfirmationDialog.shown().isEmpty }, "question closed by Escape")
             XCTAssertTrue(harness.results.isEmpty)
 
             harness.dialog!.cancelButton.activate()
-            spin(until: { !ConfirmationDialog.open.isEmpty }, "question a third time")
-            ConfirmationDialog.open[0].confirmButton.activate()
+            spin(until: { !ConfirmationDialog.shown().isEmpty }, "question a third time")
+            ConfirmationDialog.shown()[0].confirmButton.activate()
             assertEndedOnce(harness, .canceled)
             XCTAssertTrue(harness.submitted.isEmpty)
         }
@@ -229,7 +236,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(harness.results.isEmpty)
             spin(until: { page.hasDecodedPhoto }, "the photo shows")
             pressKey(XK_Return, modifiers: [XK_Control_L])
-            assertEndedOnce(harness, .posted(Photo(path: bundledPhotos + "/chelsea.png"), comment: "c\na"))
+            assertEndedOnce(harness, .posted(CommentedPhoto(photo: Photo(path: bundledPhotos + "/chelsea.png"), comment: "c\na")))
         }
     }
 
@@ -268,7 +275,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(page.postButton.isSensitive, "can try again")
             harness.failSubmitWith = nil
             postWhenReady(page)
-            assertEndedOnce(harness, .posted(Photo(path: bundledPhotos + "/coffee.png"), comment: "Morning"))
+            assertEndedOnce(harness, .posted(CommentedPhoto(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Morning")))
         }
     }
 
@@ -311,11 +318,12 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             let root = Page(title: "Root")
             let host = NavigationWindow(root: root)
             show(host.window)
-            var results: [CommentedPhotoFlow.Result] = []
-            let flow = CommentedPhotoFlow(library: PhotoLibrary(directory: bundledPhotos)) { _, _ in
+            var results: [CommentedPhotoFlow<CommentedPhoto>.Result] = []
+            let flow = CommentedPhotoFlow<CommentedPhoto>(library: PhotoLibrary(directory: bundledPhotos)) { _, _ in
                 try await Task.sleep(for: .milliseconds(600))
                 throw GLibError(message: "disk full", domain: "test-error-quark")
             }
+            track(flow)
             Task { [weak flow] in if let flow { results.append(await flow.run(from: root)) } }
             spin(until: { (flow.dialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "picker")
             let dialog = flow.dialog!
@@ -351,7 +359,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(harness.draft?.photo, "coffee.png")
             XCTAssertEqual(harness.draftSaves, 1, "one save for a burst of changes")
             postWhenReady(page)
-            assertEndedOnce(harness, .posted(Photo(path: bundledPhotos + "/coffee.png"), comment: "First words"))
+            assertEndedOnce(harness, .posted(CommentedPhoto(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "First words")))
             XCTAssertNil(harness.draft, "posting removes the draft")
         }
     }
@@ -372,8 +380,8 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             second.commentPage!.commentView.text = "Not this one"
             spin(until: { second.draft != nil }, "saved")
             second.dialog!.cancelButton.activate()
-            spin(until: { !ConfirmationDialog.open.isEmpty }, "the discard question")
-            ConfirmationDialog.open[0].confirmButton.activate()
+            spin(until: { !ConfirmationDialog.shown().isEmpty }, "the discard question")
+            ConfirmationDialog.shown()[0].confirmButton.activate()
             spin(until: { !second.results.isEmpty }, "ended")
             XCTAssertNil(second.draft, "the user discarded it")
         }

@@ -3,6 +3,8 @@ import Foundation
 import Gtk
 import PhotoPosting
 @testable import PostcardApp
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// Feeds of thousands of posts as recycled lists read a page at a time; posting updates the list in place.
@@ -12,7 +14,7 @@ final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
     @MainActor
     private func makeStore(posts count: Int, photo: String = PhotoFixtures.samples + "/rocket.jpg") throws -> PostStore {
         let store = try PostStore(directory: makeTemporaryDirectory())
-        let first = try store.add(photo: Photo(path: photo), comment: "Post 1", author: "me", profile: "me")
+        let first = try store.addNow(photo: Photo(path: photo), comment: "Post 1", author: "me", profile: "me")
         let stored = first.photoPath.text.replacingOccurrences(of: store.directory.text + "/", with: "")
         if count > 1 {
             try store.execute("""
@@ -66,14 +68,14 @@ final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
             let rowWidgetsBefore = Set(profile.feedItems.map { ObjectIdentifier($0) })
             let offsetBefore = profile.scroller.verticalOffset
             profile.postButton.activate()
-            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "picker")
-            let picker = CommentedPhotoFlow.current!.stack.visiblePage as! PhotoPickerPage
+            spin(until: { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "picker")
+            let picker = app.flowDialog!.stack.visiblePage as! PhotoPickerPage
             picker.grid.activateItem(at: picker.photos.firstIndex { $0.fileName == "coffee.png" }!)
-            spin(until: { CommentedPhotoFlow.current?.stack.visiblePage is CommentPage }, "Add a Comment")
-            let page = CommentedPhotoFlow.current!.stack.visiblePage as! CommentPage
+            spin(until: { app.flowDialog?.stack.visiblePage is CommentPage }, "Add a Comment")
+            let page = app.flowDialog!.stack.visiblePage as! CommentPage
             page.commentView.text = "Fresh"
             postWhenReady(page)
-            spin(until: { CommentedPhotoFlow.current == nil }, "posted")
+            spin(until: { app.flowDialog == nil }, "posted")
             spin(for: 0.3)
             XCTAssertEqual(profile.posts.first?.comment, "Fresh", "at the top")
             XCTAssertEqual(profile.posts.count, readBefore + 1, "added in place: nothing was read again")
@@ -119,9 +121,9 @@ final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
             var afterFirst = 0, last = 0
             for cycle in 0..<20 {
                 app.myProfile.postButton.activate()
-                spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true },
+                spin(until: { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true },
                      timeout: 60, "Choose a Photo, cycle \(cycle)")
-                let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
+                let dialog = try XCTUnwrap(app.flowDialog)
                 let picker = try XCTUnwrap(dialog.stack.visiblePage as? PhotoPickerPage)
                 picker.grid.scrollToItem(at: count - 1)
                 spin(until: { picker.boundTiles.contains { $0.position == count - 1 && $0.tile.picture.texture != nil } && picker.hasSettled },

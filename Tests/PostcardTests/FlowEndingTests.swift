@@ -4,6 +4,8 @@ import Gtk
 import Navigation
 import NavigationGtk
 import PhotoPosting
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// Every way a flow can end resolves its `await` exactly once, dismisses what it showed, and leaves no
@@ -14,8 +16,8 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
         let counter = LifeCounter()
         let host: NavigationWindow
         let anchor: CountedPage
-        var results: [CommentedPhotoFlow.Result] = []
-        var flow: CommentedPhotoFlow?
+        var results: [CommentedPhotoFlow<CommentedPhoto>.Result] = []
+        var flow: CommentedPhotoFlow<CommentedPhoto>?
         var task: Task<Void, Never>?
 
         init(library: String, presentation: Presentation, pushAnchor: Bool = false) {
@@ -47,13 +49,14 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
     @MainActor
     private func started(_ presentation: Presentation = .modal, pushAnchor: Bool = false, library: String? = nil) -> Run {
         let run = Run(library: library ?? smallLibrary, presentation: presentation, pushAnchor: pushAnchor)
+        if let flow = run.flow { track(flow) }
         show(run.host.window)
         spin(until: { run.stack?.visiblePage is PhotoPickerPage && run.stack?.transition == .idle }, "picker shown")
         return run
     }
 
     @MainActor
-    private func expectEndedOnce(_ run: Run, _ expected: CommentedPhotoFlow.Result = .canceled, onAnchor: Bool = true,
+    private func expectEndedOnce(_ run: Run, _ expected: CommentedPhotoFlow<CommentedPhoto>.Result = .canceled, onAnchor: Bool = true,
                                  file: StaticString = #filePath, line: UInt = #line) {
         spin(until: { !run.results.isEmpty }, "result", file: file, line: line)
         spin(for: 0.3)
@@ -63,7 +66,7 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
         if onAnchor {
             XCTAssertTrue(run.host.stack.visiblePage === run.anchor, "back exactly where it started", file: file, line: line)
         }
-        spin(until: { GtkTestCase.flowsAlive == 0 }, "flow freed", file: file, line: line)
+        spin(until: { self.flowsAlive == 0 }, "flow freed", file: file, line: line)
     }
 
     @MainActor
@@ -102,10 +105,11 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             let counter = LifeCounter()
             let host = NavigationWindow(root: CountedPage("Root", counter: counter))
             show(host.window)
-            var results: [CommentedPhotoFlow.Result] = []
+            var results: [CommentedPhotoFlow<CommentedPhoto>.Result] = []
             // The flow presents its dialog and the same main-actor turn closes it.
             Task {
                 let flow = CommentedPhotoFlow(library: PhotoLibrary(directory: self.bundledPhotos))
+                self.track(flow)
                 Task { [weak flow] in
                     guard let flow else { return }
                     results.append(await flow.run(from: host.stack.visiblePage!))
@@ -250,7 +254,7 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             XCTAssertNotNil(findButton(labeled: "Cancel", in: stack.headerBar), "the same Cancel on page 2")
             page.commentView.text = "A reply"
             postWhenReady(page)
-            expectEndedOnce(run, .posted(Photo(path: page.photo.path), comment: "A reply"))
+            expectEndedOnce(run, .posted(CommentedPhoto(photo: Photo(path: page.photo.path), comment: "A reply")))
             XCTAssertEqual(stack.pages.map(\.title), ["Root", "Thread"])
             XCTAssertNil(findButton(labeled: "Cancel", in: stack.headerBar), "Cancel gone with the flow")
         }
@@ -261,7 +265,7 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             let run = started(.pushed, pushAnchor: true)
             run.host.stack.backButton.activate()
             expectEndedOnce(run)
-            XCTAssertTrue(ConfirmationDialog.open.isEmpty, "nothing typed: no question")
+            XCTAssertTrue(ConfirmationDialog.shown().isEmpty, "nothing typed: no question")
         }
     }
 
@@ -288,12 +292,12 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             page.commentView.text = "Draft reply"
             run.host.stack.backButton.activate()  // to Choose a Photo: the draft is kept, no question
             spin(until: { run.stack?.visiblePage is PhotoPickerPage && run.stack?.transition == .idle }, "picker")
-            XCTAssertTrue(ConfirmationDialog.open.isEmpty)
+            XCTAssertTrue(ConfirmationDialog.shown().isEmpty)
             run.host.stack.backButton.activate()  // past the first page: ask
-            spin(until: { !ConfirmationDialog.open.isEmpty }, "question")
+            spin(until: { !ConfirmationDialog.shown().isEmpty }, "question")
             XCTAssertEqual(run.host.stack.pages.count, 3, "still on Choose a Photo while asking")
             XCTAssertTrue(run.results.isEmpty)
-            ConfirmationDialog.open[0].confirmButton.activate()
+            ConfirmationDialog.shown()[0].confirmButton.activate()
             expectEndedOnce(run)
         }
     }
@@ -308,6 +312,7 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             var pagesFinalized = 0
             for cycle in 0..<200 {
                 let flow = CommentedPhotoFlow(library: PhotoLibrary(directory: library), presentation: cycle % 2 == 0 ? .modal : .pushed)
+                track(flow)
                 Task { [weak flow] in
                     guard let flow else { return }
                     _ = await flow.run(from: host.stack.pages[0])
@@ -318,10 +323,10 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
                 if cycle % 2 == 0 { flow.dialog!.cancelButton.activate() } else { flow.cancel() }
                 spin(until: { results == cycle + 1 }, "flow \(cycle) ended")
             }
-            spin(until: { GtkTestCase.flowsAlive == 0 && pagesFinalized == 200 && host.stack.transition == .idle },
+            spin(until: { self.flowsAlive == 0 && pagesFinalized == 200 && host.stack.transition == .idle },
                  "every flow and page freed")
             XCTAssertEqual(results, 200)
-            XCTAssertEqual(GtkTestCase.flowsAlive, 0)
+            XCTAssertEqual(self.flowsAlive, 0)
             XCTAssertEqual(pagesFinalized, 200)
             XCTAssertEqual(Gtk.Window.all().count, 1)
             XCTAssertEqual(host.stack.pages.count, 1)

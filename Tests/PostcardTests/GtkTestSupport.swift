@@ -1,10 +1,13 @@
 import CGtk
+import CSQLite
 import CXTest
+import Foundation
 import Gtk
 import NavigationGtk
 import PhotoPosting
 import PostcardApp
-import Foundation
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// Base for tests that build real GTK widgets. They run on the main thread (XCTest runs synchronous
@@ -16,8 +19,18 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
         try MainActor.assumeIsolated(body)
     }
 
-    /// Live CommentedPhotoFlow objects, counted through its lifetime observer.
-    nonisolated(unsafe) static var flowsAlive = 0
+    /// The flows the current test started (``track(_:)``; the apps ``makeApp`` made report theirs),
+    /// held weakly: each must be freed once its windows are gone.
+    private var trackedFlows: [() -> Bool] = []
+
+    /// Flow objects the current test started that are still alive.
+    var flowsAlive: Int { trackedFlows.filter { $0() }.count }
+
+    /// Follows `flow`'s lifetime: the test fails if it is still alive after the test's windows are gone.
+    func track(_ flow: AnyObject) { trackedFlows.append({ [weak flow] in flow != nil }) }
+
+    /// The app ``makeApp`` made last in this test (its flows are tracked).
+    weak var lastApp: AppController?
 
     /// Thrown by setUp when there is no display: the test fails (it is not skipped) and its body never runs.
     struct NoDisplay: Error, CustomStringConvertible {
@@ -56,9 +69,7 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
         Self.problemLock.lock()
         Self.loggedProblems = []
         Self.problemLock.unlock()
-        CommentedPhotoFlow.lifetimeObserver = { alive in
-            DispatchQueue.main.async { GtkTestCase.flowsAlive += alive ? 1 : -1 }
-        }
+        trackedFlows = []
         let ready = MainActor.assumeIsolated {
             if g_get_application_name() == nil { Application.setDisplayName("Postcard") }  // as the app does
             return initializeGtk()
@@ -80,9 +91,10 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
             while let window = Gtk.Window.all().first { gtk_window_destroy(window) }
             MainLoopBridge.drain()
             // Every flow a test started has ended and been freed once its windows are gone.
-            if !MainLoopBridge.run(until: { GtkTestCase.flowsAlive == 0 }, timeout: 5) {
-                XCTFail("\(GtkTestCase.flowsAlive) flow object(s) still alive after the test")
+            if !MainLoopBridge.run(until: { self.flowsAlive == 0 }, timeout: 5) {
+                XCTFail("\(self.flowsAlive) flow object(s) still alive after the test")
             }
+            trackedFlows = []
         }
         Self.problemLock.lock()
         let problems = Self.loggedProblems
@@ -317,14 +329,34 @@ extension GtkTestCase {
         let store = try PostStore(directory: dataDirectory ?? makeTemporaryDirectory())
         for (index, comment) in posts.enumerated() {
             let photo = ["coffee.png", "rocket.jpg", "chelsea.png"][index % 3]
-            try store.add(photo: Photo(path: bundledPhotos + "/" + photo), comment: comment,
+            try store.addNow(photo: Photo(path: bundledPhotos + "/" + photo), comment: comment,
                           author: "me", profile: "me")
         }
         let library = PhotoLibrary(directory: bundledPhotos)
         let app = cameras.map { AppController(application: nil, store: store, library: library, cameraSources: $0) }
             ?? AppController(application: nil, store: store, library: library)
         if let width { app.mainWindow.window.setDefaultSize(width: width, height: 720) }
+        app.onFlowStarted = { [weak self] started in self?.track(started.flow) }
+        lastApp = app
         show(app.mainWindow.window)
         return app
+    }
+}
+
+extension GtkTestCase {
+    /// Runs `sql` on a connection of its own to the store's database in `folder`, as another program
+    /// (`sqlite3`) would; fails the test when SQLite refuses it.
+    func runSQL(_ sql: String, inStoreAt folder: String, file: StaticString = #filePath, line: UInt = #line) {
+        var db: OpaquePointer?
+        defer { sqlite3_close(db) }
+        guard sqlite3_open(folder + "/posts.sqlite3", &db) == SQLITE_OK else {
+            return XCTFail("can't open the store in \(folder)", file: file, line: line)
+        }
+        sqlite3_busy_timeout(db, 5000)
+        var message: UnsafeMutablePointer<CChar>?
+        if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
+            XCTFail("\(sql): \(message.map { String(cString: $0) } ?? "failed")", file: file, line: line)
+            sqlite3_free(message)
+        }
     }
 }

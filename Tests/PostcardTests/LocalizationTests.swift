@@ -4,6 +4,8 @@ import Gtk
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// Postcard in another language and direction: the German translation on screen (read over AT-SPI from
@@ -64,14 +66,14 @@ final class LocalizationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(localized("New Post"), try german("New Post"), "German is in use")
             // The toolkit's strings come from its own catalogue, compiled into the library.
             XCTAssertEqual(toolkitLocalized("Back"), "Zurück")
-            let guide = AppController.guidePage(in: FilePath(bundledPhotos + "/../guide"))
+            let guide = HelpCoordinator.guidePage(in: FilePath(bundledPhotos + "/../guide"))
             XCTAssertTrue(guide.text.hasSuffix("/guide/de/index.html"), "the guide in German: \(guide)")
             XCTAssertTrue((Files.readText(guide) ?? "").contains("<html lang=\"de\">"))
             XCTAssertTrue(Localization.isRightToLeft)
 
             StyleSheet.load(path: bundledPhotos + "/../style.css")
             let store = try PostStore(directory: makeTemporaryDirectory())
-            try store.add(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Kaffee", author: Person.me.id, profile: Person.me.id)
+            try store.addNow(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Kaffee", author: Person.me.id, profile: Person.me.id)
             let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos), cameraSources: [.test])
             let window = app.mainWindow.window
             show(window)
@@ -96,8 +98,8 @@ final class LocalizationTests: GtkTestCase, @unchecked Sendable {
             spin(until: { app.mainWindow.stack.transition == .idle }, "back on My Profile")
 
             app.myProfile.postButton.activate()
-            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
-            let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
+            spin(until: { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
+            let dialog = try XCTUnwrap(app.flowDialog)
             spin(for: 0.5)
             assertNothingCutOff(in: dialog.window, "Choose a Photo")
             (dialog.stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
@@ -106,10 +108,10 @@ final class LocalizationTests: GtkTestCase, @unchecked Sendable {
             assertNothingCutOff(in: dialog.window, "Add a Comment")
             (dialog.stack.visiblePage as! CommentPage).commentView.text = "Entwurf"
             dialog.cancelButton.activate()
-            spin(until: { !ConfirmationDialog.open.isEmpty }, "the discard question")
+            spin(until: { !ConfirmationDialog.shown().isEmpty }, "the discard question")
             spin(for: 0.3)
-            assertNothingCutOff(in: ConfirmationDialog.open[0].window, "Discard this post?")
-            ConfirmationDialog.open[0].confirmButton.activate()
+            assertNothingCutOff(in: ConfirmationDialog.shown()[0].window, "Discard this post?")
+            ConfirmationDialog.shown()[0].confirmButton.activate()
             spin(until: { dialog.isDismissed }, "discarded")
         }
     }

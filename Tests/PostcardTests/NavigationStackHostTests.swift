@@ -4,6 +4,8 @@ import Gtk
 import Navigation
 import NavigationGtk
 import PhotoPosting
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// The GTK navigation stack, window and dialogs, driven through widgets, keys and mouse buttons.
@@ -324,11 +326,13 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
             let friend = CountedPage("Friend", counter: counter)
             window.stack.push(friend)
             settle(window.stack)
-            var results: [CommentedPhotoFlow.Result] = []
+            var results: [CommentedPhotoFlow<CommentedPhoto>.Result] = []
             let opener = friend.button!
             opener.grabFocus()
-            Task { results.append(await CommentedPhotoFlow.run(from: friend, library: PhotoLibrary(directory: bundledPhotos))) }
-            spin(until: { CommentedPhotoFlow.current.map { $0.window.isActive } ?? false }, "dialog active")
+            let flow = CommentedPhotoFlow(library: PhotoLibrary(directory: bundledPhotos))
+            track(flow)
+            Task { results.append(await flow.run(from: friend)) }
+            spin(until: { flow.dialog.map { $0.window.isActive } ?? false }, "dialog active")
             pressKey(XK_Left, modifiers: [XK_Alt_L])
             pressMouseButton(8, over: window.window)
             spin(for: 0.3)

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Gtk
 import PhotoPosting
+import PostcardModel
+@testable import PostcardStore
 
 /// Test photos made on the fly: hostile files, nested folders, odd names, orientation tags.
 enum PhotoFixtures {

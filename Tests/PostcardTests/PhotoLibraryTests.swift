@@ -5,6 +5,8 @@ import Gtk
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// Choose a Photo over real libraries: every format, hostile files, nested folders, odd names,
@@ -14,6 +16,7 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
     @MainActor
     private func openPicker(_ library: String, timeout: Double = 30) -> FlowHarness {
         let harness = FlowHarness(library: library)
+        harness.onFlowMade = { [weak self] in self?.track($0) }
         show(harness.host.window)
         harness.start()
         spin(until: { harness.picker?.hasSettled == true }, timeout: timeout, "picker settled")
@@ -208,9 +211,10 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
             harness.commentPage!.commentView.text = "Café"
             postWhenReady(harness.commentPage!)
             spin(until: { !harness.results.isEmpty }, "posted")
-            guard case .posted(let photo, _) = harness.results.first else { return XCTFail("not posted") }
+            guard case .posted(let posted) = harness.results.first else { return XCTFail("not posted") }
+            let photo = posted.photo
             let store = try PostStore(directory: makeTemporaryDirectory())
-            let post = try store.add(photo: photo, comment: "Café", author: "me", profile: "me")
+            let post = try store.addNow(photo: photo, comment: "Café", author: "me", profile: "me")
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: post.photoPath.text)), jpeg, "the stored copy keeps the original bytes")
         }
     }

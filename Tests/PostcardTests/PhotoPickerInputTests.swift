@@ -3,6 +3,8 @@ import CXTest
 import Foundation
 import Gtk
 import PhotoPosting
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// Choosing a photo without the grid's mouse: keyboard alone, a file dragged in, a paste.
@@ -10,6 +12,7 @@ final class PhotoPickerInputTests: GtkTestCase, @unchecked Sendable {
     @MainActor
     private func openPicker(_ library: FilePath = FilePath(PhotoFixtures.samples)) -> FlowHarness {
         let harness = FlowHarness(library: library)
+        harness.onFlowMade = { [weak self] in self?.track($0) }
         show(harness.host.window)
         harness.start()
         spin(until: { harness.picker?.hasSettled == true }, "picker settled")

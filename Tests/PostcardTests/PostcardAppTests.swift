@@ -4,11 +4,13 @@ import Navigation
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// The whole app: main window, profiles, the flow from both profile callers, and the store.
 final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
-    private var dialog: ModalDialog? { MainActor.assumeIsolated { CommentedPhotoFlow.current } }
+    private var dialog: ModalDialog? { MainActor.assumeIsolated { self.lastApp?.flowDialog } }
 
     /// New Post → choose `photo` → type `comment` → Post, through the widgets.
     @MainActor
@@ -39,7 +41,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
     func testNewPostEndToEndStoresAndShowsItFirstInMyFeed() throws {
         try onMain {
             let app = try makeApp()
-            var results: [CommentedPhotoFlow.Result] = []
+            var results: [CommentedPhotoFlow<Post>.Result] = []
             app.onFlowEnded = { if case .post(let result) = $0 { results.append(result) } }
             post("Old one", photo: "chelsea.png", from: app.myProfile, in: app)
             spin(until: { results.count == 1 }, "first post")
@@ -47,13 +49,14 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             spin(until: { results.count == 2 }, "second post")
             spin(for: 0.3)
             XCTAssertEqual(results.count, 2, "each flow resolves once")
-            guard case .posted(let photo, let comment) = results[1] else { return XCTFail("not posted: \(results)") }
-            XCTAssertEqual(photo.fileName, "coffee.png")
-            XCTAssertEqual(comment, "A cup of coffee")
+            guard case .posted(let posted) = results[1] else { return XCTFail("not posted: \(results)") }
+            XCTAssertEqual(posted.comment, "A cup of coffee")
+            XCTAssertTrue(posted.photoPath.text.hasSuffix(".png"), posted.photoPath.text)
             XCTAssertNil(dialog, "the dialog is gone")
             XCTAssertEqual(Gtk.Window.all().count, 1)
 
             let rows = try app.store.posts(onProfile: "me")
+            XCTAssertEqual(rows.first, posted, "the flow's result is the post stored, as the feed shows it")
             XCTAssertEqual(rows.map(\.comment), ["A cup of coffee", "Old one"], "newest first")
             XCTAssertEqual(try app.store.count(), 2)
             XCTAssertEqual(rows[0].author, "me")
@@ -72,7 +75,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
     func testFriendProfilePushesAndPostsGoToTheirFeed() throws {
         try onMain {
             let app = try makeApp()
-            var results: [CommentedPhotoFlow.Result] = []
+            var results: [CommentedPhotoFlow<Post>.Result] = []
             app.onFlowEnded = { if case .post(let result) = $0 { results.append(result) } }
             app.myProfile.friendButtons[0].activate()
             spin(until: { app.mainWindow.stack.transition == .idle && app.mainWindow.stack.pages.count == 2 }, "pushed")
@@ -100,7 +103,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
     func testFailedPostKeepsTheDraftAndLeavesNothingHalfWritten() throws {
         try onMain {
             let app = try makeApp()
-            var results: [CommentedPhotoFlow.Result] = []
+            var results: [CommentedPhotoFlow<Post>.Result] = []
             app.onFlowEnded = { if case .post(let result) = $0 { results.append(result) } }
             // The database refuses the row (as a full disk or locked file would).
             try app.store.execute("CREATE TRIGGER refuse BEFORE INSERT ON posts BEGIN SELECT RAISE(ABORT, 'database is full'); END")
@@ -134,8 +137,8 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(page.errorLabel.text.contains("Can't copy the photo"), page.errorLabel.text)
             XCTAssertEqual(try app.store.count(), 0)
             dialog!.cancelButton.activate()
-            spin(until: { !ConfirmationDialog.open.isEmpty }, "discard question")
-            ConfirmationDialog.open[0].confirmButton.activate()
+            spin(until: { !ConfirmationDialog.shown().isEmpty }, "discard question")
+            ConfirmationDialog.shown()[0].confirmButton.activate()
             spin(until: { self.dialog == nil }, "closed")
         }
     }
@@ -161,7 +164,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             let parent = makeTemporaryDirectory()
             do {
                 let store = try PostStore(directory: parent + "/before")
-                try store.add(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Moved", author: "me", profile: "me")
+                try store.addNow(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Moved", author: "me", profile: "me")
             }
             try FileManager.default.moveItem(atPath: parent + "/before", toPath: parent + "/after")
             let moved = try PostStore(directory: parent + "/after")
@@ -189,14 +192,14 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             do {
                 // What an early Postcard left: tables, user_version 0, one photo path kept absolute.
                 let early = try PostStore(directory: folder)
-                let post = try early.add(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Espresso", author: "me", profile: "me")
-                try early.addReply(to: post, photo: Photo(path: bundledPhotos + "/chelsea.png"), comment: "Cat", author: "ada")
-                try early.addMessage(to: "grace", photo: Photo(path: bundledPhotos + "/rocket.jpg"), comment: "Launch", author: "me")
+                let post = try early.addNow(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Espresso", author: "me", profile: "me")
+                try early.addReplyNow(to: post, photo: Photo(path: bundledPhotos + "/chelsea.png"), comment: "Cat", author: "ada")
+                try early.addMessageNow(to: "grace", photo: Photo(path: bundledPhotos + "/rocket.jpg"), comment: "Launch", author: "me")
                 try early.execute("UPDATE posts SET photo_path = '\(folder)/' || photo_path")
                 try early.execute("DROP TABLE drafts")  // an early store had only posts, replies, messages
                 try early.execute("PRAGMA user_version = 0")
-                try early.execute("PRAGMA journal_mode = DELETE")
             }
+            runSQL("PRAGMA journal_mode = DELETE", inStoreAt: folder)  // once the store (and its writer) closed
             let store = try PostStore(directory: folder)
             XCTAssertEqual(try store.integer("PRAGMA user_version"), Int64(PostStore.schemaVersion))
             XCTAssertEqual(try store.integer("PRAGMA foreign_keys"), 1)
@@ -215,10 +218,10 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             let folder = makeTemporaryDirectory()
             do {
                 let newer = try PostStore(directory: folder)
-                try newer.add(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "From the future", author: "me", profile: "me")
-                try newer.execute("PRAGMA journal_mode = DELETE")
+                try newer.addNow(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "From the future", author: "me", profile: "me")
                 try newer.execute("PRAGMA user_version = 99")
             }
+            runSQL("PRAGMA journal_mode = DELETE", inStoreAt: folder)  // once the store (and its writer) closed
             let file = folder + "/posts.sqlite3"
             let before = try Data(contentsOf: URL(fileURLWithPath: file))
             XCTAssertThrowsError(try PostStore(directory: folder)) { error in
@@ -232,7 +235,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
     func testStoredPhotoPathsOutsideTheDataFolderAreRefused() throws {
         try onMain {
             let store = try PostStore(directory: makeTemporaryDirectory())
-            try store.add(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Escaping", author: "me", profile: "me")
+            try store.addNow(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Escaping", author: "me", profile: "me")
             for path in ["/etc/passwd", "photos/../../secret.png"] {
                 try store.execute("UPDATE posts SET photo_path = '\(path)'")
                 let post = try XCTUnwrap(try store.posts(onProfile: "me").first)
@@ -247,7 +250,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
         try onMain {
             let folder = makeTemporaryDirectory()
             let store = try PostStore(directory: folder)
-            let post = try store.add(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Kept", author: "me", profile: "me")
+            let post = try store.addNow(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Kept", author: "me", profile: "me")
             let photos = folder + "/photos"
             let stale = photos + "/.incoming-1700000000-1.jpg", fresh = photos + "/.incoming-1700000001-2.jpg"
             _ = FileManager.default.createFile(atPath: stale, contents: Data(count: 1000))
@@ -292,7 +295,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             XCTAssertFalse(page.postButton.isSensitive)
             XCTAssertTrue(page.errorLabel.text.contains("not a regular file"), page.errorLabel.text)
             let store = try PostStore(directory: folder + "/data")
-            XCTAssertThrowsError(try store.add(photo: Photo(path: pipe), comment: "x", author: "me", profile: "me"), "the store refuses it too")
+            XCTAssertThrowsError(try store.addNow(photo: Photo(path: pipe), comment: "x", author: "me", profile: "me"), "the store refuses it too")
             XCTAssertEqual(try store.count(), 0)
         }
     }
@@ -317,7 +320,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
     func testTimesHaveNoPaddingBeforeOneDigitDays() {
         onMain {
             // 2026-08-07 12:00 UTC: the 7th in every time zone from UTC-11 to UTC+11.
-            let text = AppController.timeText(1_786_104_000)
+            let text = TimeText.dateAndTime(1_786_104_000)
             XCTAssertTrue(text.hasPrefix("7 Aug 2026"), text)
             XCTAssertFalse(text.contains("\u{2007}") || text.contains("  "), text)
         }
@@ -332,11 +335,11 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             // 2026-08-07 12:00 UTC; its local hour is whatever the machine's time zone makes it.
             let seconds: Int64 = 1_786_104_000
             g_settings_set_string(settings, "clock-format", "24h")
-            let twentyFour = AppController.timeText(seconds)
+            let twentyFour = TimeText.dateAndTime(seconds)
             XCTAssertEqual(twentyFour, DateText.format(unixSeconds: seconds, "%-d %b %Y, %H:%M"))
             XCTAssertFalse(twentyFour.hasSuffix("AM") || twentyFour.hasSuffix("PM"), twentyFour)
             g_settings_set_string(settings, "clock-format", "12h")
-            let twelve = AppController.timeText(seconds)
+            let twelve = TimeText.dateAndTime(seconds)
             XCTAssertTrue(twelve.hasSuffix("AM") || twelve.hasSuffix("PM"), "12-hour clock: \(twelve)")
             XCTAssertNotEqual(twelve, twentyFour)
         }

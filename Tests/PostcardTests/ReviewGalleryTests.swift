@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import Gtk
 @testable import PostcardApp
+@testable import PostcardReview
 import XCTest
 
 /// The review gallery as a reviewer gets it: `postcard --review-tour DIR` run for real (one part of
@@ -46,7 +47,7 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
     func testTheGalleryHasEveryScreenInBothStylesAndListsWhatChanged() throws {
         let gallery = makeTemporaryDirectory() + "/gallery"
         let log = makeTemporaryDirectory() + "/log"
-        let process = try startPostcard(["--review-tour", gallery, "--camera", "test"],
+        let process = try startProgram(postcardPath + "-review", ["--review-tour", gallery, "--camera", "test"],
                                         environment: ["POSTCARD_REVIEW_PARTS": "360"], log: log)
         try waitFor("the review tour", timeout: 300) { !process.isRunning }
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""

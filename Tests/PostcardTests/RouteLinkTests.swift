@@ -4,6 +4,8 @@ import Navigation
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// Postcard's routes and `postcard://` links inside the app: every route's link, each opened with its
@@ -17,9 +19,9 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
     private func makeAppWithContent() throws -> AppController {
         let app = try makeApp(posts: ["Espresso"])
         let photo = Photo(path: bundledPhotos + "/rocket.jpg")
-        _ = try app.store.add(photo: photo, comment: "For Ada", author: "me", profile: "ada")
-        _ = try app.store.add(photo: photo, comment: "Ada's own", author: "ada", profile: "ada")
-        _ = try app.store.addMessage(to: "grace", photo: photo, comment: "Hello Grace", author: "me")
+        _ = try app.store.addNow(photo: photo, comment: "For Ada", author: "me", profile: "ada")
+        _ = try app.store.addNow(photo: photo, comment: "Ada's own", author: "ada", profile: "ada")
+        _ = try app.store.addMessageNow(to: "grace", photo: photo, comment: "Hello Grace", author: "me")
         return app
     }
 
@@ -162,8 +164,8 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
         try onMain {
             let app = try makeAppWithContent()
             app.myProfile.postButton.activate()
-            spin(until: { (CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
-            let dialog = try XCTUnwrap(CommentedPhotoFlow.current)
+            spin(until: { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
+            let dialog = try XCTUnwrap(app.flowDialog)
             (dialog.stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
             spin(until: { dialog.stack.visiblePage is CommentPage && dialog.stack.transition == .idle }, "Add a Comment")
             let page = dialog.stack.visiblePage as! CommentPage
@@ -174,7 +176,7 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             app.open(link: "postcard://profile/ada")  // the newest link wins
             spin(for: 0.3)
             XCTAssertEqual(titles(app), ["My Profile"], "the main window is untouched")
-            XCTAssertTrue(CommentedPhotoFlow.current === dialog && dialog.window.isMapped, "the flow is untouched")
+            XCTAssertTrue(app.flowDialog === dialog && dialog.window.isMapped, "the flow is untouched")
             XCTAssertTrue(dialog.stack.visiblePage === page)
             XCTAssertTrue(gtk_window_is_active(dialog.window.pointer()) != 0, "the dialog stays in front, with the keyboard")
             XCTAssertFalse(app.mainWindow.window.isActive)
@@ -187,15 +189,15 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
 
             // Cancel asks about the typed comment; keeping it keeps the link waiting.
             dialog.cancelButton.activate()
-            spin(until: { ConfirmationDialog.open.count == 1 }, "Discard this post?")
-            ConfirmationDialog.open[0].keepButton.activate()
-            spin(until: { ConfirmationDialog.open.isEmpty }, "kept")
+            spin(until: { ConfirmationDialog.shown().count == 1 }, "Discard this post?")
+            ConfirmationDialog.shown()[0].keepButton.activate()
+            spin(until: { ConfirmationDialog.shown().isEmpty }, "kept")
             spin(for: 0.2)
             XCTAssertEqual(titles(app), ["My Profile"])
             XCTAssertEqual(page.commentView.text, "Half a thought")
             dialog.cancelButton.activate()
-            spin(until: { ConfirmationDialog.open.count == 1 }, "asked again")
-            ConfirmationDialog.open[0].confirmButton.activate()
+            spin(until: { ConfirmationDialog.shown().count == 1 }, "asked again")
+            ConfirmationDialog.shown()[0].confirmButton.activate()
             spin(until: { app.activeFlow == nil }, "the flow ended")
             spin(until: { self.titles(app) == ["My Profile", "Ada Lovelace"] && app.mainWindow.stack.transition == .idle },
                  "the waiting link opens")
@@ -293,7 +295,7 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             settle(app)
             app.shutdown()
             let saved = try XCTUnwrap(Files.readText(app.navigationFile))
-            XCTAssertEqual(saved, #"{"path":["postcard:\/\/profile\/ada","postcard:\/\/post\/3","postcard:\/\/post\/3\/comments"]}"#)
+            XCTAssertEqual(saved, "['postcard://profile/ada', 'postcard://post/3', 'postcard://post/3/comments']", "a GVariant string array in GLib's text format")
 
             let next = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
             show(next.mainWindow.window)
@@ -309,9 +311,9 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             web.router.setPath([.profile("ada"), .webPage("http://127.0.0.1:9/")], animated: false)  // a port WebKit refuses
             XCTAssertEqual(web.router.path.count, 2)
             web.shutdown()
-            XCTAssertEqual(Files.readText(app.navigationFile), #"{"path":["postcard:\/\/profile\/ada"]}"#)
+            XCTAssertEqual(Files.readText(app.navigationFile), "['postcard://profile/ada']")
             // A link that cannot be read ends the path there.
-            try Files.writeText(#"{"path":["postcard://profile/ada","postcard://pots/3","postcard://post/3"]}"#, to: app.navigationFile)
+            try Files.writeText("['postcard://profile/ada', 'postcard://pots/3', 'postcard://post/3']", to: app.navigationFile)
             let fourth = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
             show(fourth.mainWindow.window)
             fourth.restoreNavigation()
@@ -319,7 +321,7 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(titles(fourth), ["My Profile", "Ada Lovelace"])
             fourth.shutdown()
 
-            // A file from an older Postcard (the stack's state with page ids) restores nothing, quietly.
+            // A file that is not a list of links (an older Postcard's JSON, a damaged file) restores nothing, quietly.
             try Files.writeText(#"{"entries":[{"id":{"rawValue":7},"title":"Home","route":"profile/ada"}]}"#, to: app.navigationFile)
             let third = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
             show(third.mainWindow.window)

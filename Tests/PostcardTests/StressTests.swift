@@ -5,6 +5,8 @@ import Gtk
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// Random sequences of user actions on the real app — any visible button (once, or twice as a double
@@ -71,7 +73,10 @@ final class StressTests: GtkTestCase, @unchecked Sendable {
         let store = try PostStore(directory: makeTemporaryDirectory())
         let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: library), cameraSources: [.test])
         var started = 0, ended = 0
-        app.onFlowStarted = { _ in started += 1 }
+        app.onFlowStarted = { [weak self] flow in
+            started += 1
+            self?.track(flow.flow)
+        }
         app.onFlowEnded = { _ in ended += 1 }
         var pagesAlive: [() -> Bool] = []
         app.mainWindow.window.present()
@@ -99,9 +104,9 @@ final class StressTests: GtkTestCase, @unchecked Sendable {
         }
         // The end of the sequence: everything closes, as when the app quits.
         app.shutdown()
-        MainLoopBridge.run(until: { ended == started && GtkTestCase.flowsAlive == 0 }, timeout: 10)
+        MainLoopBridge.run(until: { ended == started && self.flowsAlive == 0 }, timeout: 10)
         XCTAssertEqual(ended, started, "every flow that started ended exactly once — seed \(seed): \(done.joined(separator: ", "))")
-        XCTAssertEqual(GtkTestCase.flowsAlive, 0, "no flow outlives its window — seed \(seed)")
+        XCTAssertEqual(self.flowsAlive, 0, "no flow outlives its window — seed \(seed)")
         MainLoopBridge.run(until: { !pagesAlive.contains { $0() } }, timeout: 5)
         XCTAssertEqual(pagesAlive.filter { $0() }.count, 0, "no page (main stack or a flow's) outlives its window — seed \(seed)")
         try checkStore(store, "seed \(seed), at the end")
@@ -159,7 +164,7 @@ final class StressTests: GtkTestCase, @unchecked Sendable {
     /// The navigation stacks showing now: the main window's and the open flows' dialogs'.
     @MainActor
     private func visibleStacks(_ app: AppController) -> [NavigationStack] {
-        [app.mainWindow.stack, CommentedPhotoFlow.current?.stack, SendPhotoMessageFlow.current?.stack].compactMap { $0 }
+        [app.mainWindow.stack, app.flowDialog?.stack].compactMap { $0 }
     }
 
     /// Every mapped, sensitive button in any window (its label or accessible name), minus ``skipped``.

@@ -1,8 +1,11 @@
+import CGLib
 import CGtk
 import Dispatch
 import Gtk
 import NavigationGtk
 import PhotoPosting
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// The toolkit's bindings where threads, lifetimes and GIO meet: a signal or a finalization on another

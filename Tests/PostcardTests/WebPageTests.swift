@@ -7,6 +7,8 @@ import NavigationGtk
 import NavigationWeb
 import PhotoPosting
 @testable import PostcardApp
+import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// The guide and links in posts in real WebKitGTK web views (web processes started for real), served
@@ -182,8 +184,8 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
         try onMain {
             let app = try makeApp()
             app.myProfile.postButton.activate()
-            spin(until: { CommentedPhotoFlow.current?.stack.visiblePage is PhotoPickerPage }, "the photo flow")
-            let dialog = CommentedPhotoFlow.current!
+            spin(until: { app.flowDialog?.stack.visiblePage is PhotoPickerPage }, "the photo flow")
+            let dialog = app.flowDialog!
             let help = try XCTUnwrap(dialog.stack.headerBar.widgetNamed("Help"), "Help in the dialog's bar")
             help.activate()
             spin(until: { app.presentedWebPage?.window.isMapped == true }, "the guide over the dialog")
@@ -203,7 +205,7 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             XCTAssertFalse(dialog.isDismissed, "the flow is still open")
             XCTAssertTrue(dialog.stack.visiblePage is PhotoPickerPage)
             dialog.cancelButton.activate()
-            spin(until: { CommentedPhotoFlow.current == nil }, "flow ended")
+            spin(until: { app.flowDialog == nil }, "flow ended")
         }
     }
 

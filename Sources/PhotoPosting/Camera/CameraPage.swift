@@ -2,6 +2,7 @@ import CGtk
 import Glibc
 import Gtk
 import NavigationGtk
+import PostcardModel
 
 /// **Camera**: a live preview from a camera (GStreamer, see ``Camera``) and a shutter button that takes
 /// the current frame at the camera's full resolution and writes it as a JPEG (quality 90, EXIF date

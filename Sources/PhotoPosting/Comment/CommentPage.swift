@@ -1,5 +1,6 @@
 import Gtk
 import NavigationGtk
+import PostcardModel
 
 /// **Add a Comment**: the chosen photo, a multi-line comment field (focused), and **Post**
 /// (suggested-action, at the end of the bar).

@@ -1,20 +1,22 @@
 import Gtk
 import Navigation
 import NavigationGtk
+import PostcardModel
 
 /// The reusable "post a photo with a comment" flow: **Choose a Photo** (or **Take Photo** → **Camera**)
 /// → **Add a Comment** → Post.
 ///
 /// One object owns the whole run: it creates each page when needed, holds what has been gathered (the
 /// chosen photo, the comment typed so far — kept when the user goes back to choose another photo), owns
-/// the one **Cancel**, and returns a typed ``Result`` to whoever started it:
+/// the one **Cancel**, and returns a typed ``Result`` to whoever started it, carrying what its
+/// `submit` stored (`Output`):
 ///
 /// ```swift
-/// switch await CommentedPhotoFlow.run(from: self, library: library, submit: { photo, comment in
-///     try store.add(photo: photo, comment: comment)
-/// }) {
-/// case .posted(let photo, let comment): …
-/// case .canceled: …
+/// switch await CommentedPhotoFlow.run(from: self, library: library) { photo, comment in
+///     try await store.add(photo: photo, comment: comment, author: me, profile: me)  // returns a Post
+/// } {
+/// case .posted(let post): feed.insert(post)
+/// case .canceled: break
 /// }
 /// ```
 ///
@@ -25,7 +27,7 @@ import NavigationGtk
 ///
 /// With ``CameraSettings``, Choose a Photo offers **Take Photo**, which pushes the ``CameraPage``; a
 /// photo taken there goes on to Add a Comment, and the camera's **Choose a Photo Instead** goes back.
-/// Started with ``Start/camera(title:)`` (Quick Snap), the flow opens on the Camera page instead,
+/// Started with ``PhotoFlowStart/camera(title:)`` (Quick Snap), the flow opens on the Camera page instead,
 /// presented alone with its own bar and **Close**, and Add a Comment is pushed in the same dialog.
 ///
 /// The pages know nothing of the flow: the picker reports "photo chosen", the camera "photo taken",
@@ -41,85 +43,26 @@ import NavigationGtk
 ///
 /// Main actor only.
 @MainActor
-public final class CommentedPhotoFlow {
+public final class CommentedPhotoFlow<Output: Sendable> {
     /// How the flow ended.
-    public enum Result: Equatable, Sendable {
-        /// The user posted `photo` with `comment`, and `submit` (if any) succeeded.
-        case posted(Photo, comment: String)
+    public enum Result: Sendable {
+        /// The user posted, and `submit` succeeded with what it stored (for a flow made without
+        /// `submit`, the photo and comment themselves, a ``CommentedPhoto``).
+        case posted(Output)
         /// The user left without posting.
         case canceled
     }
 
-    /// The caller's posting action; throwing keeps the flow open with the error shown.
-    public typealias Submit = @MainActor (Photo, String) async throws -> Void
-
-    /// Help about posting, shown over the flow's visible page without ending the flow (a value, not a
-    /// bare closure, so a trailing closure after `run(…)` stays the flow's ``Submit``).
-    public struct Help {
-        let show: @MainActor (_ over: Page) -> Void
-        /// Help that runs `show` with the page the flow is showing.
-        public init(_ show: @escaping @MainActor (_ over: Page) -> Void) { self.show = show }
-    }
-
-    /// The page the flow opens on.
-    public enum Start: Equatable, Sendable {
-        /// Choose a Photo (with Take Photo in its bar when the flow has camera settings).
-        case choosePhoto
-        /// The Camera page titled `title`; presented modally, it shows its own bar with Close (Quick
-        /// Snap). Needs camera settings (without them the flow opens on Choose a Photo).
-        case camera(title: String)
-        /// Add a Comment on `photo` with `comment` already typed (a photo opened from a file manager or
-        /// the command line; a draft resumed), above Choose a Photo, so Back chooses another.
-        case addComment(Photo, comment: String = "")
-    }
-
-    /// Where the flow keeps what the user typed, so nothing is lost when the flow ends without the user
-    /// choosing to (the window closed, the app quit or killed, the power cut).
-    ///
-    /// The flow calls ``save`` a moment (``delay``) after each change of the comment and at once when it
-    /// ends that way; ``remove`` when the comment is posted, emptied, or discarded by the user (Cancel
-    /// with nothing typed, or **Discard** in the question).
-    @MainActor
-    public final class Drafts {
-        /// Keeps `comment` on `photo` (replacing what was kept for this flow before).
-        public let save: @MainActor (_ photo: Photo, _ comment: String) -> Void
-        /// Forgets what was kept for this flow.
-        public let remove: @MainActor () -> Void
-        /// Seconds between the last change and saving (typing is not written key by key).
-        public var delay: Double = 0.5
-        private var pending: Task<Void, Never>?
-
-        /// Drafts saved with `save` and removed with `remove`.
-        public init(save: @escaping @MainActor (_ photo: Photo, _ comment: String) -> Void,
-                    remove: @escaping @MainActor () -> Void) {
-            self.save = save
-            self.remove = remove
-        }
-
-        /// Saves `comment` on `photo` ``delay`` seconds from now, unless another change comes first.
-        public func saveSoon(_ photo: Photo, _ comment: String) {
-            pending?.cancel()
-            pending = Task { [weak self, delay] in
-                try? await Task.sleep(for: .seconds(delay))
-                guard !Task.isCancelled, let self else { return }
-                self.pending = nil
-                self.save(photo, comment)
-            }
-        }
-
-        /// Drops a save scheduled by ``saveSoon(_:_:)`` (saving or removing now instead).
-        public func cancelPendingSave() {
-            pending?.cancel()
-            pending = nil
-        }
-    }
+    /// The caller's posting action: stores the photo with the comment and returns what was stored
+    /// (the flow's ``Result/posted(_:)``); throwing keeps the flow open with the error shown.
+    public typealias Submit = @MainActor (Photo, String) async throws -> Output
 
     private let library: PhotoLibrary
     private let camera: CameraSettings?
-    private let startPage: Start
-    private let help: Help?
+    private let startPage: PhotoFlowStart
+    private let help: FlowHelp?
     private let presentation: Presentation
-    private let submit: Submit?
+    private let submit: Submit
     private let completion = FlowCompletion<Result>()
     private var host: FlowHost?
     private var picker: PhotoPickerPage?
@@ -129,14 +72,7 @@ public final class CommentedPhotoFlow {
     private var isSubmitting = false
     private var endWhenSubmitEnds = false
     private let discardQuestion = DiscardPostQuestion()
-    private let drafts: Drafts?
-
-    /// Observes every flow object's lifetime (diagnostics; tests count live flows). Nil by default.
-    nonisolated(unsafe) public static var lifetimeObserver: (@Sendable (_ alive: Bool) -> Void)?
-
-    /// The dialog of the modal flow shown most recently, while it is open (for tests and tools that
-    /// drive the app as a user would).
-    public private(set) static weak var current: ModalDialog?
+    private let drafts: CommentDrafts?
 
     /// The stack the flow's pages are on while it runs.
     public var stack: NavigationStack? { host?.stack }
@@ -151,10 +87,12 @@ public final class CommentedPhotoFlow {
     ///   - camera: where photos are taken from and written to; nil offers no Take Photo.
     ///   - start: the first page (default Choose a Photo).
     ///   - help: shows help; modally, the dialog's bar gets **Help** (at its end) and F1 runs it.
-    ///   - submit: what posting does; runs before the flow closes (see ``Submit``).
-    ///   - drafts: where the typed comment is kept until it is posted or discarded (see ``Drafts``).
+    ///   - submit: what posting does; runs before the flow closes, and what it returns is the result
+    ///     (see ``Submit``).
+    ///   - drafts: where the typed comment is kept until it is posted or discarded (see ``CommentDrafts``).
     public init(library: PhotoLibrary, presentation: Presentation = .modal, camera: CameraSettings? = nil,
-                start: Start = .choosePhoto, help: Help? = nil, drafts: Drafts? = nil, submit: Submit? = nil) {
+                start: PhotoFlowStart = .choosePhoto, help: FlowHelp? = nil, drafts: CommentDrafts? = nil,
+                submit: @escaping Submit) {
         self.library = library
         self.drafts = drafts
         if case .addComment(_, let comment) = start { draft = comment }
@@ -163,16 +101,13 @@ public final class CommentedPhotoFlow {
         self.help = help
         if case .camera = start, camera == nil { self.startPage = .choosePhoto } else { self.startPage = start }
         self.submit = submit
-        Self.lifetimeObserver?(true)
     }
 
-    deinit { Self.lifetimeObserver?(false) }
-
     /// Runs a new flow from `page` and waits for its result (see the type's docs).
-    /// - Returns: `.posted` or `.canceled`, exactly once.
+    /// - Returns: `.posted` with what `submit` returned, or `.canceled`, exactly once.
     public static func run(
         from page: Page, presentation: Presentation = .modal, library: PhotoLibrary, camera: CameraSettings? = nil,
-        start: Start = .choosePhoto, help: Help? = nil, drafts: Drafts? = nil, submit: Submit? = nil
+        start: PhotoFlowStart = .choosePhoto, help: FlowHelp? = nil, drafts: CommentDrafts? = nil, submit: @escaping Submit
     ) async -> Result {
         let flow = CommentedPhotoFlow(library: library, presentation: presentation, camera: camera, start: start,
                                       help: help, drafts: drafts, submit: submit)
@@ -206,10 +141,7 @@ public final class CommentedPhotoFlow {
         host.onCancelRequest = { [weak self] reason in self?.requestCancel(reason) }
         host.onPagesPopped = { [weak self] pages in self?.pagesPopped(pages) }
         self.host = host
-        if let dialog = host.dialog {
-            Self.current = dialog
-            if help != nil { addHelp(to: dialog) }
-        }
+        if let dialog = host.dialog, help != nil { addHelp(to: dialog) }
         if case .addComment(let photo, _) = startPage { showCommentPage(for: photo) }
     }
 
@@ -304,16 +236,15 @@ public final class CommentedPhotoFlow {
 
     private func post(photo: Photo, comment: String, from page: CommentPage) {
         guard !isSubmitting, !completion.isResolved else { return }
-        guard let submit else { finish(.posted(photo, comment: comment)); return }
         isSubmitting = true
         page.isBusy = true
         host?.dialog?.cancelButton.isSensitive = false
         host?.ownCancelButton?.isSensitive = false
-        Task { [weak self] in
+        Task { [weak self, submit] in
             do {
-                try await submit(photo, comment)
+                let output = try await submit(photo, comment)
                 self?.submitEnded()
-                self?.finish(.posted(photo, comment: comment))
+                self?.finish(.posted(output))
             } catch {
                 guard let self else { return }
                 self.submitEnded()
@@ -380,11 +311,33 @@ public final class CommentedPhotoFlow {
         if !keepsDraft { drafts?.remove() }
         discardQuestion.withdraw()
         host?.pages.first?.shouldLeave = nil
-        if Self.current === host?.dialog { Self.current = nil }
         host?.end()
         host = nil
         picker = nil
         cameraPage = nil
         commentPage = nil
+    }
+}
+
+extension CommentedPhotoFlow.Result: Equatable where Output: Equatable {}
+
+extension CommentedPhotoFlow where Output == CommentedPhoto {
+    /// A flow whose result is the photo and comment themselves (nothing is stored; see
+    /// ``init(library:presentation:camera:start:help:drafts:submit:)`` for the parameters).
+    public convenience init(library: PhotoLibrary, presentation: Presentation = .modal, camera: CameraSettings? = nil,
+                            start: PhotoFlowStart = .choosePhoto, help: FlowHelp? = nil, drafts: CommentDrafts? = nil) {
+        self.init(library: library, presentation: presentation, camera: camera, start: start, help: help, drafts: drafts) { photo, comment in
+            CommentedPhoto(photo: photo, comment: comment)
+        }
+    }
+
+    /// Runs a new flow from `page` that returns the photo and comment (see
+    /// ``run(from:presentation:library:camera:start:help:drafts:submit:)``).
+    public static func run(from page: Page, presentation: Presentation = .modal, library: PhotoLibrary,
+                           camera: CameraSettings? = nil, start: PhotoFlowStart = .choosePhoto, help: FlowHelp? = nil,
+                           drafts: CommentDrafts? = nil) async -> Result {
+        let flow = CommentedPhotoFlow(library: library, presentation: presentation, camera: camera, start: start,
+                                      help: help, drafts: drafts)
+        return await flow.run(from: page)
     }
 }

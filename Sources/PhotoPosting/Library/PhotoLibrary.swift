@@ -1,6 +1,7 @@
 import CGExiv2
 import CGtk
 import Gtk
+import PostcardModel
 
 /// A photo found in a ``PhotoLibrary``, with the date it sorts by.
 public struct LibraryPhoto: Equatable, Hashable, Sendable {

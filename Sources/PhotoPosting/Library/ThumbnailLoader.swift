@@ -2,6 +2,7 @@ import CGnomeDesktop
 import CGtk
 import Glibc
 import Gtk
+import PostcardModel
 
 /// Thumbnails of library photos from the shared freedesktop thumbnail cache (`~/.cache/thumbnails`, the
 /// one Files and Image Viewer use), through libgnome-desktop's `GnomeDesktopThumbnailFactory`:

@@ -1,4 +1,5 @@
 import Gtk
+import PostcardModel
 
 /// Other ways to choose a photo on Choose a Photo, as in GNOME apps: drop an image file from a file
 /// manager onto the page, or paste (Ctrl+V) an image file or an image.

@@ -3,6 +3,7 @@ import Glibc
 import Gtk
 import NavigationGtk
 import PhotoPosting
+import PostcardModel
 
 /// The app's actions and their keyboard shortcuts, as GNOME apps have them: application actions
 /// (`GAction`, exported on D-Bus by GApplication, so `gapplication action io.github.postcard.Postcard
@@ -67,7 +68,7 @@ extension AppController {
     /// Whether New Post may start now (no flow or dialog open); pops back to My Profile when it may.
     private func returnToMyProfileForNewPost() -> Bool {
         guard activeFlow == nil, !mainWindow.window.hasModalChild else { return false }
-        if mainWindow.stack.visiblePage !== myProfile { mainWindow.stack.popToRoot() }
+        if mainWindow.stack.visiblePage !== myProfile { router.setPath([]) }
         return true
     }
 
@@ -76,7 +77,7 @@ extension AppController {
     public func startNewPost(with uri: String) {
         appLog.debug("New Post with the photo \(uri)")
         guard returnToMyProfileForNewPost() else { return }
-        startPostFlow(on: myProfile, start: .addComment(Photo(uri: uri)))
+        posting.startPost(on: myProfile, start: .addComment(Photo(uri: uri)))
     }
 
     /// The Keyboard Shortcuts window (`GtkShortcutsWindow`), transient for the main window.

@@ -1,6 +1,7 @@
 import Glibc
 import Gtk
 import PhotoPosting
+import PostcardModel
 
 /// The command line: `postcard [OPTION…] [PHOTO…|LINK]`, parsed by GLib's GOption through GApplication
 /// (``commandLineOptions``), so `--opt=value`, `--opt value` and GOption's `--help` work as in every GNOME
@@ -28,11 +29,9 @@ public struct AppOptions: Equatable, Sendable {
     /// Whether `--camera` was given (a running Postcard then switches its camera).
     public var cameraWasGiven = false
     /// Whether the app runs as its own instance instead of handing over to a running one: a different
-    /// data folder is a different set of posts, and the review tour and start-up measurement need a
-    /// fresh app. Everything else (`--library`, `--pictures`, `--camera`, photos) is forwarded.
-    public var needsOwnInstance: Bool {
-        dataDirectory != nil || reviewTourDirectory != nil || measuresStartup || measuresNavigation
-    }
+    /// data folder is a different set of posts. Everything else (`--library`, `--pictures`, `--camera`,
+    /// photos) is forwarded.
+    public var needsOwnInstance: Bool { dataDirectory != nil }
 
     /// Photos to post, given as arguments (`postcard photo.jpg`), as `file://` URIs: New Post opens on
     /// Add a Comment with the first. A running instance receives them.
@@ -44,16 +43,6 @@ public struct AppOptions: Equatable, Sendable {
 
     /// `--version`: print the version and quit.
     public var showsVersion = false
-    /// `--review-tour DIR`: walk through every screen, save screenshots in DIR, and quit.
-    public var reviewTourDirectory: FilePath?
-    /// `--compare DIR` (with `--review-tour`): the earlier gallery to list the changed pictures against.
-    public var reviewCompareDirectory: FilePath?
-    /// `--measure-startup`: show My Profile, print how long the first frame took and the resident memory
-    /// once its photos show, then quit (for `make bench`).
-    public var measuresStartup = false
-    /// `--measure-navigation`: push and pop pages, open and cancel the photo flow, idle, and print what
-    /// it measured (see ``NavigationMeasurement``), then quit (for `make bench-navigation`).
-    public var measuresNavigation = false
 
     /// The options GOption parses (and `--help` lists); GApplication adds `--help` and
     /// `--gapplication-service` (D-Bus activation, the launcher's `DBusActivatable`).
@@ -68,14 +57,6 @@ public struct AppOptions: Equatable, Sendable {
             CommandLineOption("camera", value: .string,
                               description: localized("Take photos from SOURCE: a device such as /dev/video0, or “test” for GStreamer’s test picture"),
                               argumentDescription: localized("SOURCE")),
-            CommandLineOption("review-tour", value: .filename,
-                              description: localized("Save a picture of every screen in every style, width and direction in FOLDER, with an index.html, then quit"),
-                              argumentDescription: localized("FOLDER")),
-            CommandLineOption("compare", value: .filename,
-                              description: localized("With --review-tour: list the pictures that changed since the gallery in FOLDER"),
-                              argumentDescription: localized("FOLDER")),
-            CommandLineOption("measure-startup", description: localized("Print the time to the first frame and the memory in use, then quit")),
-            CommandLineOption("measure-navigation", description: localized("Push and pop pages, open and cancel New Post, idle, print the times measured, then quit")),
             CommandLineOption("version", description: localized("Show the version and quit")),
             .remainingFilenames(description: localized("Start New Post with this photo chosen, or open the screen a postcard:// link names"),
                                 argumentDescription: localized("[PHOTO…] [LINK]")),
@@ -85,7 +66,7 @@ public struct AppOptions: Equatable, Sendable {
     /// The text `--help` shows above the options and below them.
     public static var commandLineHelp: (summary: String, description: String) {
         (localized("Post photos with a comment to your profile, a friend’s profile, a comment thread or a message."),
-         localized("A second launch hands its photos and --library, --pictures and --camera to the running Postcard. With --data-dir, --review-tour, --measure-startup or --measure-navigation it runs separately.\n\nEnvironment: POSTCARD_RESOURCES=FOLDER overrides where the app’s resources are found; POSTCARD_CAMERA=SOURCE is the default for --camera; POSTCARD_REVIEW_PARTS=360,1280-rtl,360@2x names the window widths, scales and directions --review-tour runs at."))
+         localized("A second launch hands its photos and --library, --pictures and --camera to the running Postcard. With --data-dir it runs separately.\n\nEnvironment: POSTCARD_RESOURCES=FOLDER overrides where the app’s resources are found; POSTCARD_CAMERA=SOURCE is the default for --camera."))
     }
 
     /// The options GOption parsed; folder names are resolved by `resolve` (to an absolute path, against
@@ -106,8 +87,6 @@ public struct AppOptions: Equatable, Sendable {
             libraryWasGiven = true
         }
         dataDirectory = try folder("data-dir")
-        reviewTourDirectory = try folder("review-tour")
-        reviewCompareDirectory = try folder("compare")
         if let value = options.string("camera") {
             guard let source = CameraSource(option: value) else {
                 throw AppOptionsError(message: localized("--camera needs “test” or a device such as /dev/video0"))
@@ -115,8 +94,6 @@ public struct AppOptions: Equatable, Sendable {
             camera = source
             cameraWasGiven = true
         }
-        measuresStartup = options.contains("measure-startup")
-        measuresNavigation = options.contains("measure-navigation")
         showsVersion = options.contains("version")
         enum Argument { case file(String), link(Route), badLink(String, RouteLinkError) }
         let arguments = options.mapRemainingArguments { bytes -> Argument in
@@ -155,17 +132,9 @@ public struct AppOptions: Equatable, Sendable {
         }
     }
 
-    /// The data directory to use: `--data-dir`, else a data folder inside the review-tour folder
-    /// (`.data/<part>` for a part of the gallery, which clears `.data` first), else
-    /// `$XDG_DATA_HOME/postcard`.
+    /// The data directory to use: `--data-dir`, else `$XDG_DATA_HOME/postcard`.
     public var resolvedDataDirectory: FilePath {
-        if let dataDirectory { return dataDirectory }
-        if let reviewTourDirectory {
-            // A part of the gallery: the same folder every run (its name shows in an empty state's text).
-            if let part = ReviewGallery.partOfThisProcess { return reviewTourDirectory.appending(".data", part.name) }
-            return reviewTourDirectory.appending("data-\(DateText.nowMicroseconds)")
-        }
-        return Files.userDataDirectory.appending("postcard")
+        dataDirectory ?? Files.userDataDirectory.appending("postcard")
     }
 }
 

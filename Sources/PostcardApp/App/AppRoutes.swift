@@ -3,6 +3,9 @@ import Gtk
 import Navigation
 import NavigationGtk
 import NavigationWeb
+import PostcardModel
+import PostcardStore
+import PostcardModel
 
 /// The main window's routes: the one place that makes a page for a ``Route`` (``page(for:)``), the
 /// path each route opens with (``backPath(for:)``), and `postcard://` links (``open(link:)``), which
@@ -18,25 +21,22 @@ extension AppController {
             return nil
         case .profile(let id):
             guard let person = Person.named(id), person != .me else { return NotFoundPage(route) }
-            let page = ProfilePage(person: person)
-            wire(page)
-            page.addEndBarItem(copyLinkButton(for: route, iconOnly: true))
-            return page
+            return posting.makeProfilePage(for: person, route: route)
         case .post(let id):
             guard let post = try? store.post(id: id) else { return NotFoundPage(route) }
-            return makePostPage(post)
+            return captions.makePostPage(post)
         case .comments(let id):
             guard let post = try? store.post(id: id) else { return NotFoundPage(route) }
-            return makeThreadPage(post)
+            return replies.makeThreadPage(post)
         case .messages:
-            return makeMessagesPage()
+            return messaging.makeMessagesPage()
         case .message(let id):
             guard let message = try? store.message(id: id) else { return NotFoundPage(route) }
-            return Self.makeMessagePage(message)
+            return MessagingCoordinator.makeMessagePage(message)
         case .guide(let section):
-            return makeGuide(section: section)
+            return help.makeGuide(section: section)
         case .webPage(let uri):
-            guard WebPage.unavailableReason == nil else { openOutside(uri); return nil }
+            guard WebPage.unavailableReason == nil else { help.openOutside(uri); return nil }
             return WebPage(uri: uri, localFolder: nil)
         }
     }
@@ -77,7 +77,7 @@ extension AppController {
             // Without WebKitGTK (or the guide's files) these open in the browser, if at all: the user
             // keeps the page they are on.
             let isWebPage = if case .webPage = route { true } else { false }
-            guard WebPage.unavailableReason == nil, isWebPage || guideFolder != nil else {
+            guard WebPage.unavailableReason == nil, isWebPage || help.guideFolder != nil else {
                 _ = page(for: route)
                 return
             }
@@ -88,7 +88,7 @@ extension AppController {
         var presented = ""
         if case .message(let id) = route, let messages = stack.visiblePage as? MessagesPage {
             if let message = try? store.message(id: id) {
-                open(message, from: messages)
+                messaging.present(message, from: messages)
                 presented = ", presenting " + (presentedMessage?.root.title ?? "")
             } else {
                 router.push(route)  // its Not Found page, above Messages
@@ -99,7 +99,7 @@ extension AppController {
     }
 
     /// Whether a flow or a dialog is open over the main window: a link then waits (``open(link:)``).
-    var isBusyWithAFlowOrDialog: Bool {
+    package var isBusyWithAFlowOrDialog: Bool {
         activeFlow != nil || mainWindow.window.hasModalChild || presentedMessage != nil || presentedWebPage != nil
     }
 
@@ -160,15 +160,6 @@ extension AppController {
         open(route)
     }
 
-    /// Closes the message or web page presented alone over the main window (a link activated in it
-    /// opens its screen in the main window).
-    func dismissPresentedPages() {
-        presentedMessage?.dismiss()
-        presentedWebPage?.dismiss()
-        presentedMessage = nil
-        presentedWebPage = nil
-    }
-
     /// Called when a window over the main window that is not a flow's (Keyboard Shortcuts, About) goes.
     func watchForClose(_ window: Gtk.Window) {
         window.connect("unmap") { [weak self] _ in
@@ -218,83 +209,5 @@ extension AppController {
 
     func hideNotice() {
         notice?.hide()
-    }
-}
-
-/// A notice at the bottom of a window, over its pages (as GTK's `app-notification` and libadwaita's
-/// toasts): one line of text, read by screen readers as a label of the window.
-@MainActor
-public final class Notice {
-    /// The notice's text.
-    public let label = Label()
-    /// The box drawn over the window's pages.
-    public let view = Box(.horizontal, spacing: 12)
-    private weak var window: NavigationWindow?
-    private var hideTimer: UInt32 = 0
-
-    init(in window: NavigationWindow) {
-        self.window = window
-        label.wraps = true
-        label.xAlign = 0
-        view.append(label)
-        view.addCSSClass("app-notification")
-        view.addCSSClass("notice")
-        view.horizontalAlignment = .center
-        view.verticalAlignment = .end
-        view.setMargins(top: 0, bottom: 18, start: 12, end: 12)
-        view.isVisible = false
-        window.overlay.addOverlay(view)
-    }
-
-    /// Whether the notice is showing.
-    public var isShown: Bool { view.isVisible }
-
-    /// Shows `text`, hidden again after `seconds` (nil: until ``hide()``).
-    func show(_ text: String, hidesAfter seconds: Double?) {
-        label.text = text
-        view.isVisible = true
-        if hideTimer != 0 { g_source_remove(hideTimer); hideTimer = 0 }
-        if let seconds {
-            hideTimer = MainLoopBridge.repeating(milliseconds: UInt32(seconds * 1000)) { [weak self] in
-                self?.hideTimer = 0
-                self?.view.isVisible = false
-                return false
-            }
-        }
-    }
-
-    /// Hides the notice.
-    func hide() {
-        if hideTimer != 0 { g_source_remove(hideTimer); hideTimer = 0 }
-        view.isVisible = false
-    }
-}
-
-/// The page a link opens when what it names does not exist (a deleted post, someone who is not a
-/// friend): says what was asked for, with Back to leave.
-@MainActor
-public final class NotFoundPage: Page {
-    /// The route that was asked for (what the link named).
-    public let requestedRoute: Route
-    /// The status shown.
-    public let status = StatusPage(iconName: "edit-find-symbolic")
-
-    /// Creates the page for `route`.
-    public init(_ route: Route) {
-        requestedRoute = route
-        // Translators: the title of the page a link opens when what it names doesn't exist.
-        super.init(title: localized("Not Found"))
-        let what: String = switch route {
-        // Translators: on the Not Found page; %s is a person's id from a link, such as "zed".
-        case .profile(let id): localized("There is no friend called “%s”.", id)
-        // Translators: on the Not Found page; %s is a post's number from a link.
-        case .post(let id), .comments(let id): localized("There is no post %s. It may have been deleted.", String(id))
-        // Translators: on the Not Found page; %s is a message's number from a link.
-        case .message(let id): localized("There is no message %s. It may have been deleted.", String(id))
-        default: localized("This page doesn't exist.")
-        }
-        // Translators: the headline of the Not Found page.
-        status.set(title: localized("Nothing Here"), description: what + "\n" + route.link)
-        content.append(status)
     }
 }

@@ -2,7 +2,9 @@ import Glibc
 import Gtk
 import NavigationGtk
 import PhotoPosting
+import PostcardModel
 import PostcardResources
+import PostcardStore
 
 /// Starts the app from the command line.
 public enum PostcardMain {
@@ -15,16 +17,23 @@ public enum PostcardMain {
     ///
     /// The first launch becomes the running instance; later launches hand their options and photos to
     /// it over D-Bus and exit (unless ``AppOptions/needsOwnInstance``).
-    @MainActor
     /// `arguments` nil: the process's own command line, byte for byte (file names that are not UTF-8
-    /// stay as they are).
+    /// stay as they are). Main thread.
+    @MainActor
     public static func run(arguments: [String]? = nil) -> Int32 {
+        run(arguments: arguments, tool: nil)
+    }
+
+    /// Runs the app as ``run(arguments:)`` does, or, with `tool`, the way that tool runs it (as its own
+    /// instance, with its options, data folder and clock; see ``AppTool``).
+    @MainActor
+    package static func run(arguments: [String]? = nil, tool: AppTool?) -> Int32 {
         Localization.bind(domain: "postcard", directory: ResourceLocator.localeDirectory)
         let app = Application(id: applicationID)
         Application.setDisplayName(localized("Postcard"))
-        app.addMainOptions(AppOptions.commandLineOptions)
+        app.addMainOptions(AppOptions.commandLineOptions + (tool?.options ?? []))
         let help = AppOptions.commandLineHelp
-        app.setCommandLineHelp(summary: help.summary, description: help.description)
+        app.setCommandLineHelp(summary: tool?.summary ?? help.summary, description: help.description)
         var running: RunningApp?
         var desktopStyle: DesktopStyle?
         app.onHandleLocalOptions { parsed in  // in the launching process
@@ -36,16 +45,13 @@ public enum PostcardMain {
                 return 2
             }
             if options.showsVersion { print("Postcard \(AppController.version)"); return 0 }
-            if let gallery = options.reviewTourDirectory, ReviewGallery.partOfThisProcess == nil {
-                // The gallery: this program again once per part (each opens the display), then the index.
-                return ReviewGallery.make(in: gallery, compare: options.reviewCompareDirectory, arguments: CommandLine.unsafeArgv)
-            }
+            if let status = tool?.beforeDisplay(parsed) { return status }
             guard initializeGtk() else {
                 printError(localized("postcard: can't open a display. Run it in a desktop session (DISPLAY or WAYLAND_DISPLAY set)."))
                 return 1
             }
-            app.setUnique(!options.needsOwnInstance)
-            if options.reviewTourDirectory != nil, let part = ReviewGallery.partOfThisProcess { ReviewGallery.prepare(for: part) }
+            app.setUnique(tool == nil && !options.needsOwnInstance)
+            tool?.prepare(parsed)
             return nil
         }
         app.onCommandLine { invocation in  // in the running instance, for this launch or a forwarded one
@@ -61,7 +67,7 @@ public enum PostcardMain {
                 return running.apply(options, from: invocation)
             }
             do {
-                running = try RunningApp(application: app, options: options)
+                running = try RunningApp(application: app, options: options, tool: tool.map { ($0, invocation.options) })
             } catch {
                 invocation.printError("postcard: \(error)")
                 return 1
@@ -88,79 +94,13 @@ public enum PostcardMain {
         let status = arguments.map { app.run(arguments: $0) } ?? app.runWithProcessArguments()
         MainLoopBridge.drain()  // let flows resumed during shutdown finish
         withExtendedLifetime(desktopStyle) {}
-        return running?.tourFailed == true ? 1 : status
+        return running?.toolStatus ?? status
     }
 
-    static func printError(_ message: String) {
+    /// Prints `message` and a newline on standard error.
+    package static func printError(_ message: String) {
         var stderr = StandardError()
         print(message, to: &stderr)
-    }
-}
-
-/// The running instance: its controller, and what a launch asks of it.
-@MainActor
-final class RunningApp {
-    let application: Application
-    let controller: AppController
-    let resources: FilePath
-    var tourFailed = false
-    private var started = false
-
-    /// Opens the store and library the options name and builds the main window (not shown).
-    /// - Throws: ``AppOptionsError`` or ``PostStoreError`` with a message for the user.
-    init(application: Application, options: AppOptions) throws {
-        self.application = application
-        resources = try ResourceLocator.resourcesDirectory()
-        let library = PhotoLibrary(directory: try options.libraryDirectory(resources: resources))
-        let store = try PostStore(directory: options.resolvedDataDirectory)
-        _ = postcard_get_resource()  // compiled in (and registered as the program loaded)
-        StyleSheet.load(resource: "/io/github/postcard/Postcard/style.css", darkVariant: "/io/github/postcard/Postcard/style-dark.css")
-        controller = AppController(application: application, store: store, library: library,
-                                   cameraSources: [options.camera])
-    }
-
-    /// Shows the main window (again) and runs what the first launch's options ask: the review tour,
-    /// the start-up or navigation measurement, New Post with a given photo.
-    func start(_ options: AppOptions, restoring: Bool = true) {
-        if !started { appLog.info("Started: posts in \(controller.store.directory), photos from \(controller.library.directory)") }
-        controller.present()
-        defer { started = true }
-        if !started, options.measuresStartup {
-            StartupMeasurement.run(controller) { [application] in application.quit() }
-        } else if !started, options.measuresNavigation {
-            NavigationMeasurement.run(controller) { [application] in application.quit() }
-        } else if !started, let tour = options.reviewTourDirectory {
-            ReviewTour.run(app: controller, into: tour, part: ReviewGallery.partOfThisProcess,
-                           variants: ReviewGallery.partOfThisProcess.map(ReviewVariant.all(in:)) ?? [ReviewVariant(dark: false, rightToLeft: false)]) { [weak self] succeeded in
-                self?.tourFailed = !succeeded
-                self?.application.quit()
-            }
-        } else {
-            // What an earlier run left: an unfinished post is offered on My Profile; otherwise the pages
-            // open at quit come back.
-            // A link given at start-up opens instead of the pages kept at quit.
-            if restoring, !started, !controller.offerDraft(), options.link == nil { controller.restoreNavigation() }
-            if let first = options.files.first { controller.startNewPost(with: first) }
-            if let link = options.link { controller.openWhenPossible(link) }
-        }
-    }
-
-    /// A later launch, forwarded by GApplication: switches the library or camera it names, opens its
-    /// photo in New Post, and brings the window to the front.
-    /// - Returns: the launching process's exit status (1 with a message on its standard error when the
-    ///   Pictures folder is asked for but not configured).
-    func apply(_ options: AppOptions, from invocation: CommandLineInvocation) -> Int32 {
-        if options.libraryWasGiven {
-            do {
-                controller.switchLibrary(to: PhotoLibrary(directory: try options.libraryDirectory(resources: resources)))
-            } catch {
-                invocation.printError("postcard: \(error)")
-                return 1
-            }
-        }
-        if options.cameraWasGiven { controller.switchCamera(to: options.camera) }
-        start(options)
-        return 0
     }
 }
 

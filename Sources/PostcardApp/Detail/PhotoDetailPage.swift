@@ -1,5 +1,6 @@
 import Gtk
 import NavigationGtk
+import PostcardModel
 
 /// **Post** (or **Message**): one photo, large, with its comment and when and by whom it was shared.
 ///

@@ -1,5 +1,6 @@
 import Gtk
 import NavigationGtk
+import PostcardModel
 
 /// **Messages**: the private messages sent (a photo and a comment to one friend), newest first, in a
 /// recycled list read a page at a time, and **New Message**. A row's **Open** (or activating the row)

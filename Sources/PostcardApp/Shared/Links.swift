@@ -1,4 +1,4 @@
-import Foundation
+import CGtk
 import Gtk
 
 /// Finds web and mail addresses in text people typed, so comments, captions, replies and messages show
@@ -7,14 +7,16 @@ import Gtk
 /// open a screen of the app, see ``Route``). Other schemes (`javascript:`, `file:`, `data:` …) are never made links, so they cannot be
 /// activated from a post.
 enum Links {
-    private static let pattern = try! NSRegularExpression(
-        pattern: #"(?i)\b(?:https?://|postcard://|mailto:|www\.)[^\s<>"]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+"#)
+    /// The pattern, compiled once by GLib's `GRegex` (PCRE2, UTF-8, `\w` and `\b` by Unicode's rules;
+    /// case-insensitive for the schemes).
+    private static let pattern = CompiledPattern(#"(?i)\b(?:https?://|postcard://|mailto:|www\.)[^\s<>"]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+"#)
 
     /// The links in `text`: each range of `text` and the URI it opens.
     static func find(in text: String) -> [(range: Range<String.Index>, uri: String)] {
-        let whole = NSRange(text.startIndex..., in: text)
-        return pattern.matches(in: text, range: whole).compactMap { match in
-            guard var range = Range(match.range, in: text) else { return nil }
+        // Most texts have no link: a byte scan for what every link has (":" or "@" or "www.") settles that.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: ".") }) else { return [] }
+        return pattern.matches(in: text).compactMap { match in
+            var range = match
             // Punctuation that ends a sentence is not part of the address; a closing parenthesis is,
             // when the address opened one (Foo_(bar)).
             while range.lowerBound < range.upperBound, let last = text[range].last, ".,;:!?)]}'".contains(last) {
@@ -34,6 +36,34 @@ enum Links {
                 uri = address
             }
             return (range, uri)
+        }
+    }
+
+    /// A `GRegex`, compiled once and then only matched against, which GLib allows from any thread.
+    private final class CompiledPattern: @unchecked Sendable {  // immutable after init; GRegex matching is thread-safe
+        private let regex: OpaquePointer
+
+        init(_ pattern: String) {
+            regex = g_regex_new(pattern, G_REGEX_OPTIMIZE, GRegexMatchFlags(rawValue: 0), nil)!  // a literal: it compiles
+        }
+
+        /// The ranges of `text` the pattern matches, left to right, not overlapping.
+        func matches(in text: String) -> [Range<String.Index>] {
+            text.withCString { bytes in
+                var info: OpaquePointer?
+                defer { g_match_info_free(info) }
+                var ranges: [Range<String.Index>] = []
+                guard g_regex_match(regex, bytes, GRegexMatchFlags(rawValue: 0), &info) != 0 else { return [] }
+                let utf8 = text.utf8
+                repeat {
+                    var start: Int32 = 0, end: Int32 = 0
+                    // Byte offsets into UTF-8, at code point boundaries (GRegex matches UTF-8 by code point).
+                    if g_match_info_fetch_pos(info, 0, &start, &end) != 0, start < end {
+                        ranges.append(utf8.index(utf8.startIndex, offsetBy: Int(start))..<utf8.index(utf8.startIndex, offsetBy: Int(end)))
+                    }
+                } while g_match_info_next(info, nil) != 0
+                return ranges
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Gtk
 import NavigationGtk
+import PostcardModel
 
 /// A page with a recycled list of rows (read from the store a page at a time), a status line for
 /// "nothing yet" and errors above it, and one suggested action at the end of the bar (Reply with Photo,

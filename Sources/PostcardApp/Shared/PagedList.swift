@@ -1,4 +1,6 @@
 import Gtk
+import PostcardModel
+import PostcardStore
 
 /// Rows of one list read from the store a page at a time (keyset paging: each page starts after the last
 /// row of the one before, so reading page 100 costs what page 1 costs). Main actor only.

@@ -1,5 +1,6 @@
 import Gtk
 import NavigationGtk
+import PostcardModel
 
 /// **Comments**: the replies under a post — each a photo with a comment, oldest first, in a recycled
 /// list read a page at a time — and **Reply with Photo**. Shows what it is given and reports the
@@ -108,7 +109,7 @@ public final class ReplyRow: ListCell {
         self.reply = reply
         commentLabel.showText(withLinks: reply.comment)
         // Translators: when a reply was posted; %s is a date and time, e.g. "7 Aug 2026, 14:05".
-        when.text = localized("Replied %s", AppController.timeText(reply.createdAt))
+        when.text = localized("Replied %s", TimeText.dateAndTime(reply.createdAt))
         frame.picture.alternativeText = reply.comment
         binding.setAccessibleLabel(reply.comment)
         let uri = reply.photoPath.uri, scale = view.scaleFactor

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// A path in the file system, kept as the bytes the system uses for it (GLib's "file name encoding"),
 /// so a folder or file whose name is not valid UTF-8 — `\xff\xfe.jpg`, a folder from an old Latin-1

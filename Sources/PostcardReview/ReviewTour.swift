@@ -3,6 +3,8 @@ import Gtk
 import NavigationGtk
 import NavigationWeb
 import PhotoPosting
+import PostcardApp
+import PostcardModel
 
 /// A walk through every screen for a UX review: drives the real app through its widgets as a user
 /// would and saves pictures of the window at each screen (``ReviewGallery/screens``), rendered by GTK
@@ -28,7 +30,7 @@ enum ReviewTour {
                     candidates.filter { (try? ImageDecoder.header(uri: $0.photo.uri)) != nil }.map(\.photo)
                 }
                 guard readable.count >= 3 else {
-                    throw AppOptionsError(message: "the tour needs at least 3 readable photos in \(app.library.directory); found \(readable.count)")
+                    throw ReviewError(message: "the tour needs at least 3 readable photos in \(app.library.directory); found \(readable.count)")
                 }
                 try Files.makeDirectory(directory)
                 let tour = Tour(app: app, directory: directory, photos: readable.map(\.fileName), part: part, variants: variants,
@@ -82,7 +84,7 @@ private struct Tour {
         // Two earlier posts (stored as a flow stores them), so the feed runs under the bar at 1280 × 800 too.
         for (name, text) in [(photo("hubble_deep_field.jpg", else: 0), "Galaxies, as far as Hubble sees"),
                              (photo("retina.jpg", else: 1), "My eye doctor's best picture")] {
-            let post = try app.store.add(photo: Photo(path: app.library.directory.appending(name)), comment: text,
+            let post = try app.store.addNow(photo: Photo(path: app.library.directory.appending(name)), comment: text,
                                          author: Person.me.id, profile: Person.me.id)
             app.myProfile.insertNewPost(post)
         }
@@ -107,9 +109,9 @@ private struct Tour {
         let draft = try await choose(photo("rocket.jpg", else: 1), in: second.stack)
         draft.commentView.insertAtCursor("Liftoff")
         second.cancelButton.activate()
-        try await waitUntil("the discard question") { !ConfirmationDialog.open.isEmpty }
-        try await save(ConfirmationDialog.open[0].window, "discard-this-post")
-        ConfirmationDialog.open[0].keepButton.activate()
+        try await waitUntil("the discard question") { !ConfirmationDialog.shown().isEmpty }
+        try await save(ConfirmationDialog.shown()[0].window, "discard-this-post")
+        ConfirmationDialog.shown()[0].keepButton.activate()
         draft.commentView.text = "Falcon 9 on the pad"
         try await waitUntil("Post enabled") { draft.postButton.isSensitive }
         draft.postButton.activate()
@@ -187,8 +189,8 @@ private struct Tour {
         let messages = stack.visiblePage as! MessagesPage
         try await save(main, "messages")
         messages.newMessageButton.activate()
-        try await waitUntil("Choose Recipient") { SendPhotoMessageFlow.current?.stack.visiblePage is ChooseRecipientPage }
-        let messageDialog = SendPhotoMessageFlow.current!
+        try await waitUntil("Choose Recipient") { app.flowDialog?.stack.visiblePage is ChooseRecipientPage }
+        let messageDialog = app.flowDialog!
         try await save(window(of: messageDialog), "choose-recipient")
         (messageDialog.stack.visiblePage as! ChooseRecipientPage).friendButtons[1].activate()
         try await waitUntil("the photo step") {
@@ -221,8 +223,8 @@ private struct Tour {
         cameraFlow.cancelButton.activate()
         try await waitUntil("the flow closed") { cameraFlow.isDismissed && app.activeFlow == nil }
         app.myProfile.quickSnapButton?.activate()
-        try await waitUntil("Quick Snap") { CommentedPhotoFlow.current?.stack.visiblePage is CameraPage }
-        let quickSnap = CommentedPhotoFlow.current!
+        try await waitUntil("Quick Snap") { app.flowDialog?.stack.visiblePage is CameraPage }
+        let quickSnap = app.flowDialog!
         let alone = try await waitForCamera(in: quickSnap.stack)
         try await save(window(of: quickSnap), "camera-presented")
         if alone.problem == nil {
@@ -243,7 +245,7 @@ private struct Tour {
         missingDialog.dismiss()
 
         // The guide under the translucent bar: at the top, scrolled, and presented alone over the flow.
-        guard let guide = app.showGuide() else { throw AppOptionsError(message: "the guide is missing") }
+        guard let guide = app.showGuide() else { throw ReviewError(message: "the guide is missing") }
         try await waitForWebPage(guide)
         try await save(main, "web-page-pushed", settle: .seconds(3.2))
         _ = try await guide.evaluateJavaScript("window.scrollTo(0, 240); 0")
@@ -252,7 +254,7 @@ private struct Tour {
         try await waitForStack(depth: 1)
         let flow = try await openPhotoFlow(app.myProfile.postButton)
         guard let presentedGuide = app.presentGuide(section: "posting", over: flow.stack.visiblePage!) else {
-            throw AppOptionsError(message: "the guide is missing")
+            throw ReviewError(message: "the guide is missing")
         }
         try await waitForWebPage(presentedGuide.root as! WebPage)
         try await save(window(of: presentedGuide), "web-page-presented", settle: .seconds(3.2))
@@ -280,7 +282,7 @@ private struct Tour {
         // Links from outside: a post on a friend's profile opens above that profile, and a link to a post
         // that is gone opens Not Found.
         let friend = Person.friends[0]
-        let onFriends = try app.store.add(photo: Photo(path: app.library.directory.appending(photo("rocket.jpg", else: 1))),
+        let onFriends = try app.store.addNow(photo: Photo(path: app.library.directory.appending(photo("rocket.jpg", else: 1))),
                                           comment: "For \(friend.name): postcard://profile/\(friend.id)",
                                           author: Person.me.id, profile: friend.id)
         try await waitUntil("About closed") { !app.isBusyWithAFlowOrDialog }
@@ -316,16 +318,16 @@ private struct Tour {
     func openPhotoFlow(_ button: Button) async throws -> ModalDialog {
         button.activate()
         try await waitUntil("Choose a Photo") {
-            guard let picker = CommentedPhotoFlow.current?.stack.visiblePage as? PhotoPickerPage else { return false }
+            guard let picker = app.flowDialog?.stack.visiblePage as? PhotoPickerPage else { return false }
             return !picker.isScanning && picker.pendingThumbnails == 0
         }
-        return CommentedPhotoFlow.current!
+        return app.flowDialog!
     }
 
     func choose(_ name: String, in stack: NavigationStack) async throws -> CommentPage {
         let picker = stack.visiblePage as! PhotoPickerPage
         guard let index = picker.photos.firstIndex(where: { $0.fileName == name }) else {
-            throw AppOptionsError(message: "\(name) is not in the grid")
+            throw ReviewError(message: "\(name) is not in the grid")
         }
         picker.grid.activateItem(at: index)
         try await waitUntil("Add a Comment") { stack.visiblePage is CommentPage && stack.transition == .idle }
@@ -333,13 +335,13 @@ private struct Tour {
     }
 
     func activateButton(_ label: String, in page: PhotoDetailPage) async throws {
-        guard let button = page.actions.child(at: 0) else { throw AppOptionsError(message: "no \(label) button") }
+        guard let button = page.actions.child(at: 0) else { throw ReviewError(message: "no \(label) button") }
         Widget(UnsafeMutableRawPointer(button), transfer: .none).activate()
     }
 
     func activateBarButton(_ label: String) async throws {
         guard let item = stack.visiblePage?.endBarItems.first(where: { ($0 as? Button)?.label == label }) else {
-            throw AppOptionsError(message: "no \(label) in the bar")
+            throw ReviewError(message: "no \(label) in the bar")
         }
         item.activate()
     }
@@ -354,7 +356,7 @@ private struct Tour {
     /// scroll indicators to fade (about 3 s), so that the picture is the same on every run.
     func save(_ window: Window, _ name: String, overlays: [Widget] = [], settle: Duration = .milliseconds(400)) async throws {
         guard ReviewGallery.screens.contains(where: { $0.name == name }) else {
-            throw AppOptionsError(message: "\(name) is not in ReviewGallery.screens")
+            throw ReviewError(message: "\(name) is not in ReviewGallery.screens")
         }
         let folder = directory.appending(name)
         try Files.makeDirectory(folder)
@@ -383,6 +385,13 @@ private struct Tour {
             if condition() { return }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw AppOptionsError(message: "timed out waiting for \(what)")
+        throw ReviewError(message: "timed out waiting for \(what)")
     }
+}
+
+/// Why the tour or the gallery could not go on (said on standard error).
+struct ReviewError: Error, CustomStringConvertible {
+    /// What went wrong.
+    let message: String
+    var description: String { message }
 }

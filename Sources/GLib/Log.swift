@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// Structured logging through GLib (`g_log_structured_array`) in one log domain, so messages go where
 /// every GNOME app's go: the journal when run from a desktop session, standard error otherwise, with

@@ -1,5 +1,6 @@
 import Glibc
 import Gtk
+import PostcardApp
 
 /// `postcard --measure-startup`: reports, on standard output, when My Profile's first frame was painted
 /// and how much memory the process holds once the photos on screen show, then quits. `make bench`

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import Glibc
 internal import NavigationGtkResources
 
@@ -83,19 +83,6 @@ public enum Localization {
         var result: [String] = [], index = 0
         while let name = names[index] { result.append(String(cString: name)); index += 1 }
         return result
-    }
-
-    /// Whether the user's language runs right to left (Arabic, Hebrew, …), as GTK decides it for the
-    /// default text direction (its own translation of "default:LTR").
-    @MainActor
-    public static var isRightToLeft: Bool { gtk_widget_get_default_direction() == GTK_TEXT_DIR_RTL }
-
-    /// Lays out every widget right to left (or left to right) from now on, open windows included, as
-    /// a right-to-left language would (`gtk_widget_set_default_direction`: GTK mirrors boxes, bars,
-    /// arrows and transitions). For reviewing a mirrored layout without switching language. Main actor.
-    @MainActor
-    public static func setRightToLeft(_ rightToLeft: Bool) {
-        gtk_widget_set_default_direction(rightToLeft ? GTK_TEXT_DIR_RTL : GTK_TEXT_DIR_LTR)
     }
 
     /// Replaces the C-format placeholders in `format` (`%s`, `%d`, `%1$s`, `%2$d`; `%%` is a percent

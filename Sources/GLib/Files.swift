@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import Glibc
 
 /// File operations through GIO (`GFile`): listing, copying, renaming, removing.
@@ -181,18 +181,8 @@ public enum DateText {
     /// processes on one machine, never set back).
     public static var monotonicMicroseconds: Int64 { Int64(g_get_monotonic_time()) }
 
-    /// The current time in microseconds since 1970-01-01 UTC (`g_get_real_time`), or from where
-    /// ``startClock(at:)`` set it.
-    public static var nowMicroseconds: Int64 { Int64(g_get_real_time()) + clockOffset }
-
-    nonisolated(unsafe) private static var clockOffset: Int64 = 0
-
-    /// Makes ``nowMicroseconds`` read `unixSeconds` now and run on from there (the times the app
-    /// stamps on posts), so that pictures of the app come out the same on every run (the review
-    /// gallery). Call it once at start-up, before other threads read the clock.
-    public static func startClock(at unixSeconds: Int64) {
-        clockOffset = unixSeconds * 1_000_000 - Int64(g_get_real_time())
-    }
+    /// The current time in microseconds since 1970-01-01 UTC (`g_get_real_time`). Any thread.
+    public static var nowMicroseconds: Int64 { Int64(g_get_real_time()) }
 
     /// Formats `unixSeconds` in the local time zone with a `g_date_time_format` pattern
     /// (e.g. `"%-d %b %Y, %H:%M"`). Returns "" for out-of-range times.
@@ -202,65 +192,5 @@ public enum DateText {
         guard let text = g_date_time_format(date, pattern) else { return "" }
         defer { g_free(text) }
         return String(cString: text)
-    }
-
-    /// `unixSeconds` as a date and time in the local time zone, the way the desktop shows them: the
-    /// date in the user's language ("7 Aug 2026", translatable pattern) and the time in 24 hours
-    /// ("14:05") or 12 hours ("2:05 PM") as the GNOME setting `org.gnome.desktop.interface clock-format`
-    /// says (24 hours when the setting is missing).
-    @MainActor
-    public static func dateAndTime(unixSeconds: Int64) -> String {
-        let pattern = usesTwelveHourClock
-            ? toolkitLocalized("%-d %b %Y, %-l:%M %p")  // 12-hour clock
-            : toolkitLocalized("%-d %b %Y, %H:%M")      // 24-hour clock
-        return format(unixSeconds: unixSeconds, pattern)
-    }
-
-    /// Whether the desktop shows times on a 12-hour clock (`clock-format` is `12h`); read each time, so a
-    /// change in Settings applies to the next text made.
-    @MainActor
-    public static var usesTwelveHourClock: Bool {
-        guard let settings = interfaceSettings else { return false }
-        let value = g_settings_get_string(settings.pointer(as: GSettings.self), "clock-format")
-        defer { g_free(value) }
-        return value.map { String(cString: $0) } == "12h"
-    }
-
-    /// `org.gnome.desktop.interface`, or nil when the schema (gsettings-desktop-schemas) or the key is
-    /// missing; tests may replace it with settings on a memory backend.
-    @MainActor
-    public static var interfaceSettings: Object? = DesktopStyle.settings(havingKey: "clock-format")
-        .map { Object($0, transfer: .full) }
-}
-
-/// An application style sheet (`GtkCssProvider`) applied to the whole display.
-@MainActor
-public enum StyleSheet {
-    /// Loads the CSS file at `path` for every window at application priority.
-    /// Parse errors are logged by GTK as warnings; a missing file loads nothing.
-    public static func load(path: FilePath) {
-        guard let provider = gtk_css_provider_new(), let display = gdk_display_get_default() else { return }
-        path.withCString { gtk_css_provider_load_from_path(provider, $0) }
-        gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
-        g_object_unref(UnsafeMutableRawPointer(provider))
-    }
-
-    /// Where a style sheet sits among GTK's style providers (a higher one wins over a lower one, whatever
-    /// the selectors' specificity).
-    public enum Priority: UInt32, Sendable {
-        /// A library's own style (the navigation toolkit's bar): above the theme and the user's
-        /// settings, just below the app's sheets, so an app can restyle what the library draws.
-        case library = 590  // GTK_STYLE_PROVIDER_PRIORITY_APPLICATION - 10
-        /// The app's own style (`GTK_STYLE_PROVIDER_PRIORITY_APPLICATION`).
-        case application = 600
-    }
-
-    /// Loads the CSS compiled into the program as the GResource at `path` (e.g.
-    /// `/io/github/postcard/Postcard/style.css`), for every window at `priority`.
-    public static func load(resource path: String, priority: Priority = .application) {
-        guard let provider = gtk_css_provider_new(), let display = gdk_display_get_default() else { return }
-        gtk_css_provider_load_from_resource(provider, path)
-        gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), priority.rawValue)
-        g_object_unref(UnsafeMutableRawPointer(provider))
     }
 }

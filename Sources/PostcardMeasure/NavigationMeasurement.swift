@@ -3,6 +3,8 @@ import Glibc
 import Gtk
 import NavigationGtk
 import PhotoPosting
+import PostcardApp
+import PostcardModel
 
 /// `postcard --measure-navigation`: drives the main window as a user would — the friend's button on
 /// My Profile, the Back button, New Post and the flow's Cancel, with the stack's real slide
@@ -367,7 +369,7 @@ public enum NavigationMeasurement {
         // its dialog is presented, then wait for the dialog's first frame.
         var found: ModalDialog?
         for _ in 0..<10_000 {
-            if let dialog = CommentedPhotoFlow.current, !dialog.isDismissed { found = dialog; break }
+            if let dialog = app.flowDialog, !dialog.isDismissed { found = dialog; break }
             await Task.yield()
         }
         guard let dialog = found else { return nil }
@@ -397,11 +399,16 @@ public enum NavigationMeasurement {
         emit("flow-opens", Double(times.count))
     }
 
-    nonisolated(unsafe) private static var flowsAlive = 0
-
     private static func measureFlowCycles(_ app: AppController) async {
-        CommentedPhotoFlow.lifetimeObserver = { alive in NavigationMeasurement.flowsAlive += alive ? 1 : -1 }
-        defer { CommentedPhotoFlow.lifetimeObserver = nil }
+        // Every flow the app starts, held weakly: each must be freed once it has ended.
+        var flows: [() -> Bool] = []
+        let observer = app.onFlowStarted
+        app.onFlowStarted = { started in
+            observer?(started)
+            flows.append({ [weak flow = started.flow] in flow != nil })
+        }
+        defer { app.onFlowStarted = observer }
+        var flowsAlive: Int { flows.filter { $0() }.count }
         var pages: [() -> Bool] = []
         var dialogs: [() -> Bool] = []
         var baseline = 0

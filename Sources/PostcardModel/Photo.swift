@@ -1,4 +1,4 @@
-import Gtk
+import GLib
 
 /// A photo file chosen for posting.
 ///

@@ -1,5 +1,6 @@
 import CSQLite
-import Gtk
+import GLib
+import PostcardModel
 
 /// Reading the store: posts, replies and messages by id or a page at a time (keyset paging), and counts.
 /// Main actor only, on the store's own connection.
@@ -99,5 +100,24 @@ extension PostStore {
         defer { sqlite3_finalize(statement) }
         guard sqlite3_step(statement) == SQLITE_ROW else { throw error { localized("Can't count posts: %s", $0) } }
         return Int(sqlite3_column_int64(statement, 0))
+    }
+
+    /// The drafts kept, newest first, after every write queued before the call (``waitForWrites()``).
+    /// A draft of a kind this Postcard does not know (kept by a newer one) is left in the store
+    /// untouched and reported in the log, not returned.
+    /// - Throws: ``PostStoreError`` if the database cannot be read.
+    public func drafts() throws -> [Draft] {
+        waitForWrites()
+        let rows = try query("SELECT kind, target, photo_uri, comment, updated_at FROM drafts ORDER BY updated_at DESC", bind: { _ in }) { statement in
+            (kind: self.text(statement, 0), target: self.text(statement, 1), photoURI: self.text(statement, 2),
+             comment: self.text(statement, 3), updatedAt: sqlite3_column_int64(statement, 4))
+        }
+        return rows.compactMap { row in
+            guard let kind = DraftKind(rawValue: row.kind) else {
+                appLog.problem("Kept a draft of a kind this Postcard doesn't know (“\(row.kind)”, for \(row.target)); it isn't offered")
+                return nil
+            }
+            return Draft(kind: kind, target: row.target, photoURI: row.photoURI, comment: row.comment, updatedAt: row.updatedAt)
+        }
     }
 }

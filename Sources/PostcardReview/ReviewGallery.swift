@@ -1,7 +1,10 @@
 import CGtk
+import Foundation  // a tool, not the shipped app: String(format:) and replacingOccurrences for the index
 import Glibc
 import Gtk
+import PostcardApp
 import NavigationGtk
+import PostcardModel
 
 /// A window size, scale and text direction the review tour runs at, in a process of its own: the main
 /// window `width` × `height` logical pixels, drawn at `scale` device pixels per logical pixel (GTK's
@@ -188,7 +191,7 @@ public enum ReviewGallery {
         guard let value = Files.environment("POSTCARD_REVIEW_PARTS"), !value.isEmpty else { return ReviewPart.all }
         return try value.split(separator: ",").map { name in
             guard let part = ReviewPart(name: String(name)) else {
-                throw AppOptionsError(message: "POSTCARD_REVIEW_PARTS: “\(name)” is not a part such as 360, 1280-rtl or 360@2x")
+                throw ReviewError(message: "POSTCARD_REVIEW_PARTS: “\(name)” is not a part such as 360, 1280-rtl or 360@2x")
             }
             return part
         }
@@ -199,14 +202,19 @@ public enum ReviewGallery {
 
     /// Sets this process up as `part` before the app builds anything: the text direction, GNOME's
     /// window buttons (its default `button-layout`, not GTK's fallback with minimize and maximize that
-    /// a bare X server gets), no blinking text cursor, and a clock that starts at 1 Dec 2026, 09:41 UTC,
-    /// so that pictures of the same app come out the same on every run.
+    /// a bare X server gets) and no blinking text cursor.
     static func prepare(for part: ReviewPart) {
         if part.rightToLeft { Localization.setRightToLeft(true) }
         DesktopStyle.decorationLayout = "appmenu:close"
         DesktopStyle.setBooleanSetting("gtk-cursor-blink", false)
-        DateText.startClock(at: 1_796_118_060)
     }
+
+    /// The store's clock in the gallery: it starts at 1 Dec 2026, 09:41 UTC when the process does and
+    /// runs on from there, so that pictures of the same app come out the same on every run.
+    static let clock: @Sendable () -> Int64 = {
+        let start = DateText.nowMicroseconds
+        return { 1_796_118_060 + (DateText.nowMicroseconds - start) / 1_000_000 }
+    }()
 
     /// Makes the gallery in `directory`: runs this program (`arguments`, byte for byte) once per part
     /// with `POSTCARD_REVIEW_PART` and `GDK_SCALE` set, waits for each, then checks every picture and

@@ -1,0 +1,26 @@
+// C helpers for the Swift `GLib` layer (files, paths, dates, logging, translations: GLib and GIO without
+// GTK): things Swift cannot import directly from GLib's headers (variadic functions). Nothing else
+// belongs here.
+#ifndef POSTCARD_CGLIB_SHIM_H
+#define POSTCARD_CGLIB_SHIM_H
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <gio/gio.h>
+#include <libintl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// Whether the calling thread is the process's main thread (on Linux its thread id is the process id),
+// where GTK and every main-actor handler run.
+static inline gboolean navgtk_is_main_thread(void) {
+    return syscall(SYS_gettid) == getpid();
+}
+
+// g_critical is a variadic macro: log one preformatted critical in `domain` through the classic g_log,
+// which GLib's g_test_expect_message sees (the structured API bypasses it).
+static inline void navgtk_log_critical(const char *domain, const char *message) {
+    g_log(domain, G_LOG_LEVEL_CRITICAL, "%s", message);
+}
+
+#endif

@@ -1,0 +1,78 @@
+import Gtk
+import NavigationGtk
+import PhotoPosting
+import PostcardModel
+
+/// A flow the app runs (the photo flow, the message flow, Edit Caption), as the app's coordinators see
+/// it: its dialog when it is presented modally.
+@MainActor
+public protocol RunningFlow: AnyObject {
+    /// The flow's dialog while it runs modally; nil when it is pushed.
+    var dialog: ModalDialog? { get }
+}
+
+extension CommentedPhotoFlow: RunningFlow {}
+extension SendPhotoMessageFlow: RunningFlow {}
+extension EditCaptionFlow: RunningFlow {
+    /// Edit Caption is pushed, never presented: nil.
+    public var dialog: ModalDialog? { nil }
+}
+
+/// A flow that has started: what ``AppController/onFlowStarted`` is told.
+@MainActor
+public struct StartedFlow {
+    /// The flow's name: "New Post", "Reply with Photo", "New Message" or "Edit Caption".
+    public let name: String
+    /// The flow object (tests keep a weak reference to see that it is freed after it ends).
+    public let flow: RunningFlow
+}
+
+/// How one of the app's flows ended, with what it stored (for observers such as tests and tools).
+public enum FlowOutcome: Equatable, Sendable {
+    /// A post from a profile (mine or a friend's): the stored post, or canceled.
+    case post(CommentedPhotoFlow<Post>.Result)
+    /// A reply in a comment thread: the stored reply, or canceled.
+    case reply(CommentedPhotoFlow<Reply>.Result)
+    /// A private message: the stored message, or canceled.
+    case message(SendPhotoMessageFlow<Message>.Result)
+    /// Edit Caption: the post with its new caption, or canceled.
+    case caption(EditCaptionFlow<Post>.Result)
+}
+
+/// The one flow the app runs at a time: the coordinators start their flows here, so a click on a
+/// second flow's button while one runs does nothing, and each start is followed by exactly one end,
+/// reported to the app's observers. Main actor only.
+@MainActor
+final class FlowRunner {
+    /// The running flow's task, if any.
+    private(set) var task: Task<Void, Never>?
+    /// The running flow, if any.
+    private(set) var current: StartedFlow?
+    /// Whether a flow may start now (the main window is still there).
+    var mayStart: () -> Bool = { true }
+    /// Told when a flow starts.
+    var onStarted: ((StartedFlow) -> Void)?
+    /// Told when a flow has ended and its result was handled.
+    var onEnded: ((FlowOutcome) -> Void)?
+    /// Run after each flow ends (a waiting link opens).
+    var afterEach: (() -> Void)?
+
+    /// Starts `flow` as `name` unless one runs already: `body` runs it, handles its result and returns
+    /// the outcome to report.
+    func start<Flow: RunningFlow>(_ name: String, _ flow: Flow, _ body: @escaping @MainActor (Flow) async -> FlowOutcome) {
+        guard task == nil, mayStart() else { return }
+        appLog.debug("Flow started: \(name)")
+        let started = StartedFlow(name: name, flow: flow)
+        current = started
+        onStarted?(started)
+        task = Task {
+            let outcome = await body(flow)
+            appLog.debug("Flow ended: \(outcome)")
+            self.onEnded?(outcome)
+            Memory.returnFreedMemory(after: 1)  // the flow's pictures and pages are freed by then
+            self.current = nil
+            self.task = nil
+            self.afterEach?()
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Gtk
+import Navigation
+import NavigationGtk
+import PhotoPosting
+import PostcardModel
+import PostcardStore
+
+/// A post's page (``Route/post(_:)``) and its captions: makes the detail page (Comments, Copy Link and,
+/// on my own posts, Edit Caption), runs Edit Caption pushed from it, and shows the saved caption there
+/// and in every feed on the stack. Resumes a caption's draft. Main actor only.
+@MainActor
+final class CaptionCoordinator {
+    private unowned let app: AppController
+
+    init(app: AppController) { self.app = app }
+
+    /// The detail page of `post`, with Comments, Copy Link and (on my own posts) Edit Caption.
+    func makePostPage(_ post: Post) -> PhotoDetailPage {
+        let author = Person.named(post.author)?.name ?? post.author
+        // Translators: the title of the page showing one post (a noun: a photo with a comment); translate
+        // only what follows the "|". The subtitle below it is "by %s" with the author's name. Keep it
+        // short: in a 360-pixel window the bar also holds Back and Edit Caption.
+        let title = localized("page title|Post")
+        // Translators: the subtitle under a post's title: who posted it (%s is a person's name).
+        let subtitle = localized("by %s", author)
+        let page = PhotoDetailPage(title: title, subtitle: subtitle, photoPath: post.photoPath,
+                                   comment: post.comment, detail: TimeText.posted(post.createdAt))
+        page.subject = post.id
+        // Translators: a button under a post that opens its comment thread.
+        let comments = Button(label: localized("Comments"))
+        comments.onClicked { [weak self] in self?.app.router.push(.comments(post.id)) }
+        page.actions.append(comments)
+        page.actions.append(app.copyLinkButton(for: .post(post.id)))
+        page.onOpenLink = { [weak self, weak page] uri in
+            guard let self, let page else { return }
+            self.app.help.openLink(uri, from: page)
+        }
+        if post.author == Person.me.id {
+            // Translators: a button in the bar of one's own post (and the title of the page it opens): edit
+            // the post's caption, its comment. Keep it short: the bar also holds Back and the post's title.
+            let edit = Button(label: localized("Edit Caption"))
+            edit.onClicked { [weak self, weak page] in
+                guard let self, let page else { return }
+                self.startEditing(post, shownIn: page)
+            }
+            page.addEndBarItem(edit)
+        }
+        return page
+    }
+
+    /// Pushes Edit Caption from `detail` with the post's current caption (or `draft`); once saved, the
+    /// detail page and every feed on the stack show it. Nothing while another flow runs.
+    func startEditing(_ post: Post, shownIn detail: PhotoDetailPage, resuming draft: String? = nil) {
+        let store = app.store
+        let current = (try? store.post(id: post.id))?.comment ?? post.comment
+        let flow = EditCaptionFlow<Post>(photo: Photo(path: post.photoPath), caption: current, draft: draft,
+                                         drafts: app.drafts(.caption, target: String(post.id))) { caption in
+            try await store.updateComment(ofPost: post.id, to: caption)
+            return (try? store.post(id: post.id)) ?? post  // read once, for the detail page and the feeds
+        }
+        app.flows.start("Edit Caption", flow) { [weak self] flow in
+            let result = await flow.run(from: detail)
+            if case .saved(let updated) = result {
+                detail.setComment(updated.comment)
+                for case let profile as ProfilePage in self?.app.stack.pages ?? [] { profile.update(updated) }
+            }
+            return .caption(result)
+        }
+    }
+
+    /// Opens a caption's draft on its post's page (above its profile when that is a friend's); a draft
+    /// whose post is gone, or is not mine, is forgotten.
+    func resume(_ draft: Draft) {
+        guard let id = Int64(draft.target), let post = try? app.store.post(id: id), post.author == Person.me.id else {
+            app.store.removeDraft(draft.kind, target: draft.target)  // its post is gone
+            return
+        }
+        app.router.setPath(app.backPath(for: .post(post.id)), animated: false)
+        guard let detail = app.stack.visiblePage as? PhotoDetailPage else { return }
+        startEditing(post, shownIn: detail, resuming: draft.comment)
+    }
+}

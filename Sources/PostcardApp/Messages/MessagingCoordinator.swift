@@ -1,0 +1,104 @@
+import Gtk
+import Navigation
+import NavigationGtk
+import PhotoPosting
+import PostcardModel
+import PostcardStore
+
+/// Messages: makes the Messages page (``Route/messages``) and a message's page, runs the message flow
+/// (Choose Recipient, then the photo flow as a step) from it, puts the stored message at the top of the
+/// list, and presents a message alone over the list. Resumes a message's draft. Main actor only.
+@MainActor
+final class MessagingCoordinator {
+    private unowned let app: AppController
+    /// The message detail presented last, while open.
+    private(set) var presentedMessage: ModalDialog?
+
+    init(app: AppController) { self.app = app }
+
+    /// The Messages page, with New Message.
+    func makeMessagesPage() -> MessagesPage {
+        let page = MessagesPage()
+        reload(page)
+        page.onNewMessage = { [weak self, weak page] in
+            guard let self, let page else { return }
+            self.startMessage(from: page)
+        }
+        page.onOpen = { [weak self, weak page] message in
+            guard let self, let page else { return }
+            self.present(message, from: page)
+        }
+        return page
+    }
+
+    /// Reads the list from the store, a page of rows at a time.
+    func reload(_ page: MessagesPage) {
+        page.showMessages(PagedRows(pageSize: AppController.pageSize) { [store = app.store] last, limit in
+            try store.messages(after: last, limit: limit)
+        })
+    }
+
+    /// Runs the message flow from `page`, resuming a draft when given; nothing while another flow runs.
+    func startMessage(from page: MessagesPage, resuming: (recipient: Person, photo: Photo, comment: String)? = nil) {
+        let store = app.store
+        let flow = SendPhotoMessageFlow<Message>(library: app.library, camera: app.camera,
+                                                 drafts: { [store] person in AppController.drafts(in: store, kind: .message, target: person.id) }) { person, photo, comment in
+            try await store.addMessage(to: person.id, photo: photo, comment: comment, author: Person.me.id)
+        }
+        app.flows.start("New Message", flow) { flow in
+            let result = await flow.run(from: page, resuming: resuming)
+            if case .sent(let message) = result { page.insertNewMessage(message) }
+            return .message(result)
+        }
+    }
+
+    /// Presents a message's photo and comment modally: the detail page shows its own bar with Close.
+    func present(_ message: Message, from page: MessagesPage) {
+        let detail = Self.makeMessagePage(message)
+        let dialog = ModalDialog(over: page, presenting: detail)
+        detail.onOpenLink = { [weak self, weak detail] uri in
+            guard let self, let detail else { return }
+            self.app.help.openLink(uri, from: detail)
+        }
+        presentedMessage = dialog
+        dialog.present()
+        Task { [weak self, weak dialog] in
+            await dialog?.dismissed()
+            if self?.presentedMessage === dialog { self?.presentedMessage = nil }
+            self?.app.openPendingLink()
+        }
+    }
+
+    /// Closes the message presented alone over the main window, if any.
+    func dismissPresentedMessage() {
+        presentedMessage?.dismiss()
+        presentedMessage = nil
+    }
+
+    /// The detail page of a private message: its photo, comment, recipient and time.
+    static func makeMessagePage(_ message: Message) -> PhotoDetailPage {
+        let name = Person.named(message.recipient)?.name ?? message.recipient
+        // Translators: the title of the page showing one private message (a noun).
+        let title = localized("Message")
+        // Translators: the subtitle under a message's title: whom it was sent to (%s is a person's name).
+        let subtitle = localized("to %s", name)
+        // Translators: when a message was sent; %s is a date and time, e.g. "7 Aug 2026, 14:05".
+        let sent = localized("Sent %s", TimeText.dateAndTime(message.createdAt))
+        let page = PhotoDetailPage(title: title, subtitle: subtitle, photoPath: message.photoPath,
+                                   comment: message.comment, detail: sent)
+        page.subject = message.id
+        return page
+    }
+
+    /// Opens a message's draft: Messages, then the flow on Add a Comment for that recipient; a draft for
+    /// someone who is not a friend is forgotten.
+    func resume(_ draft: Draft) {
+        guard let person = Person.named(draft.target) else {
+            app.store.removeDraft(draft.kind, target: draft.target)
+            return
+        }
+        app.router.setPath([.messages], animated: false)
+        guard let messages = app.stack.visiblePage as? MessagesPage else { return }
+        startMessage(from: messages, resuming: (recipient: person, photo: Photo(uri: draft.photoURI), comment: draft.comment))
+    }
+}

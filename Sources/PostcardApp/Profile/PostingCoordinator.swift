@@ -1,0 +1,81 @@
+import Gtk
+import Navigation
+import NavigationGtk
+import PhotoPosting
+import PostcardModel
+import PostcardStore
+
+/// Posting from profiles: wires My Profile and each friend's profile (New Post or Post to Their
+/// Profile, Quick Snap, a post opened, a friend chosen, a link), runs the photo flow modally from them,
+/// and puts what was stored at the top of that profile's feed. Resumes a post's draft on its profile.
+/// Main actor only.
+@MainActor
+final class PostingCoordinator {
+    private unowned let app: AppController
+
+    init(app: AppController) { self.app = app }
+
+    /// Fills `page` from the store and connects what it reports.
+    func wire(_ page: ProfilePage) {
+        reload(page)
+        page.onNewPost = { [weak self, weak page] in
+            guard let self, let page else { return }
+            self.startPost(on: page)
+        }
+        page.onOpenPost = { [weak self] post in self?.app.router.push(.post(post.id)) }
+        page.onOpenLink = { [weak self, weak page] uri in
+            guard let self, let page else { return }
+            self.app.help.openLink(uri, from: page)
+        }
+        page.onQuickSnap = { [weak self, weak page] in
+            guard let self, let page else { return }
+            self.startPost(on: page, start: .camera(title: localized("Quick Snap")))
+        }
+        page.onFriendSelected = { [weak self] friend in self?.app.router.push(.profile(friend.id)) }
+    }
+
+    /// A friend's profile for ``Route/profile(_:)``, with Copy Link in its bar.
+    func makeProfilePage(for person: Person, route: Route) -> ProfilePage {
+        let page = ProfilePage(person: person)
+        wire(page)
+        page.addEndBarItem(app.copyLinkButton(for: route, iconOnly: true))
+        return page
+    }
+
+    /// Reads `page`'s feed from the store, a page of rows at a time.
+    func reload(_ page: ProfilePage) {
+        let profile = page.person.id
+        page.showPosts(PagedRows(pageSize: AppController.pageSize) { [store = app.store] last, limit in
+            try store.posts(onProfile: profile, after: last, limit: limit)
+        })
+    }
+
+    /// Runs the photo flow from `page`, opening on `start`, posting to `page`'s profile; the stored post
+    /// goes to the top of its feed (in place: no reload). Nothing while another flow runs.
+    func startPost(on page: ProfilePage, start: PhotoFlowStart = .choosePhoto) {
+        let profile = page.person.id
+        let store = app.store
+        let flow = CommentedPhotoFlow<Post>(library: app.library, camera: app.camera, start: start, help: app.help.flowHelp,
+                                            drafts: app.drafts(.post, target: profile)) { photo, comment in
+            try await store.add(photo: photo, comment: comment, author: Person.me.id, profile: profile)
+        }
+        app.flows.start("New Post", flow) { flow in
+            let result = await flow.run(from: page)
+            if case .posted(let post) = result { page.insertNewPost(post) }
+            return .post(result)
+        }
+    }
+
+    /// Opens a post's draft where it was left: the same flow on its profile (mine or a friend's), on Add
+    /// a Comment with the photo and comment restored.
+    func resume(_ draft: Draft, start: PhotoFlowStart) {
+        if draft.target == Person.me.id {
+            app.router.setPath([], animated: false)
+            startPost(on: app.myProfile, start: start)
+        } else if Person.named(draft.target) != nil {
+            app.router.setPath([.profile(draft.target)], animated: false)
+            guard let profile = app.stack.visiblePage as? ProfilePage else { return }
+            startPost(on: profile, start: start)
+        }
+    }
+}

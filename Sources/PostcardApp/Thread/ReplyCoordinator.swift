@@ -1,0 +1,71 @@
+import Gtk
+import Navigation
+import NavigationGtk
+import PhotoPosting
+import PostcardModel
+import PostcardStore
+
+/// Replies: makes a post's comment thread (``Route/comments(_:)``), runs the photo flow pushed in place
+/// from it (Reply with Photo), and appends the stored reply to the thread. Resumes a reply's draft in its
+/// thread. Main actor only.
+@MainActor
+final class ReplyCoordinator {
+    private unowned let app: AppController
+
+    init(app: AppController) { self.app = app }
+
+    /// The comment thread of `post`, with Reply with Photo.
+    func makeThreadPage(_ post: Post) -> CommentThreadPage {
+        let thread = CommentThreadPage(post: post)
+        reload(thread)
+        thread.onReply = { [weak self, weak thread] in
+            guard let self, let thread else { return }
+            self.startReply(in: thread)
+        }
+        thread.onOpenLink = { [weak self, weak thread] uri in
+            guard let self, let thread else { return }
+            self.app.help.openLink(uri, from: thread)
+        }
+        return thread
+    }
+
+    /// Reads `page`'s replies from the store, a page of rows at a time.
+    func reload(_ page: CommentThreadPage) {
+        let post = page.post
+        do {
+            let total = try app.store.replyCount(to: post)
+            page.showReplies(PagedRows(pageSize: AppController.pageSize) { [store = app.store] last, limit in
+                try store.replies(to: post, after: last, limit: limit)
+            }, total: total)
+        } catch {
+            page.showError(localized("Can't load replies: %s", "\(error)"))
+        }
+    }
+
+    /// Pushes the photo flow in place from `thread` and stores a reply; nothing while another flow runs.
+    func startReply(in thread: CommentThreadPage, start: PhotoFlowStart = .choosePhoto) {
+        let post = thread.post
+        let store = app.store
+        let flow = CommentedPhotoFlow<Reply>(library: app.library, presentation: .pushed, camera: app.camera, start: start,
+                                             help: app.help.flowHelp, drafts: app.drafts(.reply, target: String(post.id))) { photo, comment in
+            try await store.addReply(to: post, photo: photo, comment: comment, author: Person.me.id)
+        }
+        app.flows.start("Reply with Photo", flow) { flow in
+            let result = await flow.run(from: thread)
+            if case .posted(let reply) = result { thread.appendReply(reply) }
+            return .reply(result)
+        }
+    }
+
+    /// Opens a reply's draft in its thread (above the post, as a link would); a draft whose post is gone
+    /// is forgotten.
+    func resume(_ draft: Draft, start: PhotoFlowStart) {
+        guard let id = Int64(draft.target), let post = try? app.store.post(id: id) else {
+            app.store.removeDraft(draft.kind, target: draft.target)  // its post is gone
+            return
+        }
+        app.router.setPath(app.backPath(for: .comments(post.id)), animated: false)
+        guard let thread = app.stack.visiblePage as? CommentThreadPage else { return }
+        startReply(in: thread, start: start)
+    }
+}

@@ -1,0 +1,33 @@
+// `postcard-measure`: the app's own measurements for `make bench` and `make bench-navigation`, not part
+// of the shipped `postcard`.
+//
+//     postcard-measure --measure-startup [postcard's options]      (StartupMeasurement)
+//     postcard-measure --measure-navigation [postcard's options]   (NavigationMeasurement)
+//
+// Each runs the real app (the same start, store, window and pages as `postcard`), prints `key value`
+// lines on standard output and quits.
+import Glibc
+import Gtk
+import PostcardApp
+
+/// The measurements as a tool the app runs (see ``AppTool``).
+@MainActor
+func measureTool() -> AppTool {
+    var tool = AppTool(summary: "Measure Postcard's start-up or navigation and print the results.") { app, options, finish in
+        if options.contains("measure-startup") {
+            StartupMeasurement.run(app) { finish(0) }
+        } else if options.contains("measure-navigation") {
+            NavigationMeasurement.run(app) { finish(0) }
+        } else {
+            PostcardMain.printError("postcard-measure: --measure-startup or --measure-navigation is needed")
+            finish(2)
+        }
+    }
+    tool.options = [
+        CommandLineOption("measure-startup", description: "Print the time to the first frame and the memory in use, then quit"),
+        CommandLineOption("measure-navigation", description: "Push and pop pages, open and cancel New Post, idle, print the times measured, then quit"),
+    ]
+    return tool
+}
+
+exit(MainActor.assumeIsolated { PostcardMain.run(tool: measureTool()) })

@@ -1,0 +1,127 @@
+import GLib
+
+/// One stored post.
+public struct Post: Equatable, Sendable, Identifiable {
+    /// The row id (increasing with each post).
+    public let id: Int64
+    /// Who posted it (a person's id).
+    public let author: String
+    /// Whose profile it was posted to (a person's id).
+    public let profile: String
+    /// The comment text.
+    public let comment: String
+    /// Absolute path of the store's own copy of the photo.
+    public let photoPath: FilePath
+    /// When it was posted, in seconds since 1970-01-01 UTC.
+    public let createdAt: Int64
+
+    /// A post as stored (the store makes these; tests and tools may too).
+    public init(id: Int64, author: String, profile: String, comment: String, photoPath: FilePath, createdAt: Int64) {
+        self.id = id
+        self.author = author
+        self.profile = profile
+        self.comment = comment
+        self.photoPath = photoPath
+        self.createdAt = createdAt
+    }
+}
+
+/// A reply in a post's comment thread: a photo with a comment.
+public struct Reply: Equatable, Sendable, Identifiable {
+    /// The row id.
+    public let id: Int64
+    /// The post replied to.
+    public let postID: Int64
+    /// Who replied (a person's id).
+    public let author: String
+    /// The reply's comment.
+    public let comment: String
+    /// The store's copy of the photo.
+    public let photoPath: FilePath
+    /// When, in seconds since 1970-01-01 UTC.
+    public let createdAt: Int64
+
+    /// A reply as stored.
+    public init(id: Int64, postID: Int64, author: String, comment: String, photoPath: FilePath, createdAt: Int64) {
+        self.id = id
+        self.postID = postID
+        self.author = author
+        self.comment = comment
+        self.photoPath = photoPath
+        self.createdAt = createdAt
+    }
+}
+
+/// A private message: a photo with a comment sent to one person.
+public struct Message: Equatable, Sendable, Identifiable {
+    /// The row id.
+    public let id: Int64
+    /// Who sent it (a person's id).
+    public let author: String
+    /// Who it was sent to (a person's id).
+    public let recipient: String
+    /// The message text.
+    public let comment: String
+    /// The store's copy of the photo.
+    public let photoPath: FilePath
+    /// When, in seconds since 1970-01-01 UTC.
+    public let createdAt: Int64
+
+    /// A message as stored.
+    public init(id: Int64, author: String, recipient: String, comment: String, photoPath: FilePath, createdAt: Int64) {
+        self.id = id
+        self.author = author
+        self.recipient = recipient
+        self.comment = comment
+        self.photoPath = photoPath
+        self.createdAt = createdAt
+    }
+}
+
+/// An error from the post store; its text says what failed and why, for showing to the user.
+public struct PostStoreError: Error, CustomStringConvertible, Sendable {
+    /// What failed, in words a user can act on.
+    public let description: String
+
+    /// An error saying `description`.
+    public init(description: String) { self.description = description }
+}
+
+/// What a draft's comment is for: the closed set of flows that keep drafts, stored by name
+/// (``rawValue``: `post`, `reply`, `caption`, `message`).
+///
+/// A store may hold a kind this Postcard does not know (written by a newer one): the store keeps that
+/// row untouched and reports it in its log instead of offering it (see ``Draft``).
+public enum DraftKind: String, CaseIterable, Sendable {
+    /// A post to a profile (mine or a friend's); the target is the profile's person id.
+    case post
+    /// A reply in a post's comment thread; the target is the post's id, as text.
+    case reply
+    /// A new caption for one of my posts (Edit Caption); the target is the post's id, as text.
+    case caption
+    /// A private message; the target is the recipient's person id.
+    case message
+}
+
+/// A comment being written that was not posted yet: what a flow keeps until it is posted or discarded.
+public struct Draft: Equatable, Sendable {
+    /// What the comment is for.
+    public let kind: DraftKind
+    /// Whose profile (a person's id) or which post (its id, as text) it is for (see ``DraftKind``).
+    public let target: String
+    /// The chosen photo's `file://` URI.
+    public let photoURI: String
+    /// The text typed so far.
+    public let comment: String
+    /// When it was last saved, in seconds since 1970-01-01 UTC.
+    public let updatedAt: Int64
+
+    /// A draft of `comment` on the photo at `photoURI`, for `kind` and `target`.
+    public init(kind: DraftKind, target: String, photoURI: String, comment: String, updatedAt: Int64) {
+        self.kind = kind
+        self.target = target
+        self.photoURI = photoURI
+        self.comment = comment
+        self.updatedAt = updatedAt
+    }
+}

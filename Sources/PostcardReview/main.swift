@@ -1,0 +1,50 @@
+// `postcard-review`: the review gallery (for UX review), not part of the shipped `postcard`.
+//
+//     postcard-review --review-tour DIR [--compare OLD] [postcard's options, e.g. --camera test]
+//
+// Walks the real app through every screen (ReviewTour) once per window width, scale and direction
+// (ReviewPart: this program again, one process per part), saving each screen light and dark, then
+// writes DIR/index.html (ReviewGallery), listing what changed since the gallery in OLD.
+import Glibc
+import Gtk
+import PostcardApp
+
+/// The gallery as a tool the app runs (see ``AppTool``).
+@MainActor
+func reviewTool() -> AppTool {
+    var tool = AppTool(summary: "Save a picture of every screen of Postcard in every style, width and direction, with an index.html.") { app, options, finish in
+        guard let directory = options.filename("review-tour") else {
+            PostcardMain.printError("postcard-review: --review-tour FOLDER is needed")
+            return finish(2)
+        }
+        let part = ReviewGallery.partOfThisProcess
+        ReviewTour.run(app: app, into: directory, part: part,
+                       variants: part.map(ReviewVariant.all(in:)) ?? [ReviewVariant(dark: false, rightToLeft: false)]) { succeeded in
+            finish(succeeded ? 0 : 1)
+        }
+    }
+    tool.options = [
+        CommandLineOption("review-tour", value: .filename,
+                          description: "Save the pictures in FOLDER, with an index.html, then quit", argumentDescription: "FOLDER"),
+        CommandLineOption("compare", value: .filename,
+                          description: "List the pictures that changed since the gallery in FOLDER", argumentDescription: "FOLDER"),
+    ]
+    tool.beforeDisplay = { options in
+        guard let gallery = options.filename("review-tour"), ReviewGallery.partOfThisProcess == nil else { return nil }
+        // The gallery: this program again once per part (each opens the display), then the index.
+        return ReviewGallery.make(in: gallery.absolute, compare: options.filename("compare")?.absolute, arguments: CommandLine.unsafeArgv)
+    }
+    tool.prepare = { _ in
+        if let part = ReviewGallery.partOfThisProcess { ReviewGallery.prepare(for: part) }
+    }
+    tool.dataDirectory = { options in
+        // A part of the gallery: the same folder every run (its name shows in an empty state's text).
+        guard let gallery = options.filename("review-tour")?.absolute else { return nil }
+        if let part = ReviewGallery.partOfThisProcess { return gallery.appending(".data", part.name) }
+        return gallery.appending("data-\(DateText.nowMicroseconds)")
+    }
+    tool.clock = ReviewGallery.clock
+    return tool
+}
+
+exit(MainActor.assumeIsolated { PostcardMain.run(tool: reviewTool()) })

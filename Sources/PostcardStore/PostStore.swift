@@ -1,0 +1,280 @@
+import CSQLite
+import GLib
+import Glibc
+import PostcardModel
+
+/// The posts, in a SQLite database with a folder of photo copies beside it.
+///
+/// Layout under the data directory (`$XDG_DATA_HOME/postcard/` by default): `posts.sqlite3` (write-ahead
+/// log, schema versioned with `PRAGMA user_version`, see ``migrations``), `photos/`, `photos.lock` and
+/// `navigation.gvariant`. Rows store photo paths relative to the data directory, so the folder can be moved;
+/// other paths are refused on read. Adding a post copies the photo into `photos/` under a temporary
+/// name, flushes it, moves it into place without replacing anything, flushes the folder, then inserts
+/// the row in a transaction; if any step fails, what was written is removed and the error says why, so
+/// nothing half-written remains, and a launch sweeps copies a kill interrupted.
+///
+/// **One write path.** Every write — a post, reply or message, a caption, a draft kept or removed —
+/// goes through the store's one ``Writer`` thread, in the order it was asked for, on that thread's own
+/// connection; the main actor's connection only reads (and brings the schema up to date when the store
+/// opens, before anything can be written). So a caption saved, then a draft removed, then a post land
+/// in that order even while another process holds the database, and the window never waits for one.
+///
+/// Main actor only (its reads run on the main actor's connection).
+@MainActor
+public final class PostStore {
+    /// The data directory.
+    public let directory: FilePath
+    /// The folder holding the photo copies.
+    public let photosDirectory: FilePath
+    nonisolated(unsafe) var db: OpaquePointer?  // the main actor's connection (reads); closed in deinit
+    let writer: Writer
+    /// The clock that stamps what is written (posts, replies, messages, drafts): seconds since
+    /// 1970-01-01 UTC. Any thread.
+    public let clock: @Sendable () -> Int64
+
+    /// Opens (creating if needed) the store in `directory` (any folder name, byte for byte).
+    /// `clock` stamps what is written, in seconds since 1970-01-01 UTC (default: the system's time,
+    /// `g_get_real_time`; the review gallery passes a fixed one so its pictures are the same every run).
+    /// - Throws: ``PostStoreError`` if the folder cannot be created or the database cannot be opened.
+    public init(directory: FilePath, clock: @escaping @Sendable () -> Int64 = { DateText.nowMicroseconds / 1_000_000 }) throws {
+        self.directory = directory
+        self.clock = clock
+        photosDirectory = directory.appending("photos")
+        writer = Writer(databasePath: directory.appending("posts.sqlite3"))
+        do {
+            try Files.makeDirectory(photosDirectory)
+        } catch {
+            throw PostStoreError(description: localized("Can't create the data folder: %s", "\(error)"))
+        }
+        sweepLeftovers()
+        let path = directory.appending("posts.sqlite3")
+        if path.withCString({ sqlite3_open_v2($0, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) }) != SQLITE_OK {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? localized("out of memory")
+            sqlite3_close(db)
+            db = nil
+            // Translators: %1$s is the database file, %2$s why it can't be opened.
+            throw PostStoreError(description: localized("Can't open the post database %1$s: %2$s", path.displayName, message))
+        }
+        sqlite3_busy_timeout(db, 2000)
+        do {
+            try migrate()
+        } catch let error as PostStoreError {
+            sqlite3_close(db)
+            db = nil
+            // Translators: %1$s is the database file, %2$s what is wrong with it.
+            throw PostStoreError(description: localized("Can't use the post database %1$s: %2$s. Move it aside to start afresh, or choose another folder with --data-dir.",
+                                                        path.displayName, error.description))
+        }
+    }
+
+    /// How old a half-copied photo (`photos/.incoming-*`) must be before a launch removes it while
+    /// another Postcard is writing into the same folder (older than any copy still running), in seconds.
+    static let leftoverAge: Int = 3600
+
+    /// The lock file every writer holds (shared, `flock`) while it copies a photo in; the kernel drops a
+    /// killed writer's lock, so a launch that can take it exclusively knows no copy is running anywhere.
+    /// (`photos.lock` beside the `photos` folder, so the folder holds photos only.)
+    nonisolated static func writerLockPath(in photosDirectory: FilePath) -> FilePath {
+        FilePath(bytes: photosDirectory.bytes + Array(".lock".utf8))
+    }
+
+    /// Takes the writers' lock on `photosDirectory` (`LOCK_SH`, or `LOCK_EX | LOCK_NB` when
+    /// `exclusively`); returns its file descriptor (close it to release), or nil.
+    nonisolated static func lockWriters(in photosDirectory: FilePath, exclusively: Bool) -> Int32? {
+        let descriptor = writerLockPath(in: photosDirectory).withCString { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, exclusively ? LOCK_EX | LOCK_NB : LOCK_SH) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
+    /// Removes photo copies that a crash, kill or power cut interrupted (`.incoming-*`, never given a row):
+    /// all of them when no other Postcard is writing into the folder now, else those older than
+    /// ``leftoverAge``.
+    private func sweepLeftovers() {
+        let exclusive = Self.lockWriters(in: photosDirectory, exclusively: true)
+        defer { if let exclusive { close(exclusive) } }
+        let now = time(nil)
+        for name in Files.names(inDirectory: photosDirectory) ?? [] where name.hasPrefix(".incoming-") {
+            let path = photosDirectory.appending(name)
+            var info = stat()
+            guard path.withCString({ stat($0, &info) }) == 0, exclusive != nil || now - info.st_mtim.tv_sec > Self.leftoverAge else { continue }
+            Files.remove(path)
+            appLog.info("Removed an interrupted photo copy: \(name)")
+        }
+    }
+
+    /// The schema version this Postcard writes (`PRAGMA user_version`).
+    public static var schemaVersion: Int32 { Int32(migrations.count) }
+
+    /// The schema changes in order; migration N (1-based) brings a store from version N-1 to N. Each
+    /// runs in its own transaction with the new `user_version`, so a store is always at a whole version.
+    static let migrations: [@MainActor (PostStore) throws -> Void] = [
+        // 1: posts, replies, messages.
+        { store in try store.execute(schemaVersion1) },
+        // 2: photo paths relative to the data folder (early stores kept some absolute ones).
+        { store in
+            for table in ["posts", "replies", "messages"] {
+                let statement = try store.prepare("""
+                    UPDATE \(table) SET photo_path = substr(photo_path, length(?1) + 2)
+                    WHERE substr(photo_path, 1, length(?1) + 1) = ?1 || '/'
+                    """)
+                defer { sqlite3_finalize(statement) }
+                store.directory.withCString { _ = sqlite3_bind_text(statement, 1, $0, Int32(store.directory.bytes.count), postcard_sqlite_transient()) }
+                guard sqlite3_step(statement) == SQLITE_DONE else { throw store.error { localized("Can't update the database: %s", $0) } }
+            }
+        },
+        // 3: drafts, one per flow target.
+        { store in
+            try store.execute("""
+                CREATE TABLE IF NOT EXISTS drafts (
+                    kind TEXT NOT NULL,
+                    target TEXT NOT NULL,
+                    photo_uri TEXT NOT NULL,
+                    comment TEXT NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    PRIMARY KEY (kind, target)
+                );
+                """)
+        },
+    ]
+
+    static let schemaVersion1 = """
+        CREATE TABLE IF NOT EXISTS posts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            author TEXT NOT NULL,
+            profile TEXT NOT NULL,
+            comment TEXT NOT NULL,
+            photo_path TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS posts_by_profile ON posts (profile, created_at DESC, id DESC);
+        CREATE TABLE IF NOT EXISTS replies (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            post_id INTEGER NOT NULL REFERENCES posts(id),
+            author TEXT NOT NULL,
+            comment TEXT NOT NULL,
+            photo_path TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS replies_by_post ON replies (post_id, created_at, id);
+        CREATE TABLE IF NOT EXISTS messages (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            author TEXT NOT NULL,
+            recipient TEXT NOT NULL,
+            comment TEXT NOT NULL,
+            photo_path TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS messages_by_time ON messages (created_at DESC, id DESC);
+        """
+
+    /// The store's schema version: `PRAGMA user_version`; a store from before versioning (tables but
+    /// version 0) counts as version 1.
+    func storedVersion() throws -> Int32 {
+        let version = Int32(try integer("PRAGMA user_version"))
+        if version == 0, try integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'posts'") > 0 { return 1 }
+        return version
+    }
+
+    /// Brings the store to ``schemaVersion``: refuses (untouched) a store written by a newer Postcard,
+    /// then turns on write-ahead logging and foreign keys and runs the missing migrations in order.
+    private func migrate() throws {
+        let version = try storedVersion()
+        guard version <= Self.schemaVersion else {
+            // Translators: %1$d is the store's schema version, %2$d the newest this Postcard knows.
+            throw PostStoreError(description: localized("it was written by a newer Postcard (schema version %1$d; this one knows up to %2$d). Update Postcard to open it",
+                                                        Int(version), Int(Self.schemaVersion)))
+        }
+        try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA foreign_keys = ON")
+        for next in (version + 1)...max(version + 1, Self.schemaVersion) where next <= Self.schemaVersion {
+            try execute("BEGIN IMMEDIATE")
+            do {
+                try Self.migrations[Int(next) - 1](self)
+                try execute("PRAGMA user_version = \(next)")
+                try execute("COMMIT")
+                appLog.info("Post store migrated to schema version \(next)")
+            } catch {
+                try? execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    deinit {
+        sqlite3_close(db)
+    }
+
+    /// Runs SQL with no results on `db`. Any thread.
+    nonisolated static func execute(_ sql: String, on db: OpaquePointer) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? localized("unknown error")
+            sqlite3_free(message)
+            throw PostStoreError(description: text)
+        }
+    }
+
+    func query<T>(_ sql: String, bind: (OpaquePointer?) -> Void, row: (OpaquePointer?) -> T) throws -> [T] {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        bind(statement)
+        var result: [T] = []
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { break }
+            guard step == SQLITE_ROW else { throw error { localized("Can't read the database: %s", $0) } }
+            result.append(row(statement))
+        }
+        return result
+    }
+
+    /// The integer the one-row query `sql` gives (a count, a pragma).
+    func integer(_ sql: String) throws -> Int64 {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw error { localized("Can't read the database: %s", $0) } }
+        return sqlite3_column_int64(statement, 0)
+    }
+
+    /// Runs SQL with no results on the main actor's connection (the schema, as the store opens). Tests
+    /// use it as another process would, to hold the database or refuse writes; the store's own writes
+    /// never use it (they go through the ``Writer``).
+    /// - Throws: ``PostStoreError`` with SQLite's reason.
+    package func execute(_ sql: String) throws {
+        guard let db else { throw PostStoreError(description: localized("The post database is closed")) }
+        try Self.execute(sql, on: db)
+    }
+
+    func prepare(_ sql: String) throws -> OpaquePointer? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw error { localized("Can't prepare a query: %s", $0) }
+        }
+        return statement
+    }
+
+    /// A stored photo path made absolute. Rows keep it relative to the data directory; anything else
+    /// (an absolute path, a `..` step out of the folder) is refused: the photo then shows as
+    /// unavailable, and the refusal is logged.
+    func photoPath(_ statement: OpaquePointer?, _ column: Int32) -> FilePath {
+        let stored = text(statement, column)
+        guard !stored.hasPrefix("/"), !stored.split(separator: "/").contains("..") else {
+            appLog.problem("Refused a stored photo path outside the data folder: \(stored)")
+            return directory.appending("photos", ".refused-path")  // never exists: shown as unavailable
+        }
+        return directory.appending(stored)
+    }
+
+    func text(_ statement: OpaquePointer?, _ column: Int32) -> String {
+        sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+    }
+
+    /// The error `message` makes of SQLite's reason for the last failure.
+    func error(_ message: (String) -> String) -> PostStoreError {
+        PostStoreError(description: message(String(cString: sqlite3_errmsg(db))))
+    }
+}
