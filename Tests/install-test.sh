@@ -40,9 +40,27 @@ clean_env=(env -u LD_LIBRARY_PATH PATH=/usr/bin:/bin HOME="$root" XDG_DATA_HOME=
 # The installed translations are found (German help).
 "${clean_env[@]}" LANG=de_DE.UTF-8 LANGUAGE= LC_ALL= "$root$prefix/bin/postcard" --help | grep -qF "$(german "Show the version and quit")" \
   || fail "postcard --help in German"
-output=$(dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" "${clean_env[@]}" G_DEBUG=fatal-warnings "$root$prefix/bin/postcard" \
-  --measure-startup --data-dir "$root/posts" 2>/dev/null) || fail "the installed app did not start"
-grep -q "first-frame-monotonic-us" <<< "$output" || fail "the installed app showed no window: $output"
+# Its window, read the way a screen reader reads it (AT-SPI), then quit through its D-Bus action.
+names="/usr/bin/python3 $PWD/Tests/PostcardTests/Scripts/atspi_names.py"
+cat > "$root/start.sh" <<SCRIPT
+"\$@" & app=\$!
+for _ in \$(seq 1 150); do
+  if $names \$app 2>/dev/null | grep -qx "push button|New Post"; then
+    $names \$app
+    gdbus call --session --dest $id --object-path /io/github/postcard/Postcard --method org.gtk.Actions.Activate quit [] {} > /dev/null \\
+      || { kill \$app; exit 1; }
+    wait \$app; exit \$?
+  fi
+  kill -0 \$app 2>/dev/null || { wait \$app; exit 1; }
+  sleep 0.2
+done
+kill \$app; exit 1
+SCRIPT
+output=$(dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" bash "$root/start.sh" "${clean_env[@]}" G_DEBUG=fatal-warnings \
+  "$root$prefix/bin/postcard" 2>/dev/null) || fail "the installed app did not start, show My Profile and quit: $output"
+grep -qx "frame|Postcard" <<< "$output" || fail "the installed app showed no window named Postcard: $output"
+# The tools are not installed: the shipped program is only the app.
+[ ! -e "$root$prefix/bin/postcard-review" ] && [ ! -e "$root$prefix/bin/postcard-measure" ] || fail "a tool was installed"
 
 # Links from the desktop: the launcher handles postcard:// (x-scheme-handler/postcard, %U), and a real
 # `gio open` reaches the installed app by D-Bus activation in a private session bus, which finds the

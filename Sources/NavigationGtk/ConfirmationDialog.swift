@@ -93,6 +93,7 @@ public final class ConfirmationDialog {
     public func withdraw() { finish(false) }
 
     private func show() {
+        guard !answer.isResolved else { return }  // answered (withdrawn, its window gone) before it was shown
         // While shown, the question's window keeps the question (released when it is answered).
         g_object_set_data_full(window.pointer(as: GObject.self), Self.dataKey, Unmanaged.passRetained(self).toOpaque()) { data in
             Unmanaged<ConfirmationDialog>.fromOpaque(data!).release()

@@ -1,7 +1,7 @@
 // The navigation benchmarks of issue 12 (`make bench-navigation`, and the end of `make bench`): start to
 // first frame, pushes and pops, main-actor hops, idle wake-ups, open → cancel and push → pop cycles, and
 // New Post to Choose a Photo's first frame. The app measures itself (`postcard-measure --measure-navigation`,
-// Sources/PostcardApp/App/NavigationMeasurement.swift); this program runs it and the C baselines, and
+// Sources/PostcardMeasure/NavigationMeasurement.swift); this program runs it and the C baselines, and
 // writes bench/navigation.md.
 import Foundation
 import Gtk
@@ -137,7 +137,7 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
     | opening the photo flow: click on New Post to the first frame of Choose a Photo (GL renderer) | — | \(number(gl["flow-open-ms"], "%.0f")) ms over \(number(gl["flow-opens"], "%.0f")) opens (the first in the process: \(number(gl["flow-open-first-ms"], "%.0f")) ms) | < 100 ms | \(verdict(below(gl["flow-open-ms"], 100))) |
     | the same, cairo renderer | — | \(number(cairo["flow-open-ms"], "%.0f")) ms (first: \(number(cairo["flow-open-first-ms"], "%.0f")) ms) | < 100 ms | \(verdict(below(cairo["flow-open-ms"], 100))) |
 
-    How each is measured (`postcard-measure --measure-navigation`, `Sources/PostcardApp/App/NavigationMeasurement.swift`,
+    How each is measured (`postcard-measure --measure-navigation`, `Sources/PostcardMeasure/NavigationMeasurement.swift`,
     run by `Sources/PostcardBench/Navigation.swift`; the app is driven through its widgets, as a user would):
 
     - *Start to first frame*: from just before the process is started to its first painted frame (the

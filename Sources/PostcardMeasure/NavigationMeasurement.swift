@@ -6,7 +6,7 @@ import PhotoPosting
 import PostcardApp
 import PostcardModel
 
-/// `postcard --measure-navigation`: drives the main window as a user would — the friend's button on
+/// `postcard-measure --measure-navigation`: drives the main window as a user would — the friend's button on
 /// My Profile, the Back button, New Post and the flow's Cancel, with the stack's real slide
 /// transitions — prints what it measured on standard output and quits. `make bench-navigation` (and
 /// `make bench`) runs it and writes `bench/navigation.md`; a program, not a test.

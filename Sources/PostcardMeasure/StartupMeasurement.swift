@@ -2,7 +2,7 @@ import Glibc
 import Gtk
 import PostcardApp
 
-/// `postcard --measure-startup`: reports, on standard output, when My Profile's first frame was painted
+/// `postcard-measure --measure-startup`: reports, on standard output, when My Profile's first frame was painted
 /// and how much memory the process holds once the photos on screen show, then quits. `make bench`
 /// runs it with 0 and with thousands of posts and compares the two in the same run.
 ///

@@ -43,7 +43,7 @@ public struct ReviewPart: Equatable, Sendable {
     /// `360` or `360@2x`: the start of its pictures' file names.
     var sizeName: String { scale == 1 ? "\(width)" : "\(width)@\(scale)x" }
 
-    /// The parts `postcard --review-tour` runs when `POSTCARD_REVIEW_PARTS` does not name others: a
+    /// The parts `postcard-review --review-tour` runs when `POSTCARD_REVIEW_PARTS` does not name others: a
     /// phone-sized window (where flows are bottom sheets) and a desktop-sized one, each left to right and
     /// right to left, and the phone size at 2×.
     public static let all = ["360", "360-rtl", "1280", "1280-rtl", "360@2x"].compactMap(ReviewPart.init(name:))
@@ -86,7 +86,7 @@ public struct ReviewScreen: Sendable {
     public let caption: String
 }
 
-/// The review gallery (`postcard --review-tour DIR`, `make review`): the review tour run once per
+/// The review gallery (`postcard-review --review-tour DIR`, `make review`): the review tour run once per
 /// ``ReviewPart`` in a process of its own (the scale is fixed when GTK starts, and flows present as
 /// bottom sheets or windows by the window's width when they open), each saving every screen in every
 /// ``ReviewVariant``; then `DIR/index.html`, a contact sheet grouping the pictures by screen, one row per
@@ -197,7 +197,7 @@ public enum ReviewGallery {
         }
     }
 
-    /// The part this process is, when `postcard --review-tour` started it for one (`POSTCARD_REVIEW_PART`).
+    /// The part this process is, when `postcard-review --review-tour` started it for one (`POSTCARD_REVIEW_PART`).
     nonisolated static var partOfThisProcess: ReviewPart? { Files.environment("POSTCARD_REVIEW_PART").flatMap(ReviewPart.init(name:)) }
 
     /// Sets this process up as `part` before the app builds anything: the text direction, GNOME's
@@ -450,7 +450,7 @@ public enum ReviewGallery {
             .problems { color: #c01c28; }
             </style>
             <h1>Postcard review gallery</h1>
-            <p>Every screen in every state worth reviewing, made by <code>postcard --review-tour</code> on \
+            <p>Every screen in every state worth reviewing, made by <code>postcard-review --review-tour</code> on \
             \(escaped(DateText.format(unixSeconds: Int64(time(nil)), "%-d %b %Y, %H:%M"))), Postcard \(escaped(AppController.version)). \
             Parts: \(parts.map { "\($0.width) × \($0.height) px" + ($0.scale > 1 ? " at \($0.scale)×" : "") + ($0.rightToLeft ? " right to left" : "") }.joined(separator: ", ")). \
             The pictures are GTK's own rendering of each window (the same on every machine with the same fonts and GTK), \

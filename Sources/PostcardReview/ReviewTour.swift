@@ -9,7 +9,7 @@ import PostcardModel
 /// A walk through every screen for a UX review: drives the real app through its widgets as a user
 /// would and saves pictures of the window at each screen (``ReviewGallery/screens``), rendered by GTK
 /// itself, so it works under Xvfb with no window manager. At each screen it saves one picture per
-/// ``ReviewVariant`` (light and dark style), as `DIR/<screen>/<part>-<variant>.png`. `postcard --review-tour DIR` runs it once per
+/// ``ReviewVariant`` (light and dark style), as `DIR/<screen>/<part>-<variant>.png`. `postcard-review --review-tour DIR` runs it once per
 /// ``ReviewPart`` (window width and scale) and makes the gallery (``ReviewGallery``).
 @MainActor
 enum ReviewTour {

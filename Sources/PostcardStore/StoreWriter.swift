@@ -55,7 +55,12 @@ extension PostStore {
                     throw PostStoreError(description: localized("Can't open the post database %1$s: %2$s", databasePath.displayName, message))
                 }
                 sqlite3_busy_timeout(opened, 5000)
-                try PostStore.execute("PRAGMA foreign_keys = ON", on: opened)
+                do {
+                    try PostStore.execute("PRAGMA foreign_keys = ON", on: opened)
+                } catch {
+                    sqlite3_close(opened)
+                    throw error
+                }
                 connection = opened
                 return opened
             }

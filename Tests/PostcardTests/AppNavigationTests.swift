@@ -1,4 +1,5 @@
 import CGtk
+import CSQLite
 import CXTest
 import Gtk
 import Navigation
@@ -630,6 +631,37 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             spin(until: { outcomes.count == 1 }, "ended")
             XCTAssertEqual(outcomes, [.caption(.canceled)])
             spin(until: { app.activeFlow == nil }, "no flow left running")
+        }
+    }
+
+    func testEditCaptionWhoseSaveFailsAfterTheWindowWentEndsOnceAndKeepsTheCaption() throws {
+        try onMain {
+            let app = try makeApp(posts: ["Old caption"])
+            var outcomes: [FlowOutcome] = []
+            app.onFlowEnded = { outcomes.append($0) }
+            openFirstPost(app)
+            findButton(labeled: "Edit Caption", in: app.mainWindow.stack.headerBar)!.activate()
+            settle(app, depth: 3)
+            let editor = try XCTUnwrap(app.mainWindow.stack.visiblePage as? CommentPage)
+            editor.commentView.text = "New caption"
+            // The disk is full, and another process holds the database while Save waits for it.
+            runSQL("CREATE TRIGGER refuse BEFORE UPDATE ON posts BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
+                   inStoreAt: app.store.directory.text)
+            var other: OpaquePointer?
+            XCTAssertEqual(sqlite3_open(app.store.directory.text + "/posts.sqlite3", &other), SQLITE_OK)
+            defer { sqlite3_close(other) }
+            XCTAssertEqual(sqlite3_exec(other, "BEGIN IMMEDIATE", nil, nil, nil), SQLITE_OK)
+            postWhenReady(editor)
+            spin(until: { editor.isBusy }, "saving")
+            app.mainWindow.window.destroy()  // the app quits while the caption is being saved
+            spin(for: 0.3)
+            XCTAssertEqual(sqlite3_exec(other, "COMMIT", nil, nil, nil), SQLITE_OK)
+            spin(until: { outcomes.count == 1 }, timeout: 10, "the flow ends once the save has failed")
+            XCTAssertEqual(outcomes, [.caption(.canceled)])
+            spin(until: { app.activeFlow == nil }, "no flow left running")
+            let draft = try XCTUnwrap(try app.store.drafts().first, "what was typed is kept")
+            XCTAssertEqual(draft.kind, .caption)
+            XCTAssertEqual(draft.comment, "New caption")
         }
     }
 }

@@ -5,7 +5,7 @@ import Gtk
 @testable import PostcardReview
 import XCTest
 
-/// The review gallery as a reviewer gets it: `postcard --review-tour DIR` run for real (one part of
+/// The review gallery as a reviewer gets it: `postcard-review --review-tour DIR` run for real (one part of
 /// the five, `POSTCARD_REVIEW_PARTS=360`, to keep `make test` short), every screen's picture in both
 /// styles there, of the window's size, not blank, dark darker than light; `index.html` showing each;
 /// and `--compare` naming exactly the pictures that changed.

@@ -330,4 +330,17 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(titles(third), ["My Profile"])
         }
     }
+
+    func testLinksAreFoundInAnyScriptAndEndWhereTheSentenceDoes() {
+        XCTAssertEqual(Links.find(in: "Write to jose\u{301}@example.org.").map(\.uri), ["mailto:jose\u{301}@example.org"],
+                       "a combining mark is part of the address, as with ICU's word characters")
+        XCTAssertEqual(Links.find(in: "पता: मेल@उदाहरण.भारत देखें").map(\.uri), ["mailto:मेल@उदाहरण.भारत"])
+        XCTAssertEqual(Links.find(in: "(see https://en.wikipedia.org/wiki/Foo_(bar)) and www.gnome.org!").map(\.uri),
+                       ["https://en.wikipedia.org/wiki/Foo_(bar)", "https://www.gnome.org"])
+        XCTAssertEqual(Links.find(in: "Ünïcödé first, then HTTPS://EXAMPLE.ORG/ä?x=1").map(\.uri), ["HTTPS://EXAMPLE.ORG/ä?x=1"])
+        XCTAssertTrue(Links.find(in: "javascript:alert(1) file:///etc/passwd data:text/html,x").isEmpty, "other schemes are never links")
+        let text = "Café ☕ at postcard://post/7, then more"
+        let found = Links.find(in: text)
+        XCTAssertEqual(found.map { String(text[$0.range]) }, ["postcard://post/7"], "the range is the link's own text")
+    }
 }

@@ -63,11 +63,10 @@ extension AppController {
     static func links(fromGVariantText text: String) -> [String]? {
         let type = g_variant_type_new("as")
         defer { g_variant_type_free(type) }
-        guard let variant = g_variant_parse(type, text, nil, nil, nil) else { return nil }
-        let owned = g_variant_ref_sink(variant)
-        defer { g_variant_unref(owned) }
+        guard let variant = g_variant_parse(type, text, nil, nil, nil) else { return nil }  // not floating: ours
+        defer { g_variant_unref(variant) }
         var count: gsize = 0
-        guard let strings = g_variant_get_strv(owned, &count) else { return [] }
+        guard let strings = g_variant_get_strv(variant, &count) else { return [] }
         defer { g_free(strings) }  // the strings themselves belong to the variant
         return (0..<Int(count)).compactMap { strings[$0].map { String(cString: $0) } }
     }

@@ -56,7 +56,10 @@ final class CaptionCoordinator {
         let flow = EditCaptionFlow<Post>(photo: Photo(path: post.photoPath), caption: current, draft: draft,
                                          drafts: app.drafts(.caption, target: String(post.id))) { caption in
             try await store.updateComment(ofPost: post.id, to: caption)
-            return (try? store.post(id: post.id)) ?? post  // read once, for the detail page and the feeds
+            // Read once, for the detail page and the feeds; what was saved if it can't be read back.
+            return (try? store.post(id: post.id))
+                ?? Post(id: post.id, author: post.author, profile: post.profile, comment: caption,
+                        photoPath: post.photoPath, createdAt: post.createdAt)
         }
         app.flows.start("Edit Caption", flow) { [weak self] flow in
             let result = await flow.run(from: detail)

@@ -38,6 +38,8 @@ public final class EditCaptionFlow<Output: Sendable> {
     private var host: FlowHost?
     private var editor: CommentPage?
     private var isSaving = false
+    /// The window went (or code removed the page) while saving: the save's outcome ends the flow.
+    private var endWhenSaveEnds = false
 
     /// A flow editing `caption` of the post showing `photo`; `draft` is text kept from an earlier run to
     /// start with instead (a draft resumed).
@@ -86,23 +88,39 @@ public final class EditCaptionFlow<Output: Sendable> {
             } catch {
                 guard let self else { return }
                 self.isSaving = false
-                editor.isBusy = false
-                editor.showError("\(error)")
+                if self.endWhenSaveEnds {
+                    // The save failed and the page is gone: keep what was typed, end as canceled.
+                    self.keepDraft(of: editor)
+                    self.finish(.canceled, keepsDraft: true)
+                } else {
+                    editor.isBusy = false
+                    editor.showError("\(error)")
+                }
             }
         }
     }
 
     /// Every way out arrives here: the user's Back forgets the draft; the window gone or the page removed
-    /// by code keep it (when it differs from the caption).
+    /// by code keep it (when it differs from the caption). While saving, Back waits (the outcome must be
+    /// seen), and the other ways out let the save decide: saved, or canceled with the draft kept.
     private func requestCancel(_ reason: FlowHost.CancelReason) {
-        guard !completion.isResolved, !isSaving else { return }
+        guard !completion.isResolved else { return }
+        if isSaving {
+            if reason != .user { endWhenSaveEnds = true }
+            return
+        }
         if reason != .user, let editor, editor.commentView.text != caption {
-            drafts?.cancelPendingSave()
-            drafts?.save(editor.photo, editor.commentView.text)
+            keepDraft(of: editor)
             finish(.canceled, keepsDraft: true)
         } else {
             finish(.canceled)
         }
+    }
+
+    /// Keeps the editor's text as the draft now (not the user's choice to leave).
+    private func keepDraft(of editor: CommentPage) {
+        drafts?.cancelPendingSave()
+        if editor.commentView.text != caption { drafts?.save(editor.photo, editor.commentView.text) }
     }
 
     private func finish(_ result: Result, keepsDraft: Bool = false) {

@@ -7,9 +7,11 @@ import Gtk
 /// open a screen of the app, see ``Route``). Other schemes (`javascript:`, `file:`, `data:` …) are never made links, so they cannot be
 /// activated from a post.
 enum Links {
-    /// The pattern, compiled once by GLib's `GRegex` (PCRE2, UTF-8, `\w` and `\b` by Unicode's rules;
-    /// case-insensitive for the schemes).
-    private static let pattern = CompiledPattern(#"(?i)\b(?:https?://|postcard://|mailto:|www\.)[^\s<>"]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+"#)
+    /// The pattern, compiled once by GLib's `GRegex` (PCRE2, UTF-8; case-insensitive for the schemes).
+    /// A word character is spelled out as ICU's `\w` is (letters, combining marks, decimal digits,
+    /// connector punctuation), since PCRE2's leaves out marks: a link or address starts where no word
+    /// character precedes it, as at ICU's `\b`.
+    private static let pattern = CompiledPattern(#"(?i)(?<![\p{L}\p{M}\p{Nd}\p{Pc}])(?:https?://|postcard://|mailto:|www\.)[^\s<>"]+|(?<![\p{L}\p{M}\p{Nd}\p{Pc}])[\p{L}\p{M}\p{Nd}\p{Pc}.+-]+@[\p{L}\p{M}\p{Nd}\p{Pc}-]+(?:\.[\p{L}\p{M}\p{Nd}\p{Pc}-]+)+"#)
 
     /// The links in `text`: each range of `text` and the URI it opens.
     static func find(in text: String) -> [(range: Range<String.Index>, uri: String)] {
