@@ -79,6 +79,10 @@ for _ in \$(seq 1 150); do grep -q "Opened postcard://post/1/comments" "$root/ac
 gio open postcard://profile/ada || exit 1
 for _ in \$(seq 1 150); do grep -q "Opened postcard://profile/ada" "$root/activated.log" && break; sleep 0.2; done
 gdbus call --session --dest $id --object-path /io/github/postcard/Postcard --method org.gtk.Actions.Activate quit [] {} > /dev/null
+# The session bus ends with this script: first let every Postcard on it finish (one still registering when
+# the bus goes logs a critical).
+running() { for p in /proc/[0-9]*; do [ "\$(readlink \$p/exe 2>/dev/null)" = "$root$prefix/bin/postcard" ] && return 0; done; return 1; }
+for _ in \$(seq 1 100); do running || break; sleep 0.1; done
 SCRIPT
 # (GIO offers a launcher only when its Exec program is on PATH, as an installed postcard is.)
 xvfb-run -a -s "-screen 0 1280x800x24" "${clean_env[@]}" PATH="$root$prefix/bin:/usr/bin:/bin" \
