@@ -105,6 +105,11 @@ public enum DraftKind: String, CaseIterable, Sendable {
 
 /// A comment being written that was not posted yet: what a flow keeps until it is posted or discarded.
 public struct Draft: Equatable, Sendable {
+    /// The draft's own id: the running flow's that typed it (random, new for each flow; a resumed flow
+    /// goes on with it).
+    public let id: String
+    /// The id of the Postcard instance whose flow keeps it (empty for a draft from before instances).
+    public let owner: String
     /// What the comment is for.
     public let kind: DraftKind
     /// Whose profile (a person's id) or which post (its id, as text) it is for (see ``DraftKind``).
@@ -116,8 +121,10 @@ public struct Draft: Equatable, Sendable {
     /// When it was last saved, in seconds since 1970-01-01 UTC.
     public let updatedAt: Int64
 
-    /// A draft of `comment` on the photo at `photoURI`, for `kind` and `target`.
-    public init(kind: DraftKind, target: String, photoURI: String, comment: String, updatedAt: Int64) {
+    /// A draft `id` kept by instance `owner` of `comment` on the photo at `photoURI`, for `kind` and `target`.
+    public init(id: String, owner: String, kind: DraftKind, target: String, photoURI: String, comment: String, updatedAt: Int64) {
+        self.id = id
+        self.owner = owner
         self.kind = kind
         self.target = target
         self.photoURI = photoURI

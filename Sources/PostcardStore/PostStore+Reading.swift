@@ -102,22 +102,29 @@ extension PostStore {
         return Int(sqlite3_column_int64(statement, 0))
     }
 
-    /// The drafts kept, newest first, after every write queued before the call (``waitForWrites()``).
-    /// A draft of a kind this Postcard does not know (kept by a newer one) is left in the store
-    /// untouched and reported in the log, not returned.
+    /// The drafts kept that nobody is editing, newest first, after every write queued before the call
+    /// (``waitForWrites()``): this instance's, and those whose instance is gone (it quit, crashed or was
+    /// killed). A draft another Postcard on the same folder is still editing is not returned. A draft of a
+    /// kind this Postcard does not know (kept by a newer one) is left in the store untouched and reported
+    /// in the log, not returned.
     /// - Throws: ``PostStoreError`` if the database cannot be read.
     public func drafts() throws -> [Draft] {
         waitForWrites()
-        let rows = try query("SELECT kind, target, photo_uri, comment, updated_at FROM drafts ORDER BY updated_at DESC", bind: { _ in }) { statement in
-            (kind: self.text(statement, 0), target: self.text(statement, 1), photoURI: self.text(statement, 2),
-             comment: self.text(statement, 3), updatedAt: sqlite3_column_int64(statement, 4))
+        let rows = try query("SELECT id, instance, kind, target, photo_uri, comment, updated_at FROM drafts ORDER BY updated_at DESC", bind: { _ in }) { statement in
+            (id: self.text(statement, 0), owner: self.text(statement, 1), kind: self.text(statement, 2), target: self.text(statement, 3),
+             photoURI: self.text(statement, 4), comment: self.text(statement, 5), updatedAt: sqlite3_column_int64(statement, 6))
         }
         return rows.compactMap { row in
             guard let kind = DraftKind(rawValue: row.kind) else {
                 appLog.problem("Kept a draft of a kind this Postcard doesn't know (“\(row.kind)”, for \(row.target)); it isn't offered")
                 return nil
             }
-            return Draft(kind: kind, target: row.target, photoURI: row.photoURI, comment: row.comment, updatedAt: row.updatedAt)
+            guard row.owner == instanceID || !instances.isLive(row.owner) else {
+                appLog.debug("A draft another Postcard is editing is not offered: \(row.kind) \(row.target)")
+                return nil
+            }
+            return Draft(id: row.id, owner: row.owner, kind: kind, target: row.target, photoURI: row.photoURI,
+                         comment: row.comment, updatedAt: row.updatedAt)
         }
     }
 }

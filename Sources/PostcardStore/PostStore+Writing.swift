@@ -1,3 +1,4 @@
+import CGLib
 import CSQLite
 import GLib
 import Glibc
@@ -85,64 +86,100 @@ extension PostStore {
 
     // MARK: - Drafts
 
-    /// Keeps `comment` on the photo at `photoURI` as the draft for `kind` and `target`, replacing the one
-    /// kept before: queued on the writer, so it returns at once and is committed (write-ahead log: it
-    /// survives a kill or a power cut) after every write asked for before it (``waitForWrites()`` waits
-    /// for it). A failure is logged; the flow goes on, and its next change tries again.
-    public func saveDraft(_ kind: DraftKind, target: String, photoURI: String, comment: String) {
-        let now = clock()
+    /// A new draft id, for a flow that starts (random, `g_uuid_string_random`).
+    public nonisolated static func newDraftID() -> String {
+        let uuid = g_uuid_string_random()!
+        defer { g_free(uuid) }
+        return String(cString: uuid)
+    }
+
+    /// Keeps `comment` on the photo at `photoURI` as draft `id` (the flow's) for `kind` and `target`,
+    /// replacing what that flow kept before, as this instance's — never over a draft another instance
+    /// owns. Queued on the writer, so it returns at once and is committed (write-ahead log: it survives a
+    /// kill or a power cut) after every write asked for before it (``waitForWrites()`` waits for it). A
+    /// failure is logged; the flow goes on, and its next change tries again.
+    public func saveDraft(_ kind: DraftKind, id: String, target: String, photoURI: String, comment: String) {
+        let now = clock(), instance = instanceID
         writer.post("Couldn't keep the draft") { db in
-            try Self.saveDraft(on: db, kind: kind, target: target, photoURI: photoURI, comment: comment, updatedAt: now)
+            try Self.saveDraft(on: db, id: id, instance: instance, kind: kind, target: target, photoURI: photoURI, comment: comment, updatedAt: now)
         }
     }
 
-    /// ``saveDraft(_:target:photoURI:comment:)``, blocking until it is committed (tests, tools).
+    /// ``saveDraft(_:id:target:photoURI:comment:)``, blocking until it is committed (tests, tools).
     /// - Throws: ``PostStoreError`` if the database cannot be written.
-    package func saveDraftNow(_ kind: DraftKind, target: String, photoURI: String, comment: String) throws {
-        let now = clock()
+    package func saveDraftNow(_ kind: DraftKind, id: String = PostStore.newDraftID(), target: String, photoURI: String, comment: String) throws {
+        let now = clock(), instance = instanceID
         try writer.runAndWait { db in
-            try Self.saveDraft(on: db, kind: kind, target: target, photoURI: photoURI, comment: comment, updatedAt: now)
+            try Self.saveDraft(on: db, id: id, instance: instance, kind: kind, target: target, photoURI: photoURI, comment: comment, updatedAt: now)
         }
     }
 
-    /// Forgets the draft for `kind` and `target`, if any: queued on the writer after every write asked
-    /// for before it (so a draft saved a moment earlier never comes back). A failure is logged.
-    public func removeDraft(_ kind: DraftKind, target: String) {
-        writer.post("Couldn't remove the draft") { db in try Self.removeDraft(on: db, kind: kind.rawValue, target: target) }
+    /// Forgets draft `id` if this instance owns it (a draft of another instance's is never removed).
+    /// Queued on the writer after every write asked for before it (so a draft saved a moment earlier
+    /// never comes back). A failure is logged.
+    public func removeDraft(id: String) {
+        let instance = instanceID
+        writer.post("Couldn't remove the draft") { db in try Self.removeDraft(on: db, id: id, instance: instance) }
     }
 
-    nonisolated private static func saveDraft(on db: OpaquePointer, kind: DraftKind, target: String, photoURI: String,
-                                              comment: String, updatedAt: Int64) throws {
+    /// Makes `draft` (offered by ``drafts()``: its owner is gone, or is this instance) this instance's,
+    /// so a flow resuming it goes on with it and no other Postcard offers it meanwhile. Queued.
+    /// A draft another Postcard is still editing is never taken (nothing happens).
+    public func claimDraft(_ draft: Draft) {
+        guard draft.owner == instanceID || !instances.isLive(draft.owner) else {
+            return appLog.debug("Not taking a draft another Postcard is editing: \(draft.id)")
+        }
+        let instance = instanceID
+        writer.post("Couldn't take over the draft") { db in
+            try Self.run(on: db, "UPDATE drafts SET instance = ?1 WHERE id = ?2 AND instance = ?3", [instance, draft.id, draft.owner])
+        }
+    }
+
+    /// Forgets `draft` (offered by ``drafts()``): taken over first, so a draft another Postcard has taken
+    /// meanwhile, or is still editing, stays. Queued.
+    public func discardDraft(_ draft: Draft) {
+        claimDraft(draft)
+        removeDraft(id: draft.id)
+    }
+
+    nonisolated private static func saveDraft(on db: OpaquePointer, id: String, instance: String, kind: DraftKind, target: String,
+                                              photoURI: String, comment: String, updatedAt: Int64) throws {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, """
-            INSERT INTO drafts (kind, target, photo_uri, comment, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT (kind, target) DO UPDATE SET photo_uri = ?3, comment = ?4, updated_at = ?5
+            INSERT INTO drafts (id, instance, kind, target, photo_uri, comment, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            ON CONFLICT (id) DO UPDATE SET photo_uri = ?5, comment = ?6, updated_at = ?7 WHERE drafts.instance = ?2
             """, -1, &statement, nil) == SQLITE_OK else {
             throw PostStoreError(description: localized("Can't keep the draft: %s", String(cString: sqlite3_errmsg(db))))
         }
         defer { sqlite3_finalize(statement) }
-        for (index, value) in [kind.rawValue, target, photoURI, comment].enumerated() {
+        for (index, value) in [id, instance, kind.rawValue, target, photoURI, comment].enumerated() {
             sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
         }
-        sqlite3_bind_int64(statement, 5, updatedAt)
+        sqlite3_bind_int64(statement, 7, updatedAt)
         guard sqlite3_step(statement) == SQLITE_DONE else {
             throw PostStoreError(description: localized("Can't keep the draft: %s", String(cString: sqlite3_errmsg(db))))
         }
-        appLog.debug("Draft saved: \(kind) \(target), \(comment.count) characters")
+        appLog.debug("Draft saved: \(kind) \(target), \(comment.count) characters (draft \(id))")
     }
 
-    nonisolated private static func removeDraft(on db: OpaquePointer, kind: String, target: String) throws {
+    nonisolated private static func removeDraft(on db: OpaquePointer, id: String, instance: String) throws {
+        try run(on: db, "DELETE FROM drafts WHERE id = ?1 AND instance = ?2", [id, instance])
+        if sqlite3_changes(db) > 0 { appLog.debug("Draft removed: \(id)") }
+    }
+
+    /// Runs one statement with text parameters `values` on `db`. The writer's thread.
+    nonisolated private static func run(on db: OpaquePointer, _ sql: String, _ values: [String]) throws {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, "DELETE FROM drafts WHERE kind = ?1 AND target = ?2", -1, &statement, nil) == SQLITE_OK else {
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
             throw PostStoreError(description: localized("Can't remove the draft: %s", String(cString: sqlite3_errmsg(db))))
         }
         defer { sqlite3_finalize(statement) }
-        sqlite3_bind_text(statement, 1, kind, -1, postcard_sqlite_transient())
-        sqlite3_bind_text(statement, 2, target, -1, postcard_sqlite_transient())
+        for (index, value) in values.enumerated() {
+            sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
+        }
         guard sqlite3_step(statement) == SQLITE_DONE else {
             throw PostStoreError(description: localized("Can't remove the draft: %s", String(cString: sqlite3_errmsg(db))))
         }
-        if sqlite3_changes(db) > 0 { appLog.debug("Draft removed: \(kind) \(target)") }
     }
 
     /// Blocks until every write queued so far (posts, captions, drafts) has reached the database. Called

@@ -6,7 +6,8 @@ import PostcardModel
 /// The posts, in a SQLite database with a folder of photo copies beside it.
 ///
 /// Layout under the data directory (`$XDG_DATA_HOME/postcard/` by default): `posts.sqlite3` (write-ahead
-/// log, schema versioned with `PRAGMA user_version`, see ``migrations``), `photos/`, `photos.lock` and
+/// log, schema versioned with `PRAGMA user_version`, see ``migrations``), `photos/`, `photos.lock`,
+/// `instances/` and `navigation.lock` (which Postcards have the folder open, see ``InstanceLocks``) and
 /// `navigation.gvariant`. Rows store photo paths relative to the data directory, so the folder can be moved;
 /// other paths are refused on read. Adding a post copies the photo into `photos/` under a temporary
 /// name, flushes it, moves it into place without replacing anything, flushes the folder, then inserts
@@ -31,6 +32,14 @@ public final class PostStore {
     /// The clock that stamps what is written (posts, replies, messages, drafts): seconds since
     /// 1970-01-01 UTC. Any thread.
     public let clock: @Sendable () -> Int64
+    /// This instance among the Postcards that have the folder open (see ``InstanceLocks``).
+    let instances: InstanceLocks
+    /// This store's instance id: the owner of the drafts its flows keep.
+    public var instanceID: String { instances.id }
+    /// Whether this is the first Postcard to have opened the folder of those that have it open now: only
+    /// it restores and keeps the pages open at quit, so a second instance on the same folder neither
+    /// shows the first one's pages nor overwrites them.
+    public var isPrimary: Bool { instances.primaryDescriptor >= 0 }
 
     /// Opens (creating if needed) the store in `directory` (any folder name, byte for byte).
     /// `clock` stamps what is written, in seconds since 1970-01-01 UTC (default: the system's time,
@@ -46,6 +55,7 @@ public final class PostStore {
         } catch {
             throw PostStoreError(description: localized("Can't create the data folder: %s", "\(error)"))
         }
+        instances = InstanceLocks(directory: directory)
         sweepLeftovers()
         let path = directory.appending("posts.sqlite3")
         if path.withCString({ sqlite3_open_v2($0, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) }) != SQLITE_OK {
@@ -139,6 +149,25 @@ public final class PostStore {
                 );
                 """)
         },
+        // 4: drafts belong to a running flow (`id`, new for each) of an instance (`instance`): two
+        // Postcards on one folder never share, overwrite or remove each other's. Earlier drafts have no
+        // instance: nobody is editing them.
+        { store in
+            try store.execute("""
+                CREATE TABLE drafts_by_flow (
+                    id TEXT PRIMARY KEY,
+                    instance TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    target TEXT NOT NULL,
+                    photo_uri TEXT NOT NULL,
+                    comment TEXT NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+                INSERT INTO drafts_by_flow SELECT lower(hex(randomblob(16))), '', kind, target, photo_uri, comment, updated_at FROM drafts;
+                DROP TABLE drafts;
+                ALTER TABLE drafts_by_flow RENAME TO drafts;
+                """)
+        },
     ]
 
     static let schemaVersion1 = """
@@ -206,6 +235,7 @@ public final class PostStore {
 
     deinit {
         sqlite3_close(db)
+        instances.release()
     }
 
     /// Runs SQL with no results on `db`. Any thread.

@@ -24,7 +24,7 @@ final class StoreWritePathTests: GtkTestCase, @unchecked Sendable {
             let folder = makeTemporaryDirectory()
             let store = try PostStore(directory: FilePath(folder))
             let post = try store.addNow(photo: Photo(path: FilePath(bundledPhotos + "/coffee.png")), comment: "Espresso", author: "me", profile: "me")
-            try store.saveDraftNow(.caption, target: String(post.id), photoURI: post.photoPath.uri, comment: "Espresso, doppio")
+            try store.saveDraftNow(.caption, id: "caption-draft", target: String(post.id), photoURI: post.photoPath.uri, comment: "Espresso, doppio")
             let other = openOtherConnection(folder)
             defer { sqlite3_close(other) }
             // What lands, in the order it lands.
@@ -39,7 +39,7 @@ final class StoreWritePathTests: GtkTestCase, @unchecked Sendable {
             var captionSaved = false, posted: Post?
             Task { try await store.updateComment(ofPost: post.id, to: "Espresso, doppio"); captionSaved = true }
             spin(for: 0.1)
-            store.removeDraft(.caption, target: String(post.id))
+            store.removeDraft(id: "caption-draft")
             Task { posted = try await store.add(photo: Photo(path: FilePath(bundledPhotos + "/chelsea.png")), comment: "Cat", author: "me", profile: "me") }
             // The main loop keeps running while the writer waits for the lock: a timer still fires on time.
             let waitStarted = DateText.monotonicMicroseconds
@@ -69,11 +69,11 @@ final class StoreWritePathTests: GtkTestCase, @unchecked Sendable {
             try store.saveDraftNow(.reply, target: "12", photoURI: "file:///tmp/a.jpg", comment: "Known")
             let other = openOtherConnection(folder)
             defer { sqlite3_close(other) }
-            exec(other, "INSERT INTO drafts (kind, target, photo_uri, comment, updated_at) VALUES ('story', 'me', 'file:///tmp/b.jpg', 'From a newer Postcard', 9999999999)")
+            exec(other, "INSERT INTO drafts (id, instance, kind, target, photo_uri, comment, updated_at) VALUES ('n1', '', 'story', 'me', 'file:///tmp/b.jpg', 'From a newer Postcard', 9999999999)")
             let drafts = try store.drafts()
             XCTAssertEqual(drafts.map(\.comment), ["Known"], "the unknown kind is not offered, as a post or otherwise")
             XCTAssertEqual(drafts.first?.kind, .reply)
-            store.removeDraft(.post, target: "me")  // a post's draft for the same target: not the unknown one
+            for draft in drafts { store.discardDraft(draft) }  // discarding what is offered: not the unknown one
             store.waitForWrites()
             XCTAssertEqual(try store.integer("SELECT count(*) FROM drafts WHERE kind = 'story'"), 1, "kept untouched")
         }
@@ -84,7 +84,7 @@ final class StoreWritePathTests: GtkTestCase, @unchecked Sendable {
             let folder = makeTemporaryDirectory()
             do {
                 let store = try PostStore(directory: FilePath(folder))
-                store.saveDraft(.post, target: "ada", photoURI: "file:///tmp/a.jpg", comment: "For Ada")
+                store.saveDraft(.post, id: PostStore.newDraftID(), target: "ada", photoURI: "file:///tmp/a.jpg", comment: "For Ada")
             }  // the store goes at once; its writer finishes what was queued first
             let reopened = try PostStore(directory: FilePath(folder))
             XCTAssertEqual(try reopened.drafts().map(\.comment), ["For Ada"])

@@ -210,17 +210,17 @@ public final class AppController {
         help.dismissPresentedWebPage()
     }
 
-    /// Where a flow for `kind` and `target` keeps what is typed (the store's drafts, written by its
-    /// writer).
-    func drafts(_ kind: DraftKind, target: String) -> CommentDrafts {
-        Self.drafts(in: store, kind: kind, target: target)
+    /// Where a flow for `kind` and `target` keeps what is typed: the store's draft `id`, this flow's own
+    /// (a new one, or a resumed draft's, which ``resume(_:)`` has taken over), written by its writer.
+    func drafts(_ kind: DraftKind, target: String, id: String = PostStore.newDraftID()) -> CommentDrafts {
+        Self.drafts(in: store, kind: kind, target: target, id: id)
     }
 
-    static func drafts(in store: PostStore, kind: DraftKind, target: String) -> CommentDrafts {
+    static func drafts(in store: PostStore, kind: DraftKind, target: String, id: String = PostStore.newDraftID()) -> CommentDrafts {
         CommentDrafts(save: { [store] photo, comment in
-            store.saveDraft(kind, target: target, photoURI: photo.uri, comment: comment)
+            store.saveDraft(kind, id: id, target: target, photoURI: photo.uri, comment: comment)
         }, remove: { [store] in
-            store.removeDraft(kind, target: target)
+            store.removeDraft(id: id)
         })
     }
 }

@@ -25,7 +25,7 @@ extension AppController {
         myProfile.showDraftBanner(text, detail: String(draft.comment.map { $0.isNewline ? " " : $0 }), onResume: { [weak self] in
             self?.resume(draft)
         }, onDiscard: { [store] in
-            store.removeDraft(draft.kind, target: draft.target)
+            store.discardDraft(draft)
         })
         return true
     }
@@ -34,6 +34,7 @@ extension AppController {
     public func resume(_ draft: Draft) {
         let start = PhotoFlowStart.addComment(Photo(uri: draft.photoURI), comment: draft.comment)
         appLog.debug("Draft resumed: \(draft.kind) \(draft.target)")
+        store.claimDraft(draft)  // this instance's from now on: no other Postcard offers it while it is edited
         switch draft.kind {
         case .post: posting.resume(draft, start: start)
         case .reply: replies.resume(draft, start: start)

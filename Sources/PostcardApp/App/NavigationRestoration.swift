@@ -11,7 +11,9 @@ import PostcardStore
 /// (`['postcard://profile/ada', 'postcard://post/12']`, `g_variant_print`, read back with
 /// `g_variant_parse`); at the next launch the path is set again through the same router and
 /// ``AppController/page(for:)`` every other way of opening a screen uses, up to the first route whose
-/// subject is gone (a deleted post).
+/// subject is gone (a deleted post). Only the folder's primary Postcard (the first of those that have it
+/// open, ``PostStore/isPrimary``) keeps and restores them: a second launch on the same folder neither
+/// shows the first one's pages nor overwrites them.
 extension AppController {
     /// Where the back stack is kept.
     var navigationFile: FilePath { store.directory.appending("navigation.gvariant") }
@@ -20,6 +22,7 @@ extension AppController {
     /// not loaded again at the next launch (it may be slow, gone, or not wanted), the guide is. A failure
     /// is logged; nothing else depends on it.
     public func saveNavigation() {
+        guard store.isPrimary else { return appLog.debug("Another Postcard on this folder keeps the open pages") }
         let path = router.path.prefix { if case .webPage = $0 { false } else { true } }
         do {
             try Files.writeText(Self.gvariantText(path.map(\.link)), to: navigationFile)
@@ -33,6 +36,7 @@ extension AppController {
     /// first route whose subject is gone or whose link cannot be read. A file that cannot be read
     /// (missing, or not a list of links) restores nothing.
     public func restoreNavigation() {
+        guard store.isPrimary else { return appLog.debug("Another Postcard on this folder has the open pages") }
         guard let text = Files.readText(navigationFile) else { return }
         guard let links = Self.links(fromGVariantText: text) else {
             appLog.debug("The open pages kept at the last quit could not be read; starting on My Profile")

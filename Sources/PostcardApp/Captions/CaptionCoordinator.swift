@@ -50,11 +50,11 @@ final class CaptionCoordinator {
 
     /// Pushes Edit Caption from `detail` with the post's current caption (or `draft`); once saved, the
     /// detail page and every feed on the stack show it. Nothing while another flow runs.
-    func startEditing(_ post: Post, shownIn detail: PhotoDetailPage, resuming draft: String? = nil) {
+    func startEditing(_ post: Post, shownIn detail: PhotoDetailPage, resuming draft: Draft? = nil) {
         let store = app.store
         let current = (try? store.post(id: post.id))?.comment ?? post.comment
-        let flow = EditCaptionFlow<Post>(photo: Photo(path: post.photoPath), caption: current, draft: draft,
-                                         drafts: app.drafts(.caption, target: String(post.id))) { caption in
+        let flow = EditCaptionFlow<Post>(photo: Photo(path: post.photoPath), caption: current, draft: draft?.comment,
+                                         drafts: app.drafts(.caption, target: String(post.id), id: draft?.id ?? PostStore.newDraftID())) { caption in
             try await store.updateComment(ofPost: post.id, to: caption)
             // Read once, for the detail page and the feeds; what was saved if it can't be read back.
             return (try? store.post(id: post.id))
@@ -75,11 +75,11 @@ final class CaptionCoordinator {
     /// whose post is gone, or is not mine, is forgotten.
     func resume(_ draft: Draft) {
         guard let id = Int64(draft.target), let post = try? app.store.post(id: id), post.author == Person.me.id else {
-            app.store.removeDraft(draft.kind, target: draft.target)  // its post is gone
+            app.store.discardDraft(draft)  // its post is gone
             return
         }
         app.router.setPath(app.backPath(for: .post(post.id)), animated: false)
         guard let detail = app.stack.visiblePage as? PhotoDetailPage else { return }
-        startEditing(post, shownIn: detail, resuming: draft.comment)
+        startEditing(post, shownIn: detail, resuming: draft)
     }
 }

@@ -39,10 +39,16 @@ final class MessagingCoordinator {
     }
 
     /// Runs the message flow from `page`, resuming a draft when given; nothing while another flow runs.
-    func startMessage(from page: MessagesPage, resuming: (recipient: Person, photo: Photo, comment: String)? = nil) {
+    /// `resuming` opens on Add a Comment for its recipient, going on with its draft (`draftID`).
+    func startMessage(from page: MessagesPage, resuming: (recipient: Person, photo: Photo, comment: String)? = nil,
+                      draftID: String? = nil) {
         let store = app.store
-        let flow = SendPhotoMessageFlow<Message>(library: app.library, camera: app.camera,
-                                                 drafts: { [store] person in AppController.drafts(in: store, kind: .message, target: person.id) }) { person, photo, comment in
+        var resumedID = draftID  // the first step, for the resumed recipient, goes on with the draft
+        let flow = SendPhotoMessageFlow<Message>(library: app.library, camera: app.camera, drafts: { [store] person in
+            defer { resumedID = nil }
+            let id = person.id == resuming?.recipient.id ? resumedID ?? PostStore.newDraftID() : PostStore.newDraftID()
+            return AppController.drafts(in: store, kind: .message, target: person.id, id: id)
+        }) { person, photo, comment in
             try await store.addMessage(to: person.id, photo: photo, comment: comment, author: Person.me.id)
         }
         app.flows.start("New Message", flow) { flow in
@@ -94,11 +100,12 @@ final class MessagingCoordinator {
     /// someone who is not a friend is forgotten.
     func resume(_ draft: Draft) {
         guard let person = Person.named(draft.target) else {
-            app.store.removeDraft(draft.kind, target: draft.target)
+            app.store.discardDraft(draft)
             return
         }
         app.router.setPath([.messages], animated: false)
         guard let messages = app.stack.visiblePage as? MessagesPage else { return }
-        startMessage(from: messages, resuming: (recipient: person, photo: Photo(uri: draft.photoURI), comment: draft.comment))
+        startMessage(from: messages, resuming: (recipient: person, photo: Photo(uri: draft.photoURI), comment: draft.comment),
+                     draftID: draft.id)
     }
 }

@@ -52,11 +52,12 @@ final class PostingCoordinator {
 
     /// Runs the photo flow from `page`, opening on `start`, posting to `page`'s profile; the stored post
     /// goes to the top of its feed (in place: no reload). Nothing while another flow runs.
-    func startPost(on page: ProfilePage, start: PhotoFlowStart = .choosePhoto) {
+    /// `draftID`: the draft the flow goes on with (a resumed one), else a new one.
+    func startPost(on page: ProfilePage, start: PhotoFlowStart = .choosePhoto, draftID: String = PostStore.newDraftID()) {
         let profile = page.person.id
         let store = app.store
         let flow = CommentedPhotoFlow<Post>(library: app.library, camera: app.camera, start: start, help: app.help.flowHelp,
-                                            drafts: app.drafts(.post, target: profile)) { photo, comment in
+                                            drafts: app.drafts(.post, target: profile, id: draftID)) { photo, comment in
             try await store.add(photo: photo, comment: comment, author: Person.me.id, profile: profile)
         }
         app.flows.start("New Post", flow) { flow in
@@ -71,11 +72,11 @@ final class PostingCoordinator {
     func resume(_ draft: Draft, start: PhotoFlowStart) {
         if draft.target == Person.me.id {
             app.router.setPath([], animated: false)
-            startPost(on: app.myProfile, start: start)
+            startPost(on: app.myProfile, start: start, draftID: draft.id)
         } else if Person.named(draft.target) != nil {
             app.router.setPath([.profile(draft.target)], animated: false)
             guard let profile = app.stack.visiblePage as? ProfilePage else { return }
-            startPost(on: profile, start: start)
+            startPost(on: profile, start: start, draftID: draft.id)
         }
     }
 }

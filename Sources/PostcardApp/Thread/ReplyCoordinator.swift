@@ -43,11 +43,12 @@ final class ReplyCoordinator {
     }
 
     /// Pushes the photo flow in place from `thread` and stores a reply; nothing while another flow runs.
-    func startReply(in thread: CommentThreadPage, start: PhotoFlowStart = .choosePhoto) {
+    /// `draftID`: the draft the flow goes on with (a resumed one), else a new one.
+    func startReply(in thread: CommentThreadPage, start: PhotoFlowStart = .choosePhoto, draftID: String = PostStore.newDraftID()) {
         let post = thread.post
         let store = app.store
         let flow = CommentedPhotoFlow<Reply>(library: app.library, presentation: .pushed, camera: app.camera, start: start,
-                                             help: app.help.flowHelp, drafts: app.drafts(.reply, target: String(post.id))) { photo, comment in
+                                             help: app.help.flowHelp, drafts: app.drafts(.reply, target: String(post.id), id: draftID)) { photo, comment in
             try await store.addReply(to: post, photo: photo, comment: comment, author: Person.me.id)
         }
         app.flows.start("Reply with Photo", flow) { flow in
@@ -61,11 +62,11 @@ final class ReplyCoordinator {
     /// is forgotten.
     func resume(_ draft: Draft, start: PhotoFlowStart) {
         guard let id = Int64(draft.target), let post = try? app.store.post(id: id) else {
-            app.store.removeDraft(draft.kind, target: draft.target)  // its post is gone
+            app.store.discardDraft(draft)  // its post is gone
             return
         }
         app.router.setPath(app.backPath(for: .comments(post.id)), animated: false)
         guard let thread = app.stack.visiblePage as? CommentThreadPage else { return }
-        startReply(in: thread, start: start)
+        startReply(in: thread, start: start, draftID: draft.id)
     }
 }

@@ -2,7 +2,9 @@
 # box, link, menu item, check box and label that the
 # application with process id argv[1] exposes on the accessibility bus, as a screen reader (Orca) sees it
 # over AT-SPI. Used by the GTK tests. With `--press NAME`, instead presses the visible push button named NAME
-# through its AT-SPI action, as a screen reader user does (exit 1 when there is none).
+# through its AT-SPI action, as a screen reader user does (exit 1 when there is none). With
+# `--set-text NAME TEXT`, replaces the text of the visible text field named NAME through AT-SPI's
+# EditableText, as a screen reader user types (exit 1 when there is none).
 import sys
 import pyatspi
 
@@ -44,15 +46,35 @@ def press(node, name, depth=0):
         return False
 
 
+def set_text(node, name, text, depth=0):
+    if depth > 60:
+        return False
+    try:
+        if node.getRoleName() != "application" and not node.getState().contains(pyatspi.STATE_VISIBLE):
+            return False
+        if node.getRoleName() == "text" and node.name == name:
+            return node.queryEditableText().setTextContents(text)
+        return any(set_text(node.getChildAtIndex(i), name, text, depth + 1) for i in range(node.childCount)
+                   if node.getChildAtIndex(i) is not None)
+    except Exception as error:
+        print(f"error|{error}", file=sys.stderr)
+        return False
+
+
 pid = int(sys.argv[1])
 to_press = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--press" else None
+to_set = (sys.argv[3], sys.argv[4]) if len(sys.argv) > 4 and sys.argv[2] == "--set-text" else None
 desktop = pyatspi.Registry.getDesktop(0)
 found = False
 for index in range(desktop.childCount):
     app = desktop.getChildAtIndex(index)
     if app is not None and app.get_process_id() == pid:
         found = True
-        if to_press is None:
+        if to_set is not None:
+            if not set_text(app, *to_set):
+                print(f"no visible text field named {to_set[0]}", file=sys.stderr)
+                sys.exit(1)
+        elif to_press is None:
             walk(app)
         elif not press(app, to_press):
             print(f"no visible push button named {to_press}", file=sys.stderr)

@@ -1,0 +1,94 @@
+import CSQLite
+import Foundation
+import Gtk
+import NavigationGtk
+import PhotoPosting
+@testable import PostcardApp
+import PostcardModel
+@testable import PostcardStore
+import XCTest
+
+/// Two Postcards on one data folder (a second launch with the same `--data-dir` runs as its own instance):
+/// a real first process types a comment (through AT-SPI, as a screen reader user types), and a second
+/// Postcard on the same folder neither offers that live draft, nor overwrites it with its own, nor
+/// removes it; once the first is killed, its comment is offered and resumed. Only the first keeps the
+/// open pages.
+final class SharedDataFolderTests: GtkTestCase, @unchecked Sendable {
+    /// The comments of the drafts in the store in `folder`, read as another program would.
+    private func draftComments(in folder: String) -> [String] {
+        var db: OpaquePointer?
+        defer { sqlite3_close(db) }
+        guard sqlite3_open_v2(folder + "/posts.sqlite3", &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return [] }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "SELECT comment FROM drafts ORDER BY comment", -1, &statement, nil) == SQLITE_OK else { return [] }
+        defer { sqlite3_finalize(statement) }
+        var comments: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW { comments.append(String(cString: sqlite3_column_text(statement, 0))) }
+        return comments
+    }
+
+    func testTwoPostcardsOnOneFolderKeepTheirOwnDraftsAndAKilledOnesDraftIsOffered() throws {
+        let home = makeTemporaryDirectory()
+        let data = home + "/data"
+        let environment: [String: String?] = ["XDG_DATA_HOME": home + "/xdg", "G_MESSAGES_DEBUG": "Postcard"]
+        let logPath = home + "/first.log"
+        func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        let first = try startPostcard(["--data-dir", data, bundledPhotos + "/coffee.png"], environment: environment, log: logPath)
+        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+        try waitFor("the first Postcard on Add a Comment", timeout: 30) { log().contains("Flow started: New Post") }
+        let script = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Scripts/atspi_names.py")
+        let typed = "The first one's words"
+        try waitFor("the comment typed over AT-SPI", timeout: 20) {
+            (try? runProgram("/usr/bin/python3", [script, String(first.processIdentifier), "--set-text", "Comment", typed]))?.status == 0
+        }
+        try waitFor("the first one's draft kept", timeout: 10) { draftComments(in: data) == [typed] }
+
+        try onMain {
+            let second = try makeApp(dataDirectory: data)
+            XCTAssertFalse(second.store.isPrimary, "the first Postcard keeps the open pages")
+            XCTAssertFalse(second.offerDraft(), "a draft the first Postcard is still editing is not offered")
+            XCTAssertEqual(try second.store.drafts(), [])
+            // What the second Postcard types is its own draft, beside the first one's.
+            second.myProfile.postButton.activate()
+            spin(until: { (second.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
+            let picker = second.flowDialog!.stack.visiblePage as! PhotoPickerPage
+            picker.grid.activateItem(at: picker.photos.firstIndex { $0.fileName == "rocket.jpg" }!)
+            spin(until: { second.flowDialog?.stack.visiblePage is CommentPage }, "Add a Comment")
+            (second.flowDialog!.stack.visiblePage as! CommentPage).commentView.text = "The second one's words"
+            spin(until: { draftComments(in: data).count == 2 }, "the second one's draft kept")
+            XCTAssertEqual(draftComments(in: data), ["The first one's words", "The second one's words"])
+            // Nothing the second does removes the first one's draft, even asked to by its id.
+            let firstsDraft = try XCTUnwrap(second.store.query("SELECT id, instance FROM drafts WHERE comment = ?1", bind: { sqlite3_bind_text($0, 1, typed, -1, postcard_sqlite_transient()) }) { statement in
+                Draft(id: second.store.text(statement, 0), owner: second.store.text(statement, 1), kind: .post, target: "me",
+                      photoURI: "", comment: typed, updatedAt: 0)
+            }.first)
+            second.store.removeDraft(id: firstsDraft.id)
+            second.store.discardDraft(firstsDraft)
+            second.store.waitForWrites()
+            XCTAssertTrue(draftComments(in: data).contains(typed), "the first one's draft is still there")
+            second.mainWindow.window.destroy()  // the second Postcard quits, keeping its own draft
+            spin(until: { second.activeFlow == nil }, "the second one's flow ended")
+            second.shutdown()
+            XCTAssertFalse(Files.exists(FilePath(data + "/navigation.gvariant")), "only the first Postcard keeps the open pages")
+        }
+        XCTAssertTrue(first.isRunning)
+        XCTAssertEqual(draftComments(in: data), ["The first one's words", "The second one's words"], "both drafts kept")
+
+        kill(first.processIdentifier, SIGKILL)  // the first Postcard crashes
+        first.waitUntilExit()
+        try onMain {
+            let third = try makeApp(dataDirectory: data)
+            XCTAssertTrue(third.store.isPrimary, "with the first one gone, the next Postcard keeps the open pages")
+            let offered = try third.store.drafts()
+            XCTAssertEqual(Set(offered.map(\.comment)), ["The first one's words", "The second one's words"], "nobody is editing either now")
+            XCTAssertTrue(third.offerDraft())
+            third.resume(try XCTUnwrap(offered.first { $0.comment == typed }))
+            spin(until: { (third.flowDialog?.stack.visiblePage as? CommentPage)?.commentView.text == typed }, "the killed one's comment, resumed")
+            third.flowDialog!.cancelButton.activate()
+            spin(until: { !ConfirmationDialog.shown().isEmpty }, "Discard this post?")
+            ConfirmationDialog.shown()[0].confirmButton.activate()
+            spin(until: { third.activeFlow == nil }, "discarded")
+            XCTAssertEqual(draftComments(in: data), ["The second one's words"], "discarding the resumed draft removes it, and only it")
+        }
+    }
+}
