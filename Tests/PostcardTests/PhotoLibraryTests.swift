@@ -372,4 +372,26 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
                  "the arrow keys go on from the newest photo")
         }
     }
+
+    func testPhotosDeepInTheLibraryAreListedAndFoldersBeyondTheBoundAreNamed() throws {
+        try onMain {
+            let library = makeTemporaryDirectory()
+            // A photo 40 folders down (an earlier Postcard stopped at 32), and one beyond the safety bound.
+            var deep = library
+            for level in 1...(PhotoLibrary.maximumDepth + 1) {
+                deep += "/d"
+                if level == 40 {
+                    try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+                    try FileManager.default.copyItem(atPath: bundledPhotos + "/coffee.png", toPath: deep + "/forty-deep.png")
+                }
+            }
+            try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: bundledPhotos + "/rocket.jpg", toPath: deep + "/too-deep.jpg")
+            let harness = openPicker(library)
+            let picker = try XCTUnwrap(harness.picker)
+            XCTAssertEqual(picker.photos.map(\.fileName), ["forty-deep.png"], "listed 40 folders down; not beyond the bound")
+            XCTAssertTrue(picker.messageLabel.isVisible, "what was left out is said")
+            XCTAssertEqual(picker.messageLabel.text, "1 folder more than 256 levels deep in the library was not read.")
+        }
+    }
 }

@@ -57,9 +57,12 @@ public struct PhotoLibrary: Equatable, Sendable {
     /// Forgets every remembered listing (the next Choose a Photo reads its library from scratch).
     @MainActor public static func forgetListings() { listings = [:] }
 
-    /// How deep subfolders are followed (a guard against pathological trees; symbolic-link loops are
-    /// caught by file identity before this).
-    public static let maximumDepth = 32
+    /// How deep subfolders are followed, in folders below the library folder: a bound about safety (a
+    /// tree made by a program gone wrong), not a cut a person would meet — 256 levels of one-letter
+    /// folders is already a path of 512 bytes. Symbolic-link loops are caught by file identity before
+    /// this. Folders left out this way are counted (``scan(batchSize:onFound:)`` returns how many), and
+    /// Choose a Photo says so.
+    public static let maximumDepth = 256
 
     /// Lists the library's image files — in the folder and all its subfolders, following symbolic links
     /// but never visiting one folder twice (loops end) — and reports them in batches as they are found.
@@ -71,10 +74,13 @@ public struct PhotoLibrary: Equatable, Sendable {
     /// reason. Hidden files and folders are skipped. A subfolder that cannot be read is skipped.
     ///
     /// - Parameter onFound: called on the main actor with each batch (in no particular order).
+    /// - Returns: how many folders were not read because they are more than ``maximumDepth`` folders
+    ///   below the library folder (0 nearly always).
     /// - Throws: ``GLibError`` when the library folder itself cannot be read; `CancellationError` when
     ///   the task is cancelled (the page went away).
-    @MainActor
-    public func scan(batchSize: Int32 = 200, onFound: @escaping @MainActor ([LibraryPhoto]) -> Void) async throws {
+    @MainActor @discardableResult
+    public func scan(batchSize: Int32 = 200, onFound: @escaping @MainActor ([LibraryPhoto]) -> Void) async throws -> Int {
+        var tooDeep = 0
         let rootURI = directory.uri
         var visited: Set<String> = []
         if let rootID = await DirectoryReader.fileID(uri: rootURI) { visited.insert(rootID) }
@@ -93,12 +99,16 @@ public struct PhotoLibrary: Equatable, Sendable {
                 }
                 guard let subfolders = try await group.next() else { break }
                 running -= 1
-                for folder in subfolders where folder.depth <= Self.maximumDepth
-                    && visited.insert(folder.entry.fileID).inserted {
-                    waiting.append((folder.entry.uri, folder.depth))
+                for folder in subfolders where visited.insert(folder.entry.fileID).inserted {
+                    if folder.depth <= Self.maximumDepth {
+                        waiting.append((folder.entry.uri, folder.depth))
+                    } else {
+                        tooDeep += 1
+                    }
                 }
             } while running > 0 || !waiting.isEmpty
         }
+        return tooDeep
     }
 
     private struct Subfolder: Sendable {

@@ -184,8 +184,15 @@ public final class PhotoPickerPage: Page {
         }
         scanTask = Task { [weak self, library] in
             do {
-                try await library.scan { [weak self] batch in self?.add(batch) }
+                let tooDeep = try await library.scan { [weak self] batch in self?.add(batch) }
                 self?.finishScan(error: nil)
+                if tooDeep > 0 {
+                    // Translators: above the photos: %1$d folders were too deep (more than %2$d folders below the
+                    // library folder) to be read.
+                    self?.showMessage(localizedPlural("%1$d folder more than %2$d levels deep in the library was not read.",
+                                                      "%1$d folders more than %2$d levels deep in the library were not read.",
+                                                      count: tooDeep, tooDeep, PhotoLibrary.maximumDepth))
+                }
             } catch is CancellationError {
             } catch {
                 self?.finishScan(error: error)
