@@ -117,7 +117,9 @@ public final class Label: Widget {
 
     /// Shows `text` with each of `links` (ranges of `text` and the URI each opens) as a link: underlined,
     /// focusable, activated by click or Return, and exposed to screen readers as a link (GTK's
-    /// `<a href>` label markup; the rest is escaped, so nothing in `text` is read as markup).
+    /// `<a href>` label markup; the rest is escaped, so nothing in `text` is read as markup). Each link is
+    /// a bidirectional isolate (U+2068 … U+2069, Unicode's UAX #9), so text around it — an unterminated
+    /// right-to-left override, say — can neither reverse it nor be reordered with it.
     public func setText(_ text: String, links: [(range: Range<String.Index>, uri: String)]) {
         linkURIs = links.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }).map(\.uri)
         guard !links.isEmpty else {
@@ -129,7 +131,7 @@ public final class Label: Widget {
         var position = text.startIndex
         for link in links.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) where link.range.lowerBound >= position {
             markup += Self.escaped(String(text[position..<link.range.lowerBound]))
-            markup += "<a href=\"\(Self.escaped(link.uri))\">\(Self.escaped(String(text[link.range])))</a>"
+            markup += "\u{2068}<a href=\"\(Self.escaped(link.uri))\">\(Self.escaped(String(text[link.range])))</a>\u{2069}"
             position = link.range.upperBound
         }
         markup += Self.escaped(String(text[position...]))

@@ -19,6 +19,9 @@ public final class ConfirmationDialog {
     public let headingLabel: Label
 
     private let answer = FlowCompletion<Bool>()
+    /// Where keyboard focus was in the parent, given back when the question closes (as GTK's own dialogs
+    /// and libadwaita's `AdwMessageDialog` do).
+    private let focusReturn: FocusReturn
 
     /// The key of the question's window's data that keeps the question (``shown(over:)`` reads it).
     private static let dataKey = "navgtk-confirmation-dialog"
@@ -41,6 +44,7 @@ public final class ConfirmationDialog {
         keepButton = Button(label: keepLabel)
         confirmButton = Button(label: confirmLabel)
         headingLabel = Label(heading)
+        focusReturn = FocusReturn(in: parent?.rootWindow)
         window.makeModal(over: parent?.rootWindow)
         window.title = heading
         window.addCSSClass("confirmation")
@@ -107,6 +111,7 @@ public final class ConfirmationDialog {
         withExtendedLifetime(self) {
             g_object_set_data(window.pointer(as: GObject.self), Self.dataKey, nil)
             window.destroy()
+            focusReturn.restore()
         }
     }
 }

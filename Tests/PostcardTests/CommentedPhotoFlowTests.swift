@@ -197,11 +197,14 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(page.commentView.text, "typed but not posted", "Keep Editing keeps the comment")
             XCTAssertTrue(harness.commentPage === page)
 
+            _ = page.commentView.grabFocus()
             harness.dialog!.window.close()  // the window manager's close asks too
             spin(until: { !ConfirmationDialog.shown().isEmpty }, "question again")
             pressKey(XK_Escape)  // Escape in the question means Keep Editing
             spin(until: { ConfirmationDialog.shown().isEmpty }, "question closed by Escape")
             XCTAssertTrue(harness.results.isEmpty)
+            spin(until: { harness.dialog!.window.isActive && page.commentView.isFocus }, timeout: 3,
+                 "keyboard focus back where it was: the dialog's window active, the comment focused")
 
             harness.dialog!.cancelButton.activate()
             spin(until: { !ConfirmationDialog.shown().isEmpty }, "question a third time")

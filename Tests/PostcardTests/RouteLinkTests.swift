@@ -343,4 +343,28 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
         let found = Links.find(in: text)
         XCTAssertEqual(found.map { String(text[$0.range]) }, ["postcard://post/7"], "the range is the link's own text")
     }
+
+    func testALinkAfterAnUnterminatedRightToLeftOverrideStillReadsLeftToRight() throws {
+        try onMain {
+            let label = Label()
+            let text = "Look \u{202E}here: https://example.org/abc and more"
+            label.showText(withLinks: text)
+            let window = Gtk.Window()
+            window.setChild(label)
+            show(window)
+            spin(until: { label.isMapped }, "shown")
+            // Where the link's first and last characters are drawn (Pango's layout of the label).
+            let layout = gtk_label_get_layout(label.pointer())!
+            let shown = String(cString: pango_layout_get_text(layout))
+            let bytes = Array(shown.utf8)
+            let start = try XCTUnwrap((0..<bytes.count).first { Array(bytes[$0...].prefix(5)) == Array("https".utf8) })
+            let end = start + "https://example.org/abc".utf8.count - 1
+            var first = PangoRectangle(), last = PangoRectangle()
+            pango_layout_index_to_pos(layout, Int32(start), &first)
+            pango_layout_index_to_pos(layout, Int32(end), &last)
+            XCTAssertLessThan(first.x, last.x, "the link reads left to right: the override before it does not reverse it")
+            XCTAssertEqual(label.linkURIs, ["https://example.org/abc"])
+            window.destroy()
+        }
+    }
 }
