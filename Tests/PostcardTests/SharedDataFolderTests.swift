@@ -92,3 +92,37 @@ final class SharedDataFolderTests: GtkTestCase, @unchecked Sendable {
         }
     }
 }
+
+/// A store this Postcard can't use, as a user who started it from the launcher meets it: a window says
+/// what is wrong, where and what to do (not only standard error), and nothing in the store changes.
+final class StartupErrorTests: GtkTestCase, @unchecked Sendable {
+    func testAStoreFromANewerPostcardIsExplainedInAWindowAndLeftUntouched() throws {
+        let home = makeTemporaryDirectory()
+        let data = home + "/data"
+        try onMain {
+            let newer = try PostStore(directory: FilePath(data))
+            try newer.addNow(photo: Photo(path: FilePath(bundledPhotos + "/coffee.png")), comment: "From the future", author: "me", profile: "me")
+            try newer.execute("PRAGMA user_version = 99")
+        }
+        runSQL("PRAGMA journal_mode = DELETE", inStoreAt: data)
+        let file = data + "/posts.sqlite3"
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let logPath = home + "/log"
+        let postcard = try startPostcard(["--data-dir", data], environment: ["XDG_DATA_HOME": home + "/xdg"], log: logPath)
+        defer { if postcard.isRunning { postcard.terminate() } }
+        var heard: [String] = []
+        try waitFor("the window saying why", timeout: 30) {
+            heard = (try? readAccessibilityTree(ofProcess: postcard.processIdentifier)) ?? []
+            return heard.contains("label|Can't Open Your Posts")
+        }
+        XCTAssertTrue(heard.contains("frame|Postcard Can't Start"), "\(heard)")
+        let message = try XCTUnwrap(heard.first { $0.hasPrefix("label|") && $0.contains("newer Postcard") }, "\(heard)")
+        XCTAssertTrue(message.contains(file), "it names the database: \(message)")
+        XCTAssertTrue(message.contains("--data-dir"), "and what to do: \(message)")
+        let script = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Scripts/atspi_names.py")
+        XCTAssertEqual(try runProgram("/usr/bin/python3", [script, String(postcard.processIdentifier), "--press", "Close"]).status, 0)
+        try waitFor("Postcard to end", timeout: 10) { !postcard.isRunning }
+        XCTAssertEqual(postcard.terminationStatus, 1, "it ends with a failure status")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), before, "not a byte of the store changed")
+    }
+}

@@ -36,6 +36,21 @@ public enum PostcardMain {
         app.setCommandLineHelp(summary: tool?.summary ?? help.summary, description: help.description)
         var running: RunningApp?
         var desktopStyle: DesktopStyle?
+        var startupError: StartupErrorWindow?
+        var failedToStart = false
+        /// Makes the running instance, or shows why it can't be made (in a window: started from the
+        /// launcher nobody reads standard error) and returns nil.
+        func makeRunningApp(_ options: AppOptions, tool: (AppTool, CommandLineOptions)? = nil) -> RunningApp? {
+            do {
+                return try RunningApp(application: app, options: options, tool: tool)
+            } catch {
+                appLog.problem("Can't start: \(error)")
+                failedToStart = true
+                if startupError == nil { startupError = StartupErrorWindow(application: app, message: "\(error)") }
+                startupError?.window.present()
+                return nil
+            }
+        }
         app.onHandleLocalOptions { parsed in  // in the launching process
             let options: AppOptions
             do {
@@ -66,24 +81,23 @@ public enum PostcardMain {
             if let running {
                 return running.apply(options, from: invocation)
             }
-            do {
-                running = try RunningApp(application: app, options: options, tool: tool.map { ($0, invocation.options) })
-            } catch {
-                invocation.printError("postcard: \(error)")
-                return 1
+            guard let made = makeRunningApp(options, tool: tool.map { ($0, invocation.options) }) else {
+                invocation.printError("postcard: \(startupError?.status.descriptionLabel.text ?? "can't start")")
+                return 1  // after the window saying why is closed
             }
+            running = made
             desktopStyle = DesktopStyle()  // dark when the desktop prefers it, watched while the app runs
             running?.start(options)
             return 0
         }
         app.onActivate {  // D-Bus activation (the launcher), or `gapplication launch`
-            if running == nil { running = try? RunningApp(application: app, options: AppOptions()) }
+            if running == nil { running = makeRunningApp(AppOptions()) }
             running?.start(AppOptions())
         }
         app.onOpen { uris in  // Open With from a file manager, the launcher with files or links (%U), `gio open postcard://…`
             let links = uris.filter(Route.isLink)
             let startsNow = running == nil
-            if running == nil { running = try? RunningApp(application: app, options: AppOptions()) }
+            if running == nil { running = makeRunningApp(AppOptions()) }
             guard let running else { return }
             if startsNow, !running.controller.offerDraft(), links.isEmpty { running.controller.restoreNavigation() }
             running.start(AppOptions(), restoring: false)
@@ -94,7 +108,7 @@ public enum PostcardMain {
         let status = arguments.map { app.run(arguments: $0) } ?? app.runWithProcessArguments()
         MainLoopBridge.drain()  // let flows resumed during shutdown finish
         withExtendedLifetime(desktopStyle) {}
-        return running?.toolStatus ?? status
+        return failedToStart && running == nil ? 1 : running?.toolStatus ?? status
     }
 
     /// Prints `message` and a newline on standard error.
