@@ -159,11 +159,7 @@ public final class Label: Widget {
         return handled != 0
     }
 
-    private static func escaped(_ text: String) -> String {
-        let escaped = g_markup_escape_text(text, -1)!
-        defer { g_free(escaped) }
-        return String(cString: escaped)
-    }
+    private static func escaped(_ text: String) -> String { markupEscaped(text) }
 }
 
 /// A `GtkSpinner`: work of unknown length is going on (e.g. a post being written), as GNOME apps show
@@ -509,4 +505,12 @@ public final class PopupMenu: Widget {
         g_action_group_activate_action(OpaquePointer(actions), "item\(index)", nil)
         return true
     }
+}
+
+/// `text` with `&`, `<`, `>`, `"` and `'` escaped (`g_markup_escape_text`), for Pango and GtkBuilder
+/// markup and for HTML. Any thread.
+package func markupEscaped(_ text: String) -> String {
+    let escaped = g_markup_escape_text(text, -1)!
+    defer { g_free(escaped) }
+    return String(cString: escaped)
 }

@@ -1,5 +1,4 @@
 import CGtk
-import Foundation  // a tool, not the shipped app: String(format:) and replacingOccurrences for the index
 import Glibc
 import Gtk
 import PostcardApp
@@ -417,9 +416,13 @@ public enum ReviewGallery {
 
     // MARK: - The contact sheet
 
-    static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    static func escaped(_ text: String) -> String { markupEscaped(text) }
+
+    /// `fraction` as a percentage with two decimals ("0.18 %").
+    static func percent(_ fraction: Double) -> String {
+        let hundredths = Int((fraction * 10_000).rounded())
+        let decimals = String(hundredths % 100)
+        return "\(hundredths / 100).\(decimals.count == 1 ? "0" + decimals : decimals) %"
     }
 
     static func columnTitle(_ column: (part: ReviewPart, variant: ReviewVariant)) -> String {
@@ -475,7 +478,7 @@ public enum ReviewGallery {
                 for change in changed {
                     let before = compared.appending(change.screen.name, change.file).uri
                     let now = "\(change.screen.name)/\(change.file)"
-                    let what = change.kind == .resized ? "size changed" : String(format: "%.2f %% of pixels", change.fraction * 100)
+                    let what = change.kind == .resized ? "size changed" : "\(percent(change.fraction)) of pixels"
                     html += "<tr><th><a href=\"#\(change.screen.name)\">\(escaped(change.screen.screen)) — \(escaped(change.screen.state))</a></th>"
                     html += "<td>\(change.file.dropLast(4))<br>\(what)</td>"
                     html += "<td><a href=\"\(escaped(before))\"><img src=\"\(escaped(before))\" loading=\"lazy\" alt=\"before\"></a></td>"

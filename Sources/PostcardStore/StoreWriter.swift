@@ -15,7 +15,7 @@ extension PostStore {
     /// first use. Its thread ends, after the writes queued before, when the store goes. Any thread.
     final class Writer: @unchecked Sendable {  // its queue is a GAsyncQueue (thread-safe); the thread's state is its own
         /// One queued write: `work` gets the connection, or why it could not be opened.
-        final class Job: @unchecked Sendable {  // handed to the writer thread once, then only touched there
+        final class Job: Sendable {
             let work: @Sendable (Result<OpaquePointer, PostStoreError>) -> Void
             let stops: Bool
             init(stops: Bool = false, _ work: @escaping @Sendable (Result<OpaquePointer, PostStoreError>) -> Void) {

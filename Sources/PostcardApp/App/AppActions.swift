@@ -152,9 +152,5 @@ extension AppController {
     /// The version About shows.
     public static let version = "0.5"
 
-    private static func escaped(_ text: String) -> String {
-        let escaped = g_markup_escape_text(text, -1)!
-        defer { g_free(escaped) }
-        return String(cString: escaped)
-    }
+    private static func escaped(_ text: String) -> String { markupEscaped(text) }
 }
