@@ -88,6 +88,44 @@ final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// Issue 22, 7: after opening a post and going back, GTK's list kept its anchor on the post that had
+    /// focus, so the next new post appeared with the profile's header scrolled off and its photo half under
+    /// the bar. A user at the top stays at the top: the header and the new post, whole, below the bar.
+    func testANewPostAfterOpeningAPostAndGoingBackShowsAtTheTopBelowTheBar() throws {
+        try onMain {
+            let app = makeApp(try makeStore(posts: 5))
+            let profile = app.myProfile
+            spin(until: { profile.feedItems.first?.isPhotoLoaded == true }, "feed")
+            // As a click does: the row takes focus, then opens its post.
+            let opened = try XCTUnwrap(profile.feedItems.first?.card)
+            XCTAssertTrue(opened.grabFocus())
+            profile.activatePost(at: 0)
+            spin(until: { app.mainWindow.stack.visiblePage !== profile }, "the post's page")
+            spin(for: 0.3)
+            app.mainWindow.stack.backButton.activate()
+            spin(until: { app.mainWindow.stack.visiblePage === profile }, "back on My Profile")
+            spin(for: 0.3)
+            XCTAssertEqual(profile.scroller.verticalOffset, 0, accuracy: 1, "at the top before posting")
+            profile.postButton.activate()
+            spin(until: { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "picker")
+            let picker = app.flowDialog!.stack.visiblePage as! PhotoPickerPage
+            picker.grid.activateItem(at: picker.photos.firstIndex { $0.fileName == "coffee.png" }!)
+            spin(until: { app.flowDialog?.stack.visiblePage is CommentPage }, "Add a Comment")
+            let page = app.flowDialog!.stack.visiblePage as! CommentPage
+            page.commentView.text = "Fresh"
+            postWhenReady(page)
+            spin(until: { app.flowDialog == nil }, "posted")
+            spin(until: { profile.feedItems.first(where: { $0.post?.comment == "Fresh" })?.isPhotoLoaded == true }, "the new post's photo")
+            spin(for: 0.3)
+            XCTAssertEqual(profile.scroller.verticalOffset, 0, accuracy: 1, "still at the top: the profile's header shows")
+            let window = app.mainWindow.window
+            let fresh = try XCTUnwrap(profile.feedItems.first { $0.post?.comment == "Fresh" })
+            let photo = try XCTUnwrap(fresh.picture.bounds(in: window))
+            XCTAssertGreaterThanOrEqual(photo.y, Double(app.mainWindow.topInset) - 1, "the new photo starts below the bar")
+            XCTAssertLessThanOrEqual(photo.y + photo.height, Double(window.height), "and is whole in the window")
+        }
+    }
+
     func testAFeedPhotoTurnedByItsOrientationTagShowsUprightWithAPlaceholderOfItsShapeFirst() throws {
         try onMain {
             let folder = makeTemporaryDirectory()
