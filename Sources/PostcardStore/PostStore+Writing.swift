@@ -70,13 +70,13 @@ extension PostStore {
     nonisolated private static func updateComment(on db: OpaquePointer, ofPost id: Int64, to comment: String) throws {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, "UPDATE posts SET comment = ?1 WHERE id = ?2", -1, &statement, nil) == SQLITE_OK else {
-            throw PostStoreError(description: localized("Can't save the caption: %s", String(cString: sqlite3_errmsg(db))))
+            throw PostStoreError(description: localized("Can't save the caption: %s", SQLiteReason.of(db)))
         }
         defer { sqlite3_finalize(statement) }
         sqlite3_bind_text(statement, 1, comment, -1, postcard_sqlite_transient())
         sqlite3_bind_int64(statement, 2, id)
         guard sqlite3_step(statement) == SQLITE_DONE else {
-            throw PostStoreError(description: localized("Can't save the caption: %s", String(cString: sqlite3_errmsg(db))))
+            throw PostStoreError(description: localized("Can't save the caption: %s", SQLiteReason.of(db)))
         }
         guard sqlite3_changes(db) == 1 else {
             throw PostStoreError(description: localized("Can't save the caption: the post no longer exists"))
@@ -149,7 +149,7 @@ extension PostStore {
             INSERT INTO drafts (id, instance, kind, target, photo_uri, comment, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
             ON CONFLICT (id) DO UPDATE SET photo_uri = ?5, comment = ?6, updated_at = ?7 WHERE drafts.instance = ?2
             """, -1, &statement, nil) == SQLITE_OK else {
-            throw PostStoreError(description: localized("Can't keep the draft: %s", String(cString: sqlite3_errmsg(db))))
+            throw PostStoreError(description: localized("Can't keep the draft: %s", SQLiteReason.of(db)))
         }
         defer { sqlite3_finalize(statement) }
         for (index, value) in [id, instance, kind.rawValue, target, photoURI, comment].enumerated() {
@@ -157,7 +157,7 @@ extension PostStore {
         }
         sqlite3_bind_int64(statement, 7, updatedAt)
         guard sqlite3_step(statement) == SQLITE_DONE else {
-            throw PostStoreError(description: localized("Can't keep the draft: %s", String(cString: sqlite3_errmsg(db))))
+            throw PostStoreError(description: localized("Can't keep the draft: %s", SQLiteReason.of(db)))
         }
         appLog.debug("Draft saved: \(kind) \(target), \(comment.count) characters (draft \(id))")
     }
@@ -171,14 +171,14 @@ extension PostStore {
     nonisolated private static func run(on db: OpaquePointer, _ sql: String, _ values: [String]) throws {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw PostStoreError(description: localized("Can't remove the draft: %s", String(cString: sqlite3_errmsg(db))))
+            throw PostStoreError(description: localized("Can't remove the draft: %s", SQLiteReason.of(db)))
         }
         defer { sqlite3_finalize(statement) }
         for (index, value) in values.enumerated() {
             sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
         }
         guard sqlite3_step(statement) == SQLITE_DONE else {
-            throw PostStoreError(description: localized("Can't remove the draft: %s", String(cString: sqlite3_errmsg(db))))
+            throw PostStoreError(description: localized("Can't remove the draft: %s", SQLiteReason.of(db)))
         }
     }
 
@@ -226,7 +226,7 @@ extension PostStore {
             try execute("BEGIN IMMEDIATE", on: db)
             var statement: OpaquePointer?
             guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-                throw PostStoreError(description: localized("Can't prepare a query: %s", String(cString: sqlite3_errmsg(db))))
+                throw PostStoreError(description: SQLiteReason.of(db))
             }
             defer { sqlite3_finalize(statement) }
             for (index, value) in (texts + [storedPath]).enumerated() {
@@ -234,7 +234,7 @@ extension PostStore {
             }
             sqlite3_bind_int64(statement, Int32(texts.count + 2), createdAt)
             guard sqlite3_step(statement) == SQLITE_DONE else {
-                throw PostStoreError(description: what.cantInsert(String(cString: sqlite3_errmsg(db))))
+                throw PostStoreError(description: SQLiteReason.of(db))
             }
             let id = sqlite3_last_insert_rowid(db)
             try execute("COMMIT", on: db)
@@ -252,15 +252,6 @@ extension PostStore {
     /// sentence, for translation).
     private enum Record: String, Sendable {
         case post, reply, message
-
-        /// "Can't insert the post: REASON".
-        func cantInsert(_ reason: String) -> String {
-            switch self {
-            case .post: localized("Can't insert the post: %s", reason)
-            case .reply: localized("Can't insert the reply: %s", reason)
-            case .message: localized("Can't insert the message: %s", reason)
-            }
-        }
 
         /// "Can't save the post: REASON".
         func cantSave(_ reason: String) -> String {

@@ -59,7 +59,7 @@ public final class PostStore {
         sweepLeftovers()
         let path = directory.appending("posts.sqlite3")
         if path.withCString({ sqlite3_open_v2($0, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) }) != SQLITE_OK {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? localized("out of memory")
+            let message = SQLiteReason.of(db)
             sqlite3_close(db)
             db = nil
             // Translators: %1$s is the database file, %2$s why it can't be opened.
@@ -242,9 +242,8 @@ public final class PostStore {
     nonisolated static func execute(_ sql: String, on db: OpaquePointer) throws {
         var message: UnsafeMutablePointer<CChar>?
         if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? localized("unknown error")
-            sqlite3_free(message)
-            throw PostStoreError(description: text)
+            sqlite3_free(message)  // the same text as SQLite's message, which the reason logs
+            throw PostStoreError(description: SQLiteReason.of(db))
         }
     }
 
@@ -256,7 +255,7 @@ public final class PostStore {
         while true {
             let step = sqlite3_step(statement)
             if step == SQLITE_DONE { break }
-            guard step == SQLITE_ROW else { throw error { localized("Can't read the database: %s", $0) } }
+            guard step == SQLITE_ROW else { throw error { localized("Can't read the post database: %s", $0) } }
             result.append(row(statement))
         }
         return result
@@ -266,7 +265,7 @@ public final class PostStore {
     func integer(_ sql: String) throws -> Int64 {
         let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
-        guard sqlite3_step(statement) == SQLITE_ROW else { throw error { localized("Can't read the database: %s", $0) } }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw error { localized("Can't read the post database: %s", $0) } }
         return sqlite3_column_int64(statement, 0)
     }
 
@@ -282,7 +281,7 @@ public final class PostStore {
     func prepare(_ sql: String) throws -> OpaquePointer? {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw error { localized("Can't prepare a query: %s", $0) }
+            throw error { localized("Can't read the post database: %s", $0) }
         }
         return statement
     }
@@ -305,6 +304,6 @@ public final class PostStore {
 
     /// The error `message` makes of SQLite's reason for the last failure.
     func error(_ message: (String) -> String) -> PostStoreError {
-        PostStoreError(description: message(String(cString: sqlite3_errmsg(db))))
+        PostStoreError(description: message(SQLiteReason.of(db)))
     }
 }

@@ -50,7 +50,7 @@ extension PostStore {
                 if let connection { return connection }
                 var opened: OpaquePointer?
                 guard databasePath.withCString({ sqlite3_open_v2($0, &opened, SQLITE_OPEN_READWRITE, nil) }) == SQLITE_OK, let opened else {
-                    let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? localized("out of memory")
+                    let message = SQLiteReason.of(opened)
                     sqlite3_close(opened)
                     throw PostStoreError(description: localized("Can't open the post database %1$s: %2$s", databasePath.displayName, message))
                 }

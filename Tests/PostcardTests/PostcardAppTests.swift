@@ -1,4 +1,5 @@
 import CGtk
+import CSQLite
 import Gtk
 import Navigation
 import NavigationGtk
@@ -110,7 +111,9 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             post("Keep me", photo: "rocket.jpg", from: app.myProfile, in: app)
             let page = dialog!.stack.visiblePage as! CommentPage
             spin(until: { page.errorLabel.isVisible }, "error shown")
-            XCTAssertTrue(page.errorLabel.text.contains("database is full"), page.errorLabel.text)
+            XCTAssertTrue(page.errorLabel.text.contains("Can't save the post: the post database is not laid out as this Postcard expects"),
+                          page.errorLabel.text)
+            XCTAssertFalse(page.errorLabel.text.contains("database is full"), "SQLite's own words are for the log")
             XCTAssertEqual(page.commentView.text, "Keep me")
             XCTAssertNotNil(dialog, "the dialog stays open")
             XCTAssertTrue(results.isEmpty)
@@ -182,7 +185,34 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
                 let text = "\(error)"
                 XCTAssertTrue(text.contains(folder + "/posts.sqlite3"), text)
                 XCTAssertTrue(text.contains("--data-dir"), text)
+                XCTAssertTrue(text.contains("the file is damaged or is not a Postcard database"), text)
+                XCTAssertFalse(text.contains("file is not a database"), "in plain words, not SQLite's: \(text)")
             }
+        }
+    }
+
+    /// Issue 22, 6: SQLite's errors reach the user in plain words. Another program (here a second real
+    /// SQLite connection) holds the database longer than the writer waits: Post says so, keeps the comment,
+    /// and posts once the other lets go.
+    func testAPostWhileAnotherProgramHoldsTheDatabaseSaysSoInPlainWords() throws {
+        try onMain {
+            let app = try makeApp()
+            var other: OpaquePointer?
+            XCTAssertEqual(sqlite3_open((app.store.directory.text + "/posts.sqlite3"), &other), SQLITE_OK)
+            defer { sqlite3_close(other) }
+            XCTAssertEqual(sqlite3_exec(other, "BEGIN EXCLUSIVE", nil, nil, nil), SQLITE_OK)
+            var results: [CommentedPhotoFlow<Post>.Result] = []
+            app.onFlowEnded = { if case .post(let result) = $0 { results.append(result) } }
+            post("Held", photo: "rocket.jpg", from: app.myProfile, in: app)
+            let page = dialog!.stack.visiblePage as! CommentPage
+            spin(until: { page.errorLabel.isVisible }, timeout: 20, "the error")
+            XCTAssertEqual(page.errorLabel.text,
+                           "Couldn't post: Can't save the post: another program is using the post database. Try again in a moment")
+            XCTAssertEqual(page.commentView.text, "Held")
+            XCTAssertEqual(sqlite3_exec(other, "COMMIT", nil, nil, nil), SQLITE_OK)
+            postWhenReady(page)
+            spin(until: { results.count == 1 }, "posted once the other program let go")
+            XCTAssertEqual(try app.store.posts(onProfile: "me").map(\.comment), ["Held"])
         }
     }
 
