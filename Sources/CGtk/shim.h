@@ -38,6 +38,12 @@ static inline GSettings *navgtk_settings_in_memory(const char *schema) {
     return settings;
 }
 
+// A new GtkLabel with the accessible role "alert" (AT-SPI's too, which screen readers speak when it is
+// shown); the role is construct-only.
+static inline GtkWidget *navgtk_alert_label_new(void) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_LABEL, "accessible-role", GTK_ACCESSIBLE_ROLE_ALERT, NULL));
+}
+
 // A new GtkWindow with an accessible role (construct-only; g_object_new is variadic).
 static inline GtkWidget *navgtk_box_new_with_role(GtkOrientation orientation, GtkAccessibleRole role) {
     return GTK_WIDGET(g_object_new(GTK_TYPE_BOX, "orientation", orientation, "accessible-role", role, NULL));

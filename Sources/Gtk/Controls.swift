@@ -66,6 +66,12 @@ public final class Label: Widget {
     /// Creates a label with plain `text`.
     public init(_ text: String = "") { super.init(gtk_label_new(text), transfer: .full) }
 
+    /// Creates an empty label that screen readers treat as an alert (GTK's and AT-SPI's `alert` role):
+    /// one that says something the user must know (a save that failed), which Orca
+    /// speaks when it is shown. Give it an accessible name with its text (``setAccessibleLabel(_:)``):
+    /// GTK 4.8 does not name alerts after their text.
+    public init(alert: Void) { super.init(navgtk_alert_label_new(), transfer: .full) }
+
     /// The plain text shown.
     public var text: String {
         get { String(cString: gtk_label_get_text(pointer())) }

@@ -96,12 +96,20 @@ extension PostStore {
     /// Keeps `comment` on the photo at `photoURI` as draft `id` (the flow's) for `kind` and `target`,
     /// replacing what that flow kept before, as this instance's — never over a draft another instance
     /// owns. Queued on the writer, so it returns at once and is committed (write-ahead log: it survives a
-    /// kill or a power cut) after every write asked for before it (``waitForWrites()`` waits for it). A
-    /// failure is logged; the flow goes on, and its next change tries again.
-    public func saveDraft(_ kind: DraftKind, id: String, target: String, photoURI: String, comment: String) {
+    /// kill or a power cut) after every write asked for before it (``waitForWrites()`` waits for it).
+    /// `done` is called on the writer's thread once it is committed (nil) or failed (a ``PostStoreError``
+    /// in plain words: "the disk is full"); a failure is also logged.
+    public func saveDraft(_ kind: DraftKind, id: String, target: String, photoURI: String, comment: String,
+                          done: (@Sendable (PostStoreError?) -> Void)? = nil) {
         let now = clock(), instance = instanceID
         writer.post("Couldn't keep the draft") { db in
-            try Self.saveDraft(on: db, id: id, instance: instance, kind: kind, target: target, photoURI: photoURI, comment: comment, updatedAt: now)
+            do {
+                try Self.saveDraft(on: db, id: id, instance: instance, kind: kind, target: target, photoURI: photoURI, comment: comment, updatedAt: now)
+                done?(nil)
+            } catch {
+                done?(error as? PostStoreError ?? PostStoreError(description: "\(error)"))
+                throw error
+            }
         }
     }
 
@@ -149,7 +157,7 @@ extension PostStore {
             INSERT INTO drafts (id, instance, kind, target, photo_uri, comment, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
             ON CONFLICT (id) DO UPDATE SET photo_uri = ?5, comment = ?6, updated_at = ?7 WHERE drafts.instance = ?2
             """, -1, &statement, nil) == SQLITE_OK else {
-            throw PostStoreError(description: localized("Can't keep the draft: %s", SQLiteReason.of(db)))
+            throw PostStoreError(description: SQLiteReason.of(db))
         }
         defer { sqlite3_finalize(statement) }
         for (index, value) in [id, instance, kind.rawValue, target, photoURI, comment].enumerated() {
@@ -157,7 +165,7 @@ extension PostStore {
         }
         sqlite3_bind_int64(statement, 7, updatedAt)
         guard sqlite3_step(statement) == SQLITE_DONE else {
-            throw PostStoreError(description: localized("Can't keep the draft: %s", SQLiteReason.of(db)))
+            throw PostStoreError(description: SQLiteReason.of(db))
         }
         appLog.debug("Draft saved: \(kind) \(target), \(comment.count) characters (draft \(id))")
     }

@@ -20,7 +20,7 @@ enum SQLiteReason {
         switch code & 0xFF {
         case SQLITE_FULL:
             // Translators: why Postcard can't write its posts or drafts (after "Can't save the post: ").
-            localized("the disk is full. Free some space and try again")
+            localized("the disk is full")
         case SQLITE_READONLY:
             localized("the data folder can't be written to (it is read-only)")
         case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PROTOCOL:

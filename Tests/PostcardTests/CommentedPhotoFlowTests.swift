@@ -36,9 +36,10 @@ final class FlowHarness {
     var onFlowMade: ((AnyObject) -> Void)?
 
     func start() {
-        let drafts = CommentDrafts(save: { [weak self] photo, comment in
+        let drafts = CommentDrafts(save: { [weak self] photo, comment, done in
             self?.draft = (photo.fileName, comment)
             self?.draftSaves += 1
+            done(nil)
         }, remove: { [weak self] in self?.draft = nil })
         drafts.delay = 0.2
         let flow = CommentedPhotoFlow<CommentedPhoto>(library: library, drafts: drafts) { [weak self] photo, comment in

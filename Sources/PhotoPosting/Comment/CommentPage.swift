@@ -23,6 +23,9 @@ public final class CommentPage: Page {
     public let errorLabel = Label()
     /// The photo preview.
     public let preview = Picture()
+    /// Says that what is typed is not kept safe (a full disk), and then that it is saved again; hidden
+    /// otherwise. An alert for screen readers (AT-SPI `alert`), named with its text.
+    public let draftStatusLabel = Label(alert: ())
 
     /// Largest preview edge to decode, in pixels.
     static let previewSize: Int32 = 960
@@ -60,6 +63,11 @@ public final class CommentPage: Page {
         errorLabel.addCSSClass("error")
         errorLabel.setMargins(top: 0, bottom: 6, start: 12, end: 12)
 
+        draftStatusLabel.isVisible = false
+        draftStatusLabel.wraps = true
+        draftStatusLabel.xAlign = 0
+        draftStatusLabel.setMargins(top: 0, bottom: 6, start: 12, end: 12)
+
         // Translators: the heading above the field where the user types the comment for a photo (a noun).
         let heading = Label(localized("Comment"))
         heading.xAlign = 0
@@ -75,6 +83,7 @@ public final class CommentPage: Page {
 
         content.append(preview)
         content.append(errorLabel)
+        content.append(draftStatusLabel)
         content.append(heading)
         content.append(field)
 
@@ -138,6 +147,34 @@ public final class CommentPage: Page {
     public func showError(_ message: String) {
         errorLabel.text = message
         errorLabel.isVisible = true
+    }
+
+    /// Shows whether what is typed is kept safe (see ``DraftStatus``): nothing while it is; while it is
+    /// not, why, and that Postcard keeps trying; once it is again, that it is. Screen readers speak each
+    /// change (the label is an alert, shown anew with its text as its name).
+    public func showDraftStatus(_ status: DraftStatus) {
+        let text: String
+        switch status {
+        case .saved:
+            draftStatusLabel.isVisible = false
+            return
+        case .notSaved(let reason):
+            // Translators: shown on the page where a comment is typed when it can't be kept in case
+            // Postcard closes; %s is why ("the disk is full").
+            text = localized("Your comment isn't saved yet: %s. Postcard keeps trying.", reason)
+            draftStatusLabel.removeCSSClass("dim-label")
+            draftStatusLabel.addCSSClass("error")
+        case .savedAgain:
+            // Translators: shown (and read by screen readers) once a comment that could not be saved is saved.
+            text = localized("Your comment is saved again.")
+            draftStatusLabel.removeCSSClass("error")
+            draftStatusLabel.addCSSClass("dim-label")
+        }
+        // Hidden, then shown with its new text: a screen reader speaks an alert when it appears.
+        draftStatusLabel.isVisible = false
+        draftStatusLabel.text = text
+        draftStatusLabel.setAccessibleLabel(text)
+        draftStatusLabel.isVisible = true
     }
 
     private func post() {

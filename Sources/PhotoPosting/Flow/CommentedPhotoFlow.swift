@@ -101,6 +101,8 @@ public final class CommentedPhotoFlow<Output: Sendable> {
         self.help = help
         if case .camera = start, camera == nil { self.startPage = .choosePhoto } else { self.startPage = start }
         self.submit = submit
+        // Whether the comment is kept safe is said on the page where it is typed.
+        drafts?.onStatusChanged = { [weak self] status in self?.commentPage?.showDraftStatus(status) }
     }
 
     /// Runs a new flow from `page` and waits for its result (see the type's docs).
@@ -219,6 +221,7 @@ public final class CommentedPhotoFlow<Output: Sendable> {
             self.post(photo: photo, comment: comment, from: page)
         }
         page.onCommentChanged = { [weak self] text in self?.drafts?.saveSoon(photo, text) }
+        if let drafts, case .notSaved = drafts.status { page.showDraftStatus(drafts.status) }
         commentPage = page
         host.push(page)
     }
@@ -263,7 +266,7 @@ public final class CommentedPhotoFlow<Output: Sendable> {
     private func saveDraftNow() {
         drafts?.cancelPendingSave()
         guard let drafts, let page = commentPage else { return }
-        if page.comment.isEmpty { drafts.remove() } else { drafts.save(page.photo, page.commentView.text) }
+        if page.comment.isEmpty { drafts.remove() } else { drafts.saveNow(page.photo, page.commentView.text) }
     }
 
     private func submitEnded() {

@@ -39,43 +39,100 @@ public enum PhotoFlowStart: Equatable, Sendable {
     case addComment(Photo, comment: String = "")
 }
 
+/// Whether what the user typed on a page is kept safe (see ``CommentDrafts``), as the page shows it
+/// (``CommentPage/showDraftStatus(_:)``).
+public enum DraftStatus: Equatable, Sendable {
+    /// Saved, or nothing to save yet: the page says nothing.
+    case saved
+    /// The last save failed, for `reason` (in plain words: "the disk is full"); saving is retried.
+    case notSaved(reason: String)
+    /// Saved after failing: the page says so once.
+    case savedAgain
+}
+
 /// Where a ``CommentedPhotoFlow`` keeps what the user typed, so nothing is lost when the flow ends without the user
 /// choosing to (the window closed, the app quit or killed, the power cut).
 ///
-/// The flow calls ``save`` a moment (``delay``) after each change of the comment and at once when it
-/// ends that way; ``remove`` when the comment is posted, emptied, or discarded by the user (Cancel
-/// with nothing typed, or **Discard** in the question).
+/// The flow calls ``saveSoon(_:_:)`` after each change of the comment (saved ``delay`` seconds later)
+/// and ``saveNow(_:_:)`` when it ends that way; ``remove`` when the comment is posted, emptied, or
+/// discarded by the user (Cancel with nothing typed, or **Discard** in the question).
+///
+/// A save that fails (a full disk, a read-only folder, the database held too long by another program)
+/// is retried every ``retryInterval`` seconds, and after each change, until one succeeds; meanwhile
+/// ``status`` is ``DraftStatus/notSaved(reason:)``, then ``DraftStatus/savedAgain``, and
+/// ``onStatusChanged`` is told of each change, so the page can say so.
 @MainActor
 public final class CommentDrafts {
-    /// Keeps `comment` on `photo` (replacing what was kept for this flow before).
-    public let save: @MainActor (_ photo: Photo, _ comment: String) -> Void
+    /// Writes `comment` on `photo` (replacing what was kept for this flow before) and calls `done`, on
+    /// the main thread, with nil once it is kept or with the error that stopped it.
+    public typealias Save = @MainActor (_ photo: Photo, _ comment: String, _ done: @escaping @MainActor (Error?) -> Void) -> Void
+
+    private let save: Save
     /// Forgets what was kept for this flow.
     public let remove: @MainActor () -> Void
     /// Seconds between the last change and saving (typing is not written key by key).
     public var delay: Double = 0.5
+    /// Seconds between a failed save and the next try.
+    public var retryInterval: Double = 2
+    /// Whether the last save kept what was typed.
+    public private(set) var status: DraftStatus = .saved {
+        didSet { if status != oldValue { onStatusChanged?(status) } }
+    }
+    /// Called after ``status`` changes.
+    public var onStatusChanged: (@MainActor (DraftStatus) -> Void)?
     private var pending: Task<Void, Never>?
+    private var latest: (photo: Photo, comment: String)?
+    private var savesStarted = 0
 
-    /// Drafts saved with `save` and removed with `remove`.
-    public init(save: @escaping @MainActor (_ photo: Photo, _ comment: String) -> Void,
-                remove: @escaping @MainActor () -> Void) {
+    /// Drafts written with `save` and removed with `remove`.
+    public init(save: @escaping Save, remove: @escaping @MainActor () -> Void) {
         self.save = save
         self.remove = remove
     }
 
     /// Saves `comment` on `photo` ``delay`` seconds from now, unless another change comes first.
     public func saveSoon(_ photo: Photo, _ comment: String) {
-        pending?.cancel()
-        pending = Task { [weak self, delay] in
-            try? await Task.sleep(for: .seconds(delay))
-            guard !Task.isCancelled, let self else { return }
-            self.pending = nil
-            self.save(photo, comment)
-        }
+        latest = (photo, comment)
+        schedule(after: delay)
     }
 
-    /// Drops a save scheduled by ``saveSoon(_:_:)`` (saving or removing now instead).
+    /// Saves `comment` on `photo` now (the flow is ending); a failure is logged and, while the page is
+    /// still shown, said on it.
+    public func saveNow(_ photo: Photo, _ comment: String) {
+        cancelPendingSave()
+        latest = (photo, comment)
+        write(photo, comment)
+    }
+
+    /// Drops a save scheduled by ``saveSoon(_:_:)`` or a retry (saving or removing now instead).
     public func cancelPendingSave() {
         pending?.cancel()
         pending = nil
+    }
+
+    private func schedule(after seconds: Double) {
+        pending?.cancel()
+        pending = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(seconds))
+            guard !Task.isCancelled, let self, let latest = self.latest else { return }
+            self.pending = nil
+            self.write(latest.photo, latest.comment)
+        }
+    }
+
+    private func write(_ photo: Photo, _ comment: String) {
+        savesStarted += 1
+        let number = savesStarted
+        save(photo, comment) { [weak self] error in self?.saveEnded(number, error: error) }
+    }
+
+    private func saveEnded(_ number: Int, error: Error?) {
+        if let error {
+            status = .notSaved(reason: "\(error)")
+            // Try again with the latest text, unless a save of a newer change is already on its way.
+            if number == savesStarted && pending == nil { schedule(after: retryInterval) }
+        } else if number == savesStarted, case .notSaved = status {
+            status = .savedAgain
+        }
     }
 }

@@ -217,8 +217,10 @@ public final class AppController {
     }
 
     static func drafts(in store: PostStore, kind: DraftKind, target: String, id: String = PostStore.newDraftID()) -> CommentDrafts {
-        CommentDrafts(save: { [store] photo, comment in
-            store.saveDraft(kind, id: id, target: target, photoURI: photo.uri, comment: comment)
+        CommentDrafts(save: { [store] photo, comment, done in
+            store.saveDraft(kind, id: id, target: target, photoURI: photo.uri, comment: comment) { error in
+                MainLoopBridge.onMainThread { done(error) }
+            }
         }, remove: { [store] in
             store.removeDraft(id: id)
         })

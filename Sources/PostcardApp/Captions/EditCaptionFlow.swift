@@ -69,6 +69,7 @@ public final class EditCaptionFlow<Output: Sendable> {
             self.drafts?.saveSoon(editor.photo, text)
         }
         editor.onPost = { [weak self] text in self?.submit(text) }
+        drafts?.onStatusChanged = { [weak editor] status in editor?.showDraftStatus(status) }
         editor.shouldLeave = { [weak self] in !(self?.isSaving ?? false) }
         self.editor = editor
         let host = FlowHost(from: anchor, presentation: .pushed, first: editor, addsCancelButton: false)
@@ -120,7 +121,7 @@ public final class EditCaptionFlow<Output: Sendable> {
     /// Keeps the editor's text as the draft now (not the user's choice to leave).
     private func keepDraft(of editor: CommentPage) {
         drafts?.cancelPendingSave()
-        if editor.commentView.text != caption { drafts?.save(editor.photo, editor.commentView.text) }
+        if editor.commentView.text != caption { drafts?.saveNow(editor.photo, editor.commentView.text) }
     }
 
     private func finish(_ result: Result, keepsDraft: Bool = false) {
