@@ -143,3 +143,26 @@ static inline void navgtk_emit_drag(gpointer gesture, const char *name, double x
 }
 
 #endif
+
+// What a GdkPixbufLoader reported in "size-prepared": the image's size as stored, and the size to
+// decode at (target_width > 0: set on the loader from the callback; JPEG then scales while decoding).
+typedef struct {
+    int width, height;
+    int target_width, target_height;
+    gboolean prepared;
+} NavgtkLoaderSize;
+
+static void navgtk_loader_size_prepared(GdkPixbufLoader *loader, int width, int height, gpointer data) {
+    NavgtkLoaderSize *size = data;
+    size->width = width;
+    size->height = height;
+    size->prepared = TRUE;
+    if (size->target_width > 0 && size->target_height > 0) {
+        gdk_pixbuf_loader_set_size(loader, size->target_width, size->target_height);
+    }
+}
+
+// Follows `loader`'s "size-prepared" into `size` (which must outlive the loader's use).
+static inline void navgtk_loader_watch_size(GdkPixbufLoader *loader, NavgtkLoaderSize *size) {
+    g_signal_connect(loader, "size-prepared", G_CALLBACK(navgtk_loader_size_prepared), size);
+}

@@ -111,9 +111,13 @@ public enum ImageDecoder {
         }
         let target = scaledSize(width: width, height: height, fit: fit)
         var error: UnsafeMutablePointer<GError>?
-        let decoded: OpaquePointer? = target == (width, height)
-            ? gdk_pixbuf_new_from_file(filename, &error)
-            : gdk_pixbuf_new_from_file_at_scale(filename, target.0, target.1, 1, &error)
+        // A JPEG is streamed without the metadata GdkPixbuf would hold (memory bounded by the pixels); one
+        // the stream can't follow (bytes between segments, which libjpeg tolerates) is left to GdkPixbuf.
+        let bounded = format == "jpeg" ? try? BoundedJPEG.decode(filename, width: target.0, height: target.1) : nil
+        let decoded: OpaquePointer? = bounded
+            ?? (target == (width, height)
+                ? gdk_pixbuf_new_from_file(filename, &error)
+                : gdk_pixbuf_new_from_file_at_scale(filename, target.0, target.1, 1, &error))
         guard let decoded else {
             let reason = error.map { String(cString: $0.pointee.message) } ?? toolkitLocalized("it could not be decoded")
             if let error { g_error_free(error) }
@@ -168,6 +172,10 @@ public enum ImageDecoder {
 
     private static func header(filename: UnsafePointer<CChar>) throws -> (String, Int32, Int32) {
         var width: Int32 = 0, height: Int32 = 0
+        // GdkPixbuf's own JPEG header read keeps every APP1 and APP2 segment in memory (see BoundedJPEG).
+        if BoundedJPEG.isJPEG(filename), let (jpegWidth, jpegHeight) = try? BoundedJPEG.size(filename), jpegWidth > 0, jpegHeight > 0 {
+            return ("jpeg", jpegWidth, jpegHeight)
+        }
         if let format = gdk_pixbuf_get_file_info(filename, &width, &height), width > 0, height > 0 {
             return (gdk_pixbuf_format_get_name(format).map { name in
                 defer { g_free(name) }

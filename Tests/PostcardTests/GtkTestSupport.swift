@@ -72,6 +72,9 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
         trackedFlows = []
         let ready = MainActor.assumeIsolated {
             if g_get_application_name() == nil { Application.setDisplayName("Postcard") }  // as the app does
+            // As g_application_run does in the app. Without a program name, GLib 2.74 writes a recent file
+            // (GTK's file chooser adds one) with no command and logs a critical (g_markup_escape_text).
+            if g_get_prgname() == nil { g_set_prgname("postcard-tests") }
             return initializeGtk()
         }
         guard ready else { throw NoDisplay() }
