@@ -166,3 +166,37 @@ static void navgtk_loader_size_prepared(GdkPixbufLoader *loader, int width, int 
 static inline void navgtk_loader_watch_size(GdkPixbufLoader *loader, NavgtkLoaderSize *size) {
     g_signal_connect(loader, "size-prepared", G_CALLBACK(navgtk_loader_size_prepared), size);
 }
+
+// A most number of characters (Unicode code points, as GtkTextBuffer counts them) for a text buffer: text
+// inserted past it (typed, pasted, set) is cut to what fits, and `cut` is set until read.
+typedef struct {
+    int maximum;
+    gboolean inserting;
+    gboolean cut;
+} NavgtkTextLimit;
+
+static void navgtk_text_limit_insert(GtkTextBuffer *buffer, GtkTextIter *location, char *text, int length, gpointer data) {
+    NavgtkTextLimit *limit = data;
+    if (limit->inserting) return;
+    int count = gtk_text_buffer_get_char_count(buffer);
+    const char *end = text + length;
+    // Counting stops where the room ends: a megabyte pasted costs what fits, not its length.
+    int room = MAX(0, limit->maximum - count);
+    const char *fits = text;
+    for (int index = 0; index < room && fits < end; index++) fits = g_utf8_next_char(fits);
+    if (fits >= end) return;  // all of it fits: GTK inserts it
+    g_signal_stop_emission_by_name(buffer, "insert-text");
+    limit->cut = TRUE;
+    if (fits == text) return;
+    limit->inserting = TRUE;
+    gtk_text_buffer_insert(buffer, location, text, (int)(fits - text));  // revalidates `location`, as GTK's own handler does
+    limit->inserting = FALSE;
+}
+
+// Limits `buffer` to `maximum` characters; the limit lives as long as the buffer.
+static inline NavgtkTextLimit *navgtk_text_buffer_limit(GtkTextBuffer *buffer, int maximum) {
+    NavgtkTextLimit *limit = g_new0(NavgtkTextLimit, 1);
+    limit->maximum = maximum;
+    g_signal_connect_data(buffer, "insert-text", G_CALLBACK(navgtk_text_limit_insert), limit, (GClosureNotify)(void (*)(void))g_free, 0);
+    return limit;
+}

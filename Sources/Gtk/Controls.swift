@@ -304,6 +304,31 @@ public final class TextView: Widget {
     /// Inserts `text` at the cursor, as typing would.
     public func insertAtCursor(_ text: String) { gtk_text_buffer_insert_at_cursor(buffer, text, -1) }
 
+    /// How many characters the text has (Unicode code points, as GTK counts them; at once, without
+    /// reading the text).
+    public var characterCount: Int { Int(gtk_text_buffer_get_char_count(buffer)) }
+
+    private var limit: UnsafeMutablePointer<NavgtkTextLimit>?
+
+    /// The most characters the text may have (Unicode code points), or nil for no limit (the default).
+    /// Text typed, pasted or set past it is cut to what fits (``takeWasCut()`` then says so); text
+    /// already there is left alone. Only a megabyte pasted at once is read only as far as it fits, so
+    /// the view stays responsive whatever arrives. Set it once; it can't be removed.
+    public var maximumCharacters: Int? {
+        get { limit.map { Int($0.pointee.maximum) } }
+        set {
+            guard let newValue else { return }
+            if let limit { limit.pointee.maximum = Int32(newValue) } else { limit = navgtk_text_buffer_limit(buffer, Int32(newValue)) }
+        }
+    }
+
+    /// Whether text was cut to ``maximumCharacters`` since the last call (and forgets it).
+    public func takeWasCut() -> Bool {
+        guard let limit, limit.pointee.cut != 0 else { return false }
+        limit.pointee.cut = 0
+        return true
+    }
+
     /// Whether the user can edit the text.
     public var isEditable: Bool {
         get { gtk_text_view_get_editable(pointer()) != 0 }

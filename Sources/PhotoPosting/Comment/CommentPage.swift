@@ -26,6 +26,9 @@ public final class CommentPage: Page {
     /// Says that what is typed is not kept safe (a full disk), and then that it is saved again; hidden
     /// otherwise. An alert for screen readers (AT-SPI `alert`), named with its text.
     public let draftStatusLabel = Label(alert: ())
+    /// Under the field, near ``CommentLimit/maximumCharacters``: how many characters are left, or that
+    /// what was pasted past the limit was left out; hidden otherwise.
+    public let lengthLabel = Label()
 
     /// Largest preview edge to decode, in pixels.
     static let previewSize: Int32 = 960
@@ -75,6 +78,7 @@ public final class CommentPage: Page {
         heading.setMargins(top: 6, bottom: 4, start: 12, end: 12)
         commentView.setAccessibleLabel(localized("Comment"))
         commentView.addCSSClass("comment-field")
+        commentView.maximumCharacters = CommentLimit.maximumCharacters  // before any text: a longer draft is cut too
         commentView.text = comment
         let field = ScrolledWindow(commentView)
         field.setSizeRequest(height: 120)
@@ -86,11 +90,18 @@ public final class CommentPage: Page {
         content.append(draftStatusLabel)
         content.append(heading)
         content.append(field)
+        lengthLabel.xAlign = 1
+        lengthLabel.wraps = true
+        lengthLabel.addCSSClass("caption")
+        lengthLabel.setMargins(top: 0, bottom: 12, start: 12, end: 12)
+        content.append(lengthLabel)
+        updateLength()
 
         updatePostButton()
         commentView.onChanged { [weak self] in
             guard let self else { return }
             self.updatePostButton()
+            self.updateLength()
             self.onCommentChanged?(self.commentView.text)
         }
         postButton.onClicked { [weak self] in self?.post() }
@@ -181,6 +192,29 @@ public final class CommentPage: Page {
         guard postButton.isSensitive else { return }
         errorLabel.isVisible = false
         onPost?(comment)
+    }
+
+    /// Shows how many characters are left once fewer than ``CommentLimit/counterThreshold`` are, as
+    /// posting apps do, or that text past the limit was left out.
+    private func updateLength() {
+        let left = CommentLimit.maximumCharacters - commentView.characterCount
+        if commentView.takeWasCut() {
+            // Translators: under the comment field when pasted (or resumed) text was longer than the limit;
+            // %d is the limit (2200).
+            lengthLabel.text = localized("A comment can be up to %d characters: what went past that was left out.",
+                                         CommentLimit.maximumCharacters)
+            lengthLabel.removeCSSClass("dim-label")
+            lengthLabel.addCSSClass("error")
+            lengthLabel.isVisible = true
+        } else if left <= CommentLimit.counterThreshold {
+            // Translators: under the comment field near the limit on a comment's length.
+            lengthLabel.text = localizedPlural("%d character left", "%d characters left", count: left, left)
+            lengthLabel.removeCSSClass("error")
+            lengthLabel.addCSSClass("dim-label")
+            lengthLabel.isVisible = true
+        } else {
+            lengthLabel.isVisible = false
+        }
     }
 
     private func updatePostButton() {

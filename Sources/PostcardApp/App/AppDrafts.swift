@@ -22,7 +22,7 @@ extension AppController {
         // Translators: the banner on My Profile when a message was left unfinished (the app quit or crashed).
         case .message: localized("You have an unfinished message")
         }
-        myProfile.showDraftBanner(text, detail: String(draft.comment.map { $0.isNewline ? " " : $0 }), onResume: { [weak self] in
+        myProfile.showDraftBanner(text, detail: String(CommentLimit.shown(draft.comment).map { $0.isNewline ? " " : $0 }), onResume: { [weak self] in
             self?.resume(draft)
         }, onDiscard: { [store] in
             store.discardDraft(draft)

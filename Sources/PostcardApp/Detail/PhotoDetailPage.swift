@@ -27,9 +27,11 @@ public final class PhotoDetailPage: Page {
     /// (``Clamp``), narrower ones fill. Wider than a feed card: this page is for looking at the photo.
     public static let columnWidth: Int32 = 836
 
-    /// Creates the page for the photo at `photoPath` with `comment`; `title` and `subtitle` go in the bar
-    /// (e.g. "Post", "by Sam Rivera"); `detail` is the line under the comment.
+    /// Creates the page for the photo at `photoPath` with `comment` (cut as ``CommentLimit/shown(_:)``
+    /// says); `title` and `subtitle` go in the bar (e.g. "Post", "by Sam Rivera"); `detail` is the line
+    /// under the comment.
     public init(title: String, subtitle: String?, photoPath: FilePath, comment: String, detail: String) {
+        let comment = CommentLimit.shown(comment)  // a longer one (from another program) is cut
         super.init(title: title, subtitle: subtitle)
         picture.contentFit = .contain
         picture.canShrink = true
@@ -69,6 +71,7 @@ public final class PhotoDetailPage: Page {
 
     /// Shows a new comment (after Edit Caption).
     public func setComment(_ comment: String) {
+        let comment = CommentLimit.shown(comment)
         commentLabel.showText(withLinks: comment)
         picture.alternativeText = comment
     }

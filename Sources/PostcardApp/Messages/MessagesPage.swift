@@ -109,10 +109,11 @@ public final class MessageRow: ListCell {
         let name = Person.named(message.recipient)?.name ?? message.recipient
         // Translators: a message in the list of messages: whom it was sent to (%s is a person's name).
         recipientLabel.text = localized("To %s", name)
-        commentLabel.text = message.comment
+        let comment = CommentLimit.shown(message.comment)
+        commentLabel.text = comment
         // Translators: what a screen reader says for a message: whom it was sent to (%1$s, a person's
         // name) and its text (%2$s).
-        binding.setAccessibleLabel(localized("To %1$s: %2$s", name, message.comment))
+        binding.setAccessibleLabel(localized("To %1$s: %2$s", name, comment))
     }
 
     func unbind() { message = nil }

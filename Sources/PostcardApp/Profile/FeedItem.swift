@@ -62,11 +62,12 @@ public final class FeedItem {
     func bind(_ post: Post, viewer: Person, binding: ListItemBinding) {
         self.post = post
         self.binding = binding
-        commentLabel.showText(withLinks: post.comment)
+        let comment = CommentLimit.shown(post.comment)  // a longer one (from another program) is cut
+        commentLabel.showText(withLinks: comment)
         let byMe = post.author == viewer.id && post.profile != viewer.id
         detailLabel.text = byMe ? TimeText.postedByMe(post.createdAt) : TimeText.posted(post.createdAt)
-        binding.setAccessibleLabel(post.comment)
-        picture.alternativeText = post.comment
+        binding.setAccessibleLabel(comment)
+        picture.alternativeText = comment
         frame.isVisible = true
         photoErrorLabel.isVisible = false
         stopLoading()

@@ -107,11 +107,12 @@ public final class ReplyRow: ListCell {
 
     func bind(_ reply: Reply, binding: ListItemBinding) {
         self.reply = reply
-        commentLabel.showText(withLinks: reply.comment)
+        let comment = CommentLimit.shown(reply.comment)
+        commentLabel.showText(withLinks: comment)
         // Translators: when a reply was posted; %s is a date and time, e.g. "7 Aug 2026, 14:05".
         when.text = localized("Replied %s", TimeText.dateAndTime(reply.createdAt))
-        frame.picture.alternativeText = reply.comment
-        binding.setAccessibleLabel(reply.comment)
+        frame.picture.alternativeText = comment
+        binding.setAccessibleLabel(comment)
         let uri = reply.photoPath.uri, scale = view.scaleFactor
         load = Task { [weak self] in
             let texture = try? await Texture.load(uri: uri, fit: .cover(width: 96 * scale, height: 96 * scale))
