@@ -48,7 +48,7 @@ make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/x
 # The locales the tests run the app in (German; generated if missing, as Debian's locales package leaves them out).
 TEST_LOCALES := de_DE.UTF-8
 
-.PHONY: deps build run test test-model test-gtk test-install test-example install uninstall resources review bench bench-navigation clean po locale stress
+.PHONY: deps build run test test-model test-gtk test-install test-example install uninstall resources review bench bench-navigation bench-hostile clean po locale stress
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -202,7 +202,8 @@ bench: deps
 	$(SWIFT) build -c release --product PostcardBench
 	mkdir -p "$(BENCH_CACHE)/xdg-cache"
 	XDG_CACHE_HOME="$(BENCH_CACHE)/xdg-cache" $(XVFB) "$$($(SWIFT) build -c release --show-bin-path)/PostcardBench" \
-	  --cache "$(BENCH_CACHE)" --out "$(CURDIR)/bench/results.md" --navigation-out "$(CURDIR)/bench/navigation.md"
+	  --cache "$(BENCH_CACHE)" --out "$(CURDIR)/bench/results.md" --navigation-out "$(CURDIR)/bench/navigation.md" \
+	  --hostile-out "$(CURDIR)/bench/hostile-input.md"
 
 # The navigation benchmarks alone (issue 12: pushes and pops, main-actor hops, idle wake-ups, flow and
 # stack cycles, start-up against a bare C window): about ten minutes; results go to bench/navigation.md.
@@ -212,6 +213,16 @@ bench-navigation: deps
 	mkdir -p "$(BENCH_CACHE)/xdg-cache"
 	XDG_CACHE_HOME="$(BENCH_CACHE)/xdg-cache" $(XVFB) "$$($(SWIFT) build -c release --show-bin-path)/PostcardBench" \
 	  --cache "$(BENCH_CACHE)" --navigation-only --navigation-out "$(CURDIR)/bench/navigation.md"
+
+# The hostile-input benchmarks alone (issue 22: a photo file far larger than its pixels, a megabyte of
+# comment, each against an ordinary photo and comment in the same run): a few minutes; results go to
+# bench/hostile-input.md.
+bench-hostile: deps
+	$(SWIFT) build -c release --product postcard-measure
+	$(SWIFT) build -c release --product PostcardBench
+	mkdir -p "$(BENCH_CACHE)/xdg-cache"
+	XDG_CACHE_HOME="$(BENCH_CACHE)/xdg-cache" $(XVFB) "$$($(SWIFT) build -c release --show-bin-path)/PostcardBench" \
+	  --cache "$(BENCH_CACHE)" --hostile-only --hostile-out "$(CURDIR)/bench/hostile-input.md"
 
 clean:
 	rm -rf .build review review.previous

@@ -1,6 +1,7 @@
 // `make bench`: Postcard's scale benchmarks (a program, not tests). Every measure is a median over repeated
 // runs, compared with a baseline measured in the same run; results go to bench/results.md. Then the
-// navigation benchmarks (Navigation.swift; alone with `--navigation-only`), into bench/navigation.md.
+// navigation benchmarks (Navigation.swift; alone with `--navigation-only`), into bench/navigation.md, and the
+// hostile-input ones (HostileInput.swift; alone with `--hostile-only`), into bench/hostile-input.md.
 import CGtk
 import CSQLite
 import Foundation
@@ -210,6 +211,16 @@ let navigationResultsPath = option("--navigation-out") ?? repository + "/bench/n
 if arguments.contains("--navigation-only") {
     runNavigationBenchmarks(outPath: navigationResultsPath, repository: repository, work: cacheRoot + "/work",
                             binDirectory: binDirectory, rounds: rounds)
+    exit(0)
+}
+
+/// Where the hostile-input benchmarks' report goes (bench/hostile-input.md); `--hostile-only` runs just them.
+let hostileResultsPath = option("--hostile-out") ?? repository + "/bench/hostile-input.md"
+if arguments.contains("--hostile-only") {
+    MainActor.assumeIsolated {
+        runHostileInputBenchmarks(outPath: hostileResultsPath, cacheRoot: cacheRoot, repository: repository,
+                                  binDirectory: binDirectory, rounds: min(rounds, 3))
+    }
     exit(0)
 }
 
@@ -492,6 +503,9 @@ try! report.write(toFile: resultsPath, atomically: true, encoding: .utf8)
 print(report)
 
 runNavigationBenchmarks(outPath: navigationResultsPath, repository: repository, work: work, binDirectory: binDirectory, rounds: rounds)
+MainActor.assumeIsolated {
+    runHostileInputBenchmarks(outPath: hostileResultsPath, cacheRoot: cacheRoot, repository: repository, binDirectory: binDirectory, rounds: 3)
+}
 
 /// The process's resident memory in KiB (`VmRSS` of `/proc/self/status`), or 0 when unknown.
 func residentMemoryKiB() -> Int {

@@ -101,6 +101,16 @@ private struct Tour {
         try await waitUntil("the failure") { comment.errorLabel.isVisible && comment.postButton.isSensitive }
         try await save(window(of: dialog), "add-a-comment-failed")
         try app.store.execute("DROP TRIGGER review_refuse")
+        comment.errorLabel.isVisible = false
+        // The draft can't be kept (a full disk): what the page says while Postcard keeps trying.
+        comment.showDraftStatus(.notSaved(reason: localized("the disk is full")))
+        try await save(window(of: dialog), "add-a-comment-not-saved")
+        comment.showDraftStatus(.saved)
+        // Near the limit on a comment's length: the counter.
+        let typed = comment.commentView.text
+        comment.commentView.insertAtCursor(" " + String(repeating: "More about this coffee. ", count: 87))
+        try await save(window(of: dialog), "add-a-comment-near-the-limit")
+        comment.commentView.text = typed
         comment.postButton.activate()
         try await waitUntil("the new post") { dialog.isDismissed && app.myProfile.feedItems.first?.isPhotoLoaded == true }
         try await save(main, "my-profile-with-post")

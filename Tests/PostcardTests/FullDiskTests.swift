@@ -68,8 +68,8 @@ final class FullDiskTests: GtkTestCase, @unchecked Sendable {
             XCTAssertFalse(page.draftStatusLabel.isVisible, "nothing to say while it is saved")
 
             let filler = try fill(data)
-            // Enough text that SQLite needs new pages for it, which the full disk refuses.
-            let long = "A long comment typed while the disk is full. " + String(repeating: "Every word matters. ", count: 2_000)
+            // A comment near the limit: SQLite appends its page to the write-ahead log, which the full disk refuses.
+            let long = "A long comment typed while the disk is full. " + String(repeating: "Every word matters. ", count: 95)
             page.commentView.text = long
             spin(until: { page.draftStatusLabel.isVisible }, timeout: 15, "the page says the draft isn't saved")
             let failing = "Your comment isn't saved yet: the disk is full. Postcard keeps trying."

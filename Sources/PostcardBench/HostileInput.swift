@@ -1,0 +1,130 @@
+// The hostile-input benchmarks of issue 22 (`make bench-hostile`, and the end of `make bench`): posting a
+// photo file far larger than its pixels, and a comment of a megabyte, each against the same app posting an
+// ordinary photo and comment in the same run. The app measures itself (`postcard-measure --measure-posting`,
+// Sources/PostcardMeasure/PostingMeasurement.swift); this program makes the data, runs it, and writes
+// bench/hostile-input.md.
+import Foundation
+import Gtk
+import PostcardModel
+import PostcardStore
+
+/// rocket.jpg (640 × 427) with `segments` metadata segments of 65,000 bytes after its header (APP1 XMP
+/// extensions and APP2 ICC profile chunks, alternately, as some cameras and editors write) and `trailing`
+/// bytes after its end (where cameras put previews).
+func writePaddedJPEG(from source: String, to path: String, segments: Int, trailing: Int) {
+    let bytes = [UInt8](FileManager.default.contents(atPath: source)!)
+    var headerEnd = 2
+    while bytes[headerEnd] == 0xFF, (0xE0...0xEF).contains(bytes[headerEnd + 1]) {
+        headerEnd += 2 + (Int(bytes[headerEnd + 2]) << 8 | Int(bytes[headerEnd + 3]))
+    }
+    func segment(_ marker: UInt8, _ prefix: String) -> [UInt8] {
+        let payload = Array(prefix.utf8) + [UInt8](repeating: 0x20, count: 65_000)
+        return [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+    }
+    let pair = segment(0xE1, "http://ns.adobe.com/xmp/extension/\0") + segment(0xE2, "ICC_PROFILE\0")
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    let file = FileHandle(forWritingAtPath: path)!
+    file.write(Data(bytes[..<headerEnd]))
+    let block = Data((0..<32).flatMap { _ in pair })
+    for _ in 0..<(segments / 64) { file.write(block) }
+    file.write(Data(bytes[headerEnd...]))
+    file.write(Data(count: trailing))
+    try? file.close()
+}
+
+/// Runs the hostile-input benchmarks and writes the report to `outPath`.
+/// - Parameters:
+///   - cacheRoot: where the data is made (kept between runs) and the runs' folders go.
+///   - repository: the checkout (for the sample photo).
+///   - binDirectory: where the release `postcard-measure` is.
+///   - rounds: runs of each case (medians are reported).
+@MainActor
+func runHostileInputBenchmarks(outPath: String, cacheRoot: String, repository: String, binDirectory: String, rounds: Int) {
+    let root = cacheRoot + "/hostile"
+    let ordinaryLibrary = root + "/ordinary", paddedLibrary = root + "/padded"
+    for folder in [ordinaryLibrary, paddedLibrary] { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+    let sample = repository + "/Resources/photos/rocket.jpg"
+    if !FileManager.default.fileExists(atPath: ordinaryLibrary + "/rocket.jpg") {
+        try? FileManager.default.copyItem(atPath: sample, toPath: ordinaryLibrary + "/rocket.jpg")
+    }
+    let padded = paddedLibrary + "/rocket-padded.jpg"
+    if !FileManager.default.fileExists(atPath: padded) {
+        log("hostile input: making \(padded)")
+        writePaddedJPEG(from: sample, to: padded + ".part", segments: 4_096, trailing: 48 << 20)
+        try? FileManager.default.moveItem(atPath: padded + ".part", toPath: padded)
+    }
+    func size(_ path: String) -> Double { Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) ?? 0 }
+    let megabyteComment = String(repeating: "long words on one line ", count: 45_591)
+
+    /// One run in a process of its own, on a fresh data folder holding one post (its caption
+    /// `storedComment`) and a fresh, cold thumbnail cache.
+    func run(library: String, commentLength: Int, storedComment: String) -> [String: Double] {
+        let data = root + "/run-data", cache = root + "/run-cache"
+        try? FileManager.default.removeItem(atPath: data)
+        try? FileManager.default.removeItem(atPath: cache)
+        do {
+            let store = try PostStore(directory: FilePath(data))
+            let post = try store.addNow(photo: Photo(path: FilePath(sample)), comment: "Stored", author: "me", profile: "me")
+            try store.execute("UPDATE posts SET comment = '\(storedComment)' WHERE id = \(post.id)")
+        } catch {
+            log("hostile input: can't make \(data): \(error)")
+            return [:]
+        }
+        let output = shell("\(binDirectory)/postcard-measure --measure-posting --comment-length \(commentLength) --data-dir \(data) --library \(library)",
+                           environment: ["XDG_CACHE_HOME": cache])
+        let values = keyValues(output)
+        if let step = values["posting-error"] { log("hostile input: step \(Int(step)) did not happen (\(library), \(commentLength) characters)") }
+        return values
+    }
+
+    var results: [String: [[String: Double]]] = [:]
+    log("hostile input: \(rounds) rounds of posting an ordinary photo and comment, a padded photo file, a megabyte of comment")
+    for round in 1...rounds {
+        results["ordinary", default: []].append(run(library: ordinaryLibrary, commentLength: 40, storedComment: "An ordinary caption"))
+        results["photo", default: []].append(run(library: paddedLibrary, commentLength: 40, storedComment: "An ordinary caption"))
+        results["comment", default: []].append(run(library: ordinaryLibrary, commentLength: megabyteComment.utf8.count, storedComment: megabyteComment))
+        log("hostile input: round \(round) done")
+    }
+    func value(_ run: String, _ key: String) -> Double { median(results[run, default: []].compactMap { $0[key] }) }
+    let peak = { (run: String) in value(run, "posting-peak-rss-kib") / 1024 }
+    let stall = { (run: String) in value(run, "posting-longest-stall-ms") }
+    let enabled = { (run: String) in value(run, "posting-post-enabled-ms") }
+    func row(_ what: String, _ run: String) -> String {
+        let memory = peak(run) / peak("ordinary")
+        return """
+        | \(what): peak memory ÷ the ordinary run's | \(String(format: "%.2f", memory)) (\(String(format: "%.0f", peak(run))) MiB / \(String(format: "%.0f", peak("ordinary"))) MiB) | ≤ 1.25 | \(memory <= 1.25 ? "met" : "**not met**") |
+        | the same: longest main-thread stall (the ordinary run's beside it) | \(String(format: "%.0f ms", stall(run))) (\(String(format: "%.0f ms", stall("ordinary")))) | ≤ 50 ms | \(stall(run) <= 50 ? "met" : "**not met**") |
+        | the same: the photo chosen → Post enabled (the ordinary run's beside it) | \(String(format: "%.0f ms", enabled(run))) (\(String(format: "%.0f ms", enabled("ordinary")))) | — | |
+        """
+    }
+    let report = """
+    # Hostile input
+
+    Made by `make bench-hostile` (and `make bench`) on \(DateText.format(unixSeconds: Int64(Date().timeIntervalSince1970), "%-d %b %Y, %H:%M")), \
+    release build, Xvfb, GTK's default renderer. Medians of \(rounds) runs of each case, each in a process of its own \
+    (`postcard-measure --measure-posting`) on a fresh data folder holding one post and a cold thumbnail cache; every \
+    ratio compares two runs of the same run of the benchmark.
+
+    Each run does what a user does: New Post, waits for the photo's thumbnail in Choose a Photo, chooses it, \
+    pastes the comment at once, waits for Post, posts, waits for the photo in the feed, then opens each post on \
+    My Profile (the new one and the one stored before) and goes back.
+
+    - *ordinary*: rocket.jpg (\(String(format: "%.0f", size(ordinaryLibrary + "/rocket.jpg") / 1024)) KiB, 640 × 427 pixels), a 40-character comment, a stored caption of a few words.
+    - *a photo file far larger than its pixels*: the same photo padded to \(String(format: "%.0f", size(padded) / 1_048_576)) MiB with 4,096 metadata segments \
+    (APP1 XMP extensions and APP2 ICC chunks of 64 KB) and 48 MiB after its end; comment and caption as ordinary.
+    - *a megabyte of comment*: the ordinary photo, a one-line comment of \(megabyteComment.utf8.count) bytes pasted \
+    (Add a Comment keeps its first 2,200 characters and says so), and a stored caption of the same megabyte (another \
+    program wrote it), shown cut in the feed and on its Post page.
+
+    | measure | result | target | |
+    | --- | --- | --- | --- |
+    \(row("a photo file far larger than its pixels", "photo"))
+    \(row("a megabyte of comment", "comment"))
+
+    The stall is the longest gap between runs of a 1 ms GLib timer over the whole run, drawing included (under \
+    Xvfb it is done in software on the same two cores). Peak memory is the process's `VmHWM`.
+
+    """
+    try! report.write(toFile: outPath, atomically: true, encoding: .utf8)
+    print(report)
+}
