@@ -20,6 +20,9 @@ import PostcardModel
 /// 6 the feed, 7 a post's page) that did not happen within a minute.
 @MainActor
 enum PostingMeasurement {
+    /// The step running, for the stalls' report (`posting-stall-during STEP MS` lines).
+    static var step = "start"
+
     static func run(_ app: AppController, commentLength: Int, finish: @escaping @MainActor () -> Void) {
         let comment = String(repeating: "word ", count: max(1, commentLength / 5)).prefix(max(1, commentLength))
         app.mainWindow.window.afterNextPaint {
@@ -29,13 +32,16 @@ enum PostingMeasurement {
                 let probe = MainLoopBridge.repeating(milliseconds: 1) {
                     let now = DateText.monotonicMicroseconds
                     longest = max(longest, now - last)
-                    if now - last > 50_000 { over50 += 1 }
+                    if now - last > 50_000 {
+                        over50 += 1
+                        print("posting-stall-during \(step) \(Double(now - last) / 1000)")
+                    }
                     last = now
                     return true
                 }
-                let step = await post(String(comment), in: app)
+                let failedStep = await post(String(comment), in: app)
                 g_source_remove(probe)
-                if let step { emit("posting-error", Double(step)) }
+                if let failedStep { emit("posting-error", Double(failedStep)) }
                 emit("posting-longest-stall-ms", Double(longest) / 1000)
                 emit("posting-stalls-over-50ms", Double(over50))
                 emit("posting-peak-rss-kib", Double(peakMemoryKiB()))
@@ -46,23 +52,32 @@ enum PostingMeasurement {
 
     /// The steps; returns the number of the first that did not happen, or nil.
     private static func post(_ comment: String, in app: AppController) async -> Int? {
+        step = "new-post"
         navgtk_emit_signal(app.myProfile.postButton.unsafeGObjectPointer, "clicked")
         guard await until({ (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }) else { return 1 }
         let picker = app.flowDialog!.stack.visiblePage as! PhotoPickerPage
+        step = "thumbnail"
         guard await until({ picker.boundTiles.first?.tile.isSettled == true }) else { return 2 }
+        step = "choose"
         let chosen = DateText.monotonicMicroseconds
         picker.grid.activateItem(at: 0)
         guard await until({ app.flowDialog?.stack.visiblePage is CommentPage }) else { return 3 }
         let page = app.flowDialog!.stack.visiblePage as! CommentPage
+        step = "paste"
         page.commentView.insertAtCursor(comment)  // pasted
+        step = "until-post-enabled"
         guard await until({ page.postButton.isSensitive }) else { return 4 }
         emit("posting-post-enabled-ms", Double(DateText.monotonicMicroseconds - chosen) / 1000)
+        step = "post"
         navgtk_emit_signal(page.postButton.unsafeGObjectPointer, "clicked")
         guard await until({ app.flowDialog == nil }) else { return 5 }
+        step = "feed"
         guard await until({ app.myProfile.feedItems.first?.isPhotoLoaded == true }) else { return 6 }
-        for post in app.myProfile.posts {
+        for (index, post) in app.myProfile.posts.enumerated() {
+            step = "open-post-\(index)"
             guard let detail = app.showPost(post), await until({ detail.picture.texture != nil && detail.view.isMapped }) else { return 7 }
             await sleep(milliseconds: 300)
+            step = "back-\(index)"
             navgtk_emit_signal(app.mainWindow.stack.backButton.unsafeGObjectPointer, "clicked")
             await sleep(milliseconds: 300)
         }
