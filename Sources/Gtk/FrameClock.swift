@@ -27,6 +27,23 @@ extension Widget {
         gtk_widget_remove_tick_callback(widget, guint(id))
     }
 
+    /// Calls `body` after GTK has laid out each of the widget's next `frames` frames (the frame clock's
+    /// `layout` phase, connected after GTK's own handler), before they are painted: what `body` changes
+    /// there is laid out again in the same frame (GDK repeats the layout phase when it is asked for
+    /// again), so nothing is drawn in between. `body` returns false to stop early. Nothing is called
+    /// while the widget is in no realized window. Main actor.
+    public func afterNextLayouts(_ frames: Int, _ body: @escaping @MainActor () -> Bool) {
+        guard frames > 0, let clock = gtk_widget_get_frame_clock(widget) else { return }
+        let clockObject = Object(clock, transfer: .none)
+        let id = HandlerID()
+        var left = frames
+        id.value = clockObject.connect("layout", after: true) { _ in
+            left -= 1
+            if !body() || left <= 0 { clockObject.disconnect(id.value) }
+        }
+        gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_LAYOUT)
+    }
+
     /// The frame time of the widget's frame clock now, in microseconds, or nil when the widget is not in
     /// a realized window (see ``addTickCallback(_:)``).
     public var frameTime: Int64? {

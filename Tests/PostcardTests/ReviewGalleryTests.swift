@@ -14,7 +14,8 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
     static let expectedScreens = [
         "my-profile", "primary-menu", "my-profile-with-post", "my-profile-scrolled-under-the-bar",
         "choose-a-photo", "choose-a-photo-no-photos", "choose-a-photo-damaged-photo", "choose-a-photo-reply-pushed",
-        "choose-a-photo-message", "add-a-comment", "add-a-comment-failed", "add-a-comment-reply-pushed",
+        "choose-a-photo-message", "add-a-comment", "add-a-comment-failed", "add-a-comment-not-saved",
+        "add-a-comment-near-the-limit", "add-a-comment-reply-pushed",
         "add-a-comment-message", "add-a-comment-after-quick-snap", "discard-this-post", "friend-profile",
         "post-detail-pushed", "post-detail-presented", "comments", "back-history-menu", "comments-with-reply",
         "edit-caption", "messages", "messages-with-message", "choose-recipient", "camera-pushed", "camera-presented",

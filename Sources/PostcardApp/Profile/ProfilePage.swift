@@ -136,16 +136,21 @@ public final class ProfilePage: Page {
 
     /// Adds `post` at the top of the feed (just posted) without rebuilding the list. A user scrolled down
     /// the feed stays where they were, focus included; a user at the top stays at the top, with the
-    /// profile's header and the new post shown. (GTK's list keeps its anchor on the row that has focus,
-    /// such as the post opened before: left alone, it would scroll the new post half under the bar.)
+    /// profile's header and the new post shown.
     public func insertNewPost(_ post: Post) {
         let wasAtTop = scroller.verticalOffset < 1
         feed.insert(post, at: 0)
         updateStatus()
         guard wasAtTop else { return }
-        scroller.verticalOffset = 0
-        // The list moves to its anchor when it next lays out: put the top back after that.
-        MainLoopBridge.afterLayout { [weak self] in self?.scroller.verticalOffset = 0 }
+        // GTK's list keeps its anchor on the row that had focus (the post opened before, focused again on
+        // Back) and scrolls the new post half under the bar when it next lays out: put the top back right
+        // after that layout, before the frame is painted. (Only that frame: a later one may be the user's
+        // own scroll.)
+        list.afterNextLayouts(1) { [weak self] in
+            guard let self else { return false }
+            if self.scroller.verticalOffset != 0 { self.scroller.verticalOffset = 0 }
+            return false
+        }
     }
 
     /// Shows `post` in place of the post with its id (an edited caption); only that row is rebound.
