@@ -8,8 +8,9 @@ import Glibc
 /// EXIF, XMP and ICC profiles), and each segment may be 64 KiB: a photo of a few hundred thousand pixels
 /// padded with thousands of them (large metadata segments come from some cameras and editors) costs its
 /// whole file size to list, thumbnail or show, and seconds to read. Here the file is streamed through a
-/// 64 KiB buffer into a `GdkPixbufLoader`, keeping what decoding and turning upright need — the JFIF
-/// segment, the first EXIF segment (its orientation), the tables, the frame and the scans — and
+/// 64 KiB buffer into a `GdkPixbufLoader`, keeping what decoding and turning upright need — the JFIF and
+/// Adobe segments (the colour transform), the first EXIF segment (its orientation), the tables, the
+/// frame and the scans — and
 /// skipping the other APPn segments and comments with a seek; nothing after the end-of-image marker is
 /// read (the previews some cameras append). Blocking: call it off the main thread.
 enum BoundedJPEG {
@@ -143,7 +144,8 @@ enum BoundedJPEG {
                 let length = Int(high) << 8 | Int(low)
                 guard length >= 2 else { throw damaged(nil) }
                 let isMetadata = (0xE0...0xEF).contains(marker) || marker == 0xFE
-                var keep = !isMetadata || marker == 0xE0
+                // JFIF (APP0) and Adobe (APP14) tell libjpeg the colour transform: kept.
+                var keep = !isMetadata || marker == 0xE0 || marker == 0xEE
                 var head: [UInt8] = []
                 if marker == 0xE1 && !keptExif {
                     // The first EXIF segment holds the orientation.

@@ -1,3 +1,4 @@
+import CGtk
 import Foundation
 import Gtk
 import NavigationGtk
@@ -50,6 +51,36 @@ final class HugePhotoFileTests: GtkTestCase, @unchecked Sendable {
         let file = fopen("/proc/self/clear_refs", "w")
         XCTAssertNotNil(file, "Linux's peak-memory reset")
         if let file { fputs("5", file); fclose(file) }
+    }
+
+    /// The JPEG stream that leaves metadata out decodes the same pixels GdkPixbuf decodes from the whole
+    /// file: baseline, progressive, restart markers, CMYK, an EXIF orientation, and the padded file.
+    func testTheBoundedJPEGStreamDecodesTheSamePixelsAsGdkPixbuf() throws {
+        try onMain {
+            let folder = makeTemporaryDirectory()
+            let sideways = folder + "/sideways.jpg"
+            try Files.copy(FilePath(bundledPhotos + "/rocket.jpg"), to: FilePath(sideways))
+            try ImageMetadata.write(orientation: 6, toFileAt: sideways)
+            let padded = folder + "/padded.jpg"
+            try writePaddedJPEG(at: padded, segments: 64, trailing: 1 << 20)
+            let fixtures = PhotoFixtures.formatsFolder
+            for path in [bundledPhotos + "/rocket.jpg", bundledPhotos + "/hubble_deep_field.jpg", fixtures + "/cmyk.jpg",
+                         fixtures + "/progressive.jpg", fixtures + "/restart-markers.jpg", sideways, padded] {
+                let ours = try ImageDecoder.decodeNow(uri: FilePath(path).uri, fit: .contain(width: 100_000, height: 100_000))
+                let whole = try XCTUnwrap(gdk_pixbuf_new_from_file(path, nil), path)
+                let reference = try XCTUnwrap(gdk_pixbuf_apply_embedded_orientation(whole))
+                g_object_unref(UnsafeMutableRawPointer(whole))
+                defer { g_object_unref(UnsafeMutableRawPointer(reference)) }
+                let pixbuf = ours.pixbufPointer
+                XCTAssertEqual(gdk_pixbuf_get_width(pixbuf), gdk_pixbuf_get_width(reference), path)
+                XCTAssertEqual(gdk_pixbuf_get_height(pixbuf), gdk_pixbuf_get_height(reference), path)
+                XCTAssertEqual(gdk_pixbuf_get_byte_length(pixbuf), gdk_pixbuf_get_byte_length(reference), path)
+                XCTAssertEqual(memcmp(gdk_pixbuf_read_pixels(pixbuf), gdk_pixbuf_read_pixels(reference), Int(gdk_pixbuf_get_byte_length(pixbuf))), 0,
+                               "the same pixels: \(path)")
+                let header = try ImageDecoder.header(uri: FilePath(path).uri)
+                XCTAssertEqual(header.format, "jpeg")
+            }
+        }
     }
 
     func testAPhotoFileFarLargerThanItsPixelsCostsMemoryForItsPixelsNotItsSize() throws {
