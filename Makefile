@@ -121,11 +121,12 @@ test: deps locale
 	  | tee .build/test-model.log
 	rm -rf $(TEST_CACHE)
 	set -o pipefail; $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.' 2>&1 | tee .build/test-gtk.log
-	@total=0; failed=0; for log in .build/test-model.log .build/test-gtk.log; do \
-	  line=$$(grep -E 'Executed [0-9]+ tests?, with [0-9]+ failures?' $$log | tail -1); \
-	  n=$$(echo "$$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); f=$$(echo "$$line" | sed -E 's/.*with ([0-9]+) failures?.*/\1/'); \
-	  total=$$((total + n)); failed=$$((failed + f)); done; \
-	  echo "tests: $$((total - failed)) passed, $$failed failed"
+	@total=0; failed=0; skipped=0; for log in .build/test-model.log .build/test-gtk.log; do \
+	  line=$$(grep -E 'Executed [0-9]+ tests?, with .*[0-9]+ failures? \(' $$log | tail -1); \
+	  n=$$(echo "$$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); f=$$(echo "$$line" | sed -E 's/.* ([0-9]+) failures? \(.*/\1/'); \
+	  s=$$(echo "$$line" | sed -E -n 's/.*with ([0-9]+) tests? skipped.*/\1/p'); \
+	  total=$$((total + n)); failed=$$((failed + f)); skipped=$$((skipped + $${s:-0})); done; \
+	  echo "tests: $$((total - failed - skipped)) passed, $$skipped skipped (each says why above), $$failed failed"
 	$(MAKE) --no-print-directory test-example
 	$(MAKE) --no-print-directory test-install
 
