@@ -150,6 +150,7 @@ typedef struct {
     int width, height;
     int target_width, target_height;
     gboolean prepared;
+    gboolean header_only;  // decode nothing: size 0 × 0, as gdk_pixbuf_get_file_info does (the loader then stops)
 } NavgtkLoaderSize;
 
 static void navgtk_loader_size_prepared(GdkPixbufLoader *loader, int width, int height, gpointer data) {
@@ -157,7 +158,9 @@ static void navgtk_loader_size_prepared(GdkPixbufLoader *loader, int width, int 
     size->width = width;
     size->height = height;
     size->prepared = TRUE;
-    if (size->target_width > 0 && size->target_height > 0) {
+    if (size->header_only) {
+        gdk_pixbuf_loader_set_size(loader, 0, 0);
+    } else if (size->target_width > 0 && size->target_height > 0) {
         gdk_pixbuf_loader_set_size(loader, size->target_width, size->target_height);
     }
 }
@@ -187,7 +190,11 @@ static void navgtk_text_limit_insert(GtkTextBuffer *buffer, GtkTextIter *locatio
     if (fits >= end) return;  // all of it fits: GTK inserts it
     g_signal_stop_emission_by_name(buffer, "insert-text");
     limit->cut = TRUE;
-    if (fits == text) return;
+    if (fits == text) {
+        // Nothing fits (typed at the limit): nothing changes, but whoever shows the limit is told now.
+        g_signal_emit_by_name(buffer, "changed");
+        return;
+    }
     limit->inserting = TRUE;
     gtk_text_buffer_insert(buffer, location, text, (int)(fits - text));  // revalidates `location`, as GTK's own handler does
     limit->inserting = FALSE;

@@ -43,8 +43,9 @@ enum BoundedJPEG {
         return pixbuf
     }
 
-    /// Streams the kept segments of `filename` into a JPEG loader. With `headerOnly`, stops at the first
-    /// scan (the size is known by then) and returns nil; else returns the decoded pixbuf (one reference).
+    /// Streams the kept segments of `filename` into a JPEG loader. With `headerOnly`, the loader is told
+    /// to decode nothing (a size of 0 × 0 in `size-prepared`, as `gdk_pixbuf_get_file_info` does), so it
+    /// stops once the size is known, and nil is returned; else the decoded pixbuf (one reference).
     @discardableResult
     private static func feed(_ filename: UnsafePointer<CChar>, into size: inout NavgtkLoaderSize, headerOnly: Bool) throws -> OpaquePointer? {
         guard let file = fopen(filename, "rb") else {
@@ -55,23 +56,28 @@ enum BoundedJPEG {
             throw ImageLoadError(.unreadable, toolkitLocalized("This computer can't open JPEG images"))
         }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
+        size.header_only = headerOnly ? 1 : 0
         return try withUnsafeMutablePointer(to: &size) { sizePointer in
             navgtk_loader_watch_size(loader, sizePointer)
             var writer = LoaderWriter(loader: loader, file: file)
-            let complete = try writer.copyKeptSegments(headerOnly: headerOnly)
-            var error: UnsafeMutablePointer<GError>?
-            let closed = gdk_pixbuf_loader_close(loader, &error) != 0
+            var failure: Error?
+            var complete = false
+            do { complete = try writer.copyKeptSegments(headerOnly: headerOnly) } catch { failure = error }
+            // Closed on every way out (a loader whose write failed has closed itself).
+            var closeError: UnsafeMutablePointer<GError>?
+            let closed = writer.loaderClosed || gdk_pixbuf_loader_close(loader, &closeError) != 0
+            let closeReason = closeError.map { String(cString: $0.pointee.message) }
+            if let closeError { g_error_free(closeError) }
+            let prepared = sizePointer.pointee.prepared != 0 && sizePointer.pointee.width > 0 && sizePointer.pointee.height > 0
             if headerOnly {
-                if let error { g_error_free(error) }  // the loader was stopped before the scans: expected
-                guard sizePointer.pointee.prepared != 0, sizePointer.pointee.width > 0 else { throw writer.damaged(nil) }
+                // The loader refuses the first write after the size (0 × 0): expected once it is known.
+                guard prepared else { throw failure ?? LoaderWriter.damaged(closeReason) }
                 return nil
             }
+            if let failure { throw failure }
             // A file cut short still shows what it has (grey below), as gdk_pixbuf_new_from_file does.
-            guard let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader), sizePointer.pointee.prepared != 0 else {
-                throw writer.damaged(error)
-            }
+            guard prepared, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else { throw LoaderWriter.damaged(closeReason) }
             if !closed || !complete { Logger.toolkit.debug("JPEG read to its end without an end-of-image marker: \(String(cString: filename))") }
-            if let error { g_error_free(error) }
             return OpaquePointer(g_object_ref(UnsafeMutableRawPointer(pixbuf)))
         }
     }
@@ -81,24 +87,30 @@ enum BoundedJPEG {
         let loader: UnsafeMutablePointer<GdkPixbufLoader>
         let file: UnsafeMutablePointer<FILE>
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        var loaderError: UnsafeMutablePointer<GError>?
+        /// Whether a write failed: GdkPixbuf has then closed the loader itself.
+        private(set) var loaderClosed = false
 
         init(loader: UnsafeMutablePointer<GdkPixbufLoader>, file: UnsafeMutablePointer<FILE>) {
             self.loader = loader
             self.file = file
         }
 
-        func damaged(_ error: UnsafeMutablePointer<GError>?) -> ImageLoadError {
-            let reason = (error ?? loaderError).map { String(cString: $0.pointee.message) } ?? toolkitLocalized("it could not be decoded")
-            if let error { g_error_free(error) }
-            return ImageLoadError(.unreadable, toolkitLocalized("The image is damaged: %s", reason))
+        static func damaged(_ reason: String?) -> ImageLoadError {
+            ImageLoadError(.unreadable, toolkitLocalized("The image is damaged: %s", reason ?? toolkitLocalized("it could not be decoded")))
         }
 
-        /// Writes `bytes` to the loader. - Throws: when the loader refuses them.
+        func damaged() -> ImageLoadError { Self.damaged(nil) }
+
+        /// Writes `bytes` to the loader. - Throws: when the loader refuses them (it is then closed).
         mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
             guard bytes.count > 0 else { return }
-            let ok = gdk_pixbuf_loader_write(loader, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), gsize(bytes.count), &loaderError) != 0
-            if !ok { throw damaged(nil) }
+            var error: UnsafeMutablePointer<GError>?
+            guard gdk_pixbuf_loader_write(loader, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), gsize(bytes.count), &error) != 0 else {
+                loaderClosed = true
+                let reason = error.map { String(cString: $0.pointee.message) }
+                if let error { g_error_free(error) }
+                throw Self.damaged(reason)
+            }
         }
 
         mutating func write(_ bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try write($0) } }
@@ -123,13 +135,14 @@ enum BoundedJPEG {
         /// Copies the segments decoding needs, then (unless `headerOnly`) the scans up to the end-of-image
         /// marker. - Returns: whether the end-of-image marker was reached.
         mutating func copyKeptSegments(headerOnly: Bool) throws -> Bool {
-            guard readByte() == 0xFF, readByte() == 0xD8 else { throw damaged(nil) }
+            guard readByte() == 0xFF, readByte() == 0xD8 else { throw damaged() }
             try write([0xFF, 0xD8])
             var keptExif = false
             while true {
                 guard var marker = readByte() else { return false }
-                guard marker == 0xFF else { throw damaged(nil) }
-                repeat { guard let next = readByte() else { return false }; marker = next } while marker == 0xFF  // fill bytes
+                // Bytes that are not a marker (libjpeg skips them, warning of "extraneous bytes"), then fill bytes.
+                while marker != 0xFF { guard let next = readByte() else { return false }; marker = next }
+                repeat { guard let next = readByte() else { return false }; marker = next } while marker == 0xFF
                 switch marker {
                 case 0xD9:  // end of image
                     try write([0xFF, 0xD9])
@@ -142,7 +155,7 @@ enum BoundedJPEG {
                 }
                 guard let high = readByte(), let low = readByte() else { return false }
                 let length = Int(high) << 8 | Int(low)
-                guard length >= 2 else { throw damaged(nil) }
+                guard length >= 2 else { throw damaged() }
                 let isMetadata = (0xE0...0xEF).contains(marker) || marker == 0xFE
                 // JFIF (APP0) and Adobe (APP14) tell libjpeg the colour transform: kept.
                 var keep = !isMetadata || marker == 0xE0 || marker == 0xEE

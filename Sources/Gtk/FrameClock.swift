@@ -34,12 +34,15 @@ extension Widget {
     /// while the widget is in no realized window. Main actor.
     public func afterNextLayouts(_ frames: Int, _ body: @escaping @MainActor () -> Bool) {
         guard frames > 0, let clock = gtk_widget_get_frame_clock(widget) else { return }
-        let clockObject = Object(clock, transfer: .none)
         let id = HandlerID()
         var left = frames
-        id.value = clockObject.connect("layout", after: true) { _ in
+        // The handler holds no reference to the clock (it disconnects through the emitting instance), so
+        // a clock that goes away first frees the handler with it.
+        id.value = Signals.connect(UnsafeMutableRawPointer(clock), "layout", after: true) { args in
             left -= 1
-            if !body() || left <= 0 { clockObject.disconnect(id.value) }
+            if !body() || left <= 0, let emitter = args.object(at: 0) {
+                g_signal_handler_disconnect(emitter, gulong(id.value))
+            }
         }
         gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_LAYOUT)
     }

@@ -83,6 +83,29 @@ final class HugePhotoFileTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// Reading a JPEG's size decodes none of its pixels: a 4000 × 3000 photo (36 MB decoded) costs a few.
+    func testReadingAJPEGsSizeDecodesNoPixels() throws {
+        try onMain {
+            let path = makeTemporaryDirectory() + "/big.jpg"
+            let original = try XCTUnwrap(gdk_pixbuf_new_from_file(bundledPhotos + "/rocket.jpg", nil))
+            let big = try XCTUnwrap(gdk_pixbuf_scale_simple(original, 4000, 3000, GDK_INTERP_NEAREST))
+            var keys: [UnsafeMutablePointer<CChar>?] = [strdup("quality"), nil], values: [UnsafeMutablePointer<CChar>?] = [strdup("90"), nil]
+            XCTAssertNotEqual(gdk_pixbuf_savev(big, path, "jpeg", &keys, &values, nil), 0)
+            free(keys[0]); free(values[0])
+            g_object_unref(UnsafeMutableRawPointer(big))
+            g_object_unref(UnsafeMutableRawPointer(original))
+            spin(for: 0.2)
+            let before = memory().resident
+            resetPeakMemory()
+            for _ in 0..<3 {
+                let header = try ImageDecoder.header(uri: FilePath(path).uri)
+                XCTAssertEqual(header.width, 4000)
+                XCTAssertEqual(header.height, 3000)
+            }
+            XCTAssertLessThan(memory().peak - before, 12, "the header only, not 36 MB of pixels")
+        }
+    }
+
     func testAPhotoFileFarLargerThanItsPixelsCostsMemoryForItsPixelsNotItsSize() throws {
         try onMain {
             let library = makeTemporaryDirectory()

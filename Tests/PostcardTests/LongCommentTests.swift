@@ -45,8 +45,14 @@ final class LongCommentTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(page.commentView.text.hasPrefix("A start. long words on one line"))
             XCTAssertEqual(page.lengthLabel.text, "A comment can be up to 2200 characters: what went past that was left out.")
             spin(until: { page.postButton.isSensitive }, "Post, for what fits")
+            page.commentView.text = String(repeating: "y", count: CommentLimit.maximumCharacters)
+            XCTAssertEqual(page.lengthLabel.text, "0 characters left")
             page.commentView.insertAtCursor("x")
             XCTAssertEqual(page.commentView.characterCount, CommentLimit.maximumCharacters, "typing at the limit adds nothing")
+            XCTAssertTrue(page.lengthLabel.text.hasPrefix("A comment can be up to 2200 characters"), "and says why at once: \(page.lengthLabel.text)")
+            page.commentView.text = String(repeating: "y", count: CommentLimit.maximumCharacters - 1)
+            XCTAssertEqual(page.lengthLabel.text, "1 character left", "an edit after it shows the counter again")
+            page.commentView.text = page.commentView.text + "z"
             // Wrapped, not one clipped line: the field is as wide as the page, and many lines tall.
             spin(for: 0.2)
             let field = try XCTUnwrap(page.commentView.bounds(in: page.view))

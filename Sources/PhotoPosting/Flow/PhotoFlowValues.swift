@@ -54,7 +54,7 @@ public enum DraftStatus: Equatable, Sendable {
 /// choosing to (the window closed, the app quit or killed, the power cut).
 ///
 /// The flow calls ``saveSoon(_:_:)`` after each change of the comment (saved ``delay`` seconds later)
-/// and ``saveNow(_:_:)`` when it ends that way; ``remove`` when the comment is posted, emptied, or
+/// and ``saveNow(_:_:)`` when it ends that way; ``remove()`` when the comment is posted, emptied, or
 /// discarded by the user (Cancel with nothing typed, or **Discard** in the question).
 ///
 /// A save that fails (a full disk, a read-only folder, the database held too long by another program)
@@ -68,8 +68,7 @@ public final class CommentDrafts {
     public typealias Save = @MainActor (_ photo: Photo, _ comment: String, _ done: @escaping @MainActor (Error?) -> Void) -> Void
 
     private let save: Save
-    /// Forgets what was kept for this flow.
-    public let remove: @MainActor () -> Void
+    private let forget: @MainActor () -> Void
     /// Seconds between the last change and saving (typing is not written key by key).
     public var delay: Double = 0.5
     /// Seconds between a failed save and the next try.
@@ -83,11 +82,20 @@ public final class CommentDrafts {
     private var pending: Task<Void, Never>?
     private var latest: (photo: Photo, comment: String)?
     private var savesStarted = 0
+    private var newestFinished = 0
 
     /// Drafts written with `save` and removed with `remove`.
     public init(save: @escaping Save, remove: @escaping @MainActor () -> Void) {
         self.save = save
-        self.remove = remove
+        forget = remove
+    }
+
+    /// Forgets what was kept for this flow; a save still on its way, or its retry, never brings it back.
+    public func remove() {
+        cancelPendingSave()
+        latest = nil
+        newestFinished = savesStarted  // what the saves started before report is ignored
+        forget()
     }
 
     /// Saves `comment` on `photo` ``delay`` seconds from now, unless another change comes first.
@@ -127,6 +135,9 @@ public final class CommentDrafts {
     }
 
     private func saveEnded(_ number: Int, error: Error?) {
+        // Only the newest outcome counts (a store's writer finishes them in order; another may not).
+        guard number > newestFinished else { return }
+        newestFinished = number
         if let error {
             status = .notSaved(reason: "\(error)")
             // Try again with the latest text, unless a save of a newer change is already on its way.
