@@ -48,7 +48,7 @@ make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/x
 # The locales the tests run the app in (German; generated if missing, as Debian's locales package leaves them out).
 TEST_LOCALES := de_DE.UTF-8
 
-.PHONY: deps build run test test-model test-gtk test-install test-example install uninstall resources review bench bench-navigation bench-hostile clean po locale stress
+.PHONY: deps build run test test-model test-gtk test-install test-example install uninstall resources review bench bench-programs bench-navigation bench-hostile clean po locale stress
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -198,32 +198,28 @@ review: build
 # $(BENCH_CACHE) (outside the repository); results go to bench/results.md, then the navigation
 # benchmarks' to bench/navigation.md.
 BENCH_CACHE ?= $(HOME)/.cache/postcard-bench
-bench: deps
+# The bench programs, built for release; RUN_BENCH runs PostcardBench under Xvfb with its data folder.
+bench-programs: deps
 	$(SWIFT) build -c release --product postcard-measure
 	$(SWIFT) build -c release --product PostcardBench
 	mkdir -p "$(BENCH_CACHE)/xdg-cache"
-	XDG_CACHE_HOME="$(BENCH_CACHE)/xdg-cache" $(XVFB) "$$($(SWIFT) build -c release --show-bin-path)/PostcardBench" \
-	  --cache "$(BENCH_CACHE)" --out "$(CURDIR)/bench/results.md" --navigation-out "$(CURDIR)/bench/navigation.md" \
+RUN_BENCH = XDG_CACHE_HOME="$(BENCH_CACHE)/xdg-cache" $(XVFB) "$$($(SWIFT) build -c release --show-bin-path)/PostcardBench" \
+	--cache "$(BENCH_CACHE)"
+
+bench: bench-programs
+	$(RUN_BENCH) --out "$(CURDIR)/bench/results.md" --navigation-out "$(CURDIR)/bench/navigation.md" \
 	  --hostile-out "$(CURDIR)/bench/hostile-input.md"
 
 # The navigation benchmarks alone (issue 12: pushes and pops, main-actor hops, idle wake-ups, flow and
 # stack cycles, start-up against a bare C window): about ten minutes; results go to bench/navigation.md.
-bench-navigation: deps
-	$(SWIFT) build -c release --product postcard-measure
-	$(SWIFT) build -c release --product PostcardBench
-	mkdir -p "$(BENCH_CACHE)/xdg-cache"
-	XDG_CACHE_HOME="$(BENCH_CACHE)/xdg-cache" $(XVFB) "$$($(SWIFT) build -c release --show-bin-path)/PostcardBench" \
-	  --cache "$(BENCH_CACHE)" --navigation-only --navigation-out "$(CURDIR)/bench/navigation.md"
+bench-navigation: bench-programs
+	$(RUN_BENCH) --navigation-only --navigation-out "$(CURDIR)/bench/navigation.md"
 
 # The hostile-input benchmarks alone (issue 22: a photo file far larger than its pixels, a megabyte of
 # comment, each against an ordinary photo and comment in the same run): a few minutes; results go to
 # bench/hostile-input.md.
-bench-hostile: deps
-	$(SWIFT) build -c release --product postcard-measure
-	$(SWIFT) build -c release --product PostcardBench
-	mkdir -p "$(BENCH_CACHE)/xdg-cache"
-	XDG_CACHE_HOME="$(BENCH_CACHE)/xdg-cache" $(XVFB) "$$($(SWIFT) build -c release --show-bin-path)/PostcardBench" \
-	  --cache "$(BENCH_CACHE)" --hostile-only --hostile-out "$(CURDIR)/bench/hostile-input.md"
+bench-hostile: bench-programs
+	$(RUN_BENCH) --hostile-only --hostile-out "$(CURDIR)/bench/hostile-input.md"
 
 clean:
 	rm -rf .build review review.previous

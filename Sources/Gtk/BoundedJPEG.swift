@@ -14,16 +14,9 @@ import Glibc
 /// skipping the other APPn segments and comments with a seek; nothing after the end-of-image marker is
 /// read (the previews some cameras append). Blocking: call it off the main thread.
 enum BoundedJPEG {
-    /// Whether the file starts like a JPEG (SOI and a marker).
-    static func isJPEG(_ filename: UnsafePointer<CChar>) -> Bool {
-        guard let file = fopen(filename, "rb") else { return false }
-        defer { fclose(file) }
-        var start = [UInt8](repeating: 0, count: 3)
-        return fread(&start, 1, 3, file) == 3 && start == [0xFF, 0xD8, 0xFF]
-    }
-
     /// The size in pixels as stored (before EXIF orientation), from the segments before the first scan.
-    /// - Throws: ``ImageLoadError`` (`.unreadable`) when it is not a JPEG GdkPixbuf can read.
+    /// - Throws: ``ImageLoadError`` (`.unreadable`) when it is not a JPEG (it doesn't start with SOI and
+    ///   a marker) or not one GdkPixbuf can read.
     static func size(_ filename: UnsafePointer<CChar>) throws -> (Int32, Int32) {
         var size = NavgtkLoaderSize()
         try feed(filename, into: &size, headerOnly: true)
@@ -52,6 +45,9 @@ enum BoundedJPEG {
             throw ImageLoadError(.unreadable, String(cString: g_strerror(errno)))
         }
         defer { fclose(file) }
+        var start = [UInt8](repeating: 0, count: 3)
+        guard fread(&start, 1, 3, file) == 3, start == [0xFF, 0xD8, 0xFF] else { throw LoaderWriter.damaged(nil) }  // not a JPEG
+        rewind(file)
         guard let loader = gdk_pixbuf_loader_new_with_type("jpeg", nil) else {
             throw ImageLoadError(.unreadable, toolkitLocalized("This computer can't open JPEG images"))
         }

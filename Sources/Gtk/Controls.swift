@@ -136,11 +136,11 @@ public final class Label: Widget {
         var markup = ""
         var position = text.startIndex
         for link in links.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) where link.range.lowerBound >= position {
-            markup += Self.escaped(String(text[position..<link.range.lowerBound]))
-            markup += "\u{2068}<a href=\"\(Self.escaped(link.uri))\">\(Self.escaped(String(text[link.range])))</a>\u{2069}"
+            markup += markupEscaped(String(text[position..<link.range.lowerBound]))
+            markup += "\u{2068}<a href=\"\(markupEscaped(link.uri))\">\(markupEscaped(String(text[link.range])))</a>\u{2069}"
             position = link.range.upperBound
         }
-        markup += Self.escaped(String(text[position...]))
+        markup += markupEscaped(String(text[position...]))
         gtk_label_set_markup(pointer(), markup)
     }
 
@@ -165,7 +165,6 @@ public final class Label: Widget {
         return handled != 0
     }
 
-    private static func escaped(_ text: String) -> String { markupEscaped(text) }
 }
 
 /// A `GtkSpinner`: work of unknown length is going on (e.g. a post being written), as GNOME apps show

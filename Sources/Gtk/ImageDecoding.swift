@@ -173,7 +173,7 @@ public enum ImageDecoder {
     private static func header(filename: UnsafePointer<CChar>) throws -> (String, Int32, Int32) {
         var width: Int32 = 0, height: Int32 = 0
         // GdkPixbuf's own JPEG header read keeps every APP1 and APP2 segment in memory (see BoundedJPEG).
-        if BoundedJPEG.isJPEG(filename), let (jpegWidth, jpegHeight) = try? BoundedJPEG.size(filename), jpegWidth > 0, jpegHeight > 0 {
+        if let (jpegWidth, jpegHeight) = try? BoundedJPEG.size(filename) {  // nil for any other format
             return ("jpeg", jpegWidth, jpegHeight)
         }
         if let format = gdk_pixbuf_get_file_info(filename, &width, &height), width > 0, height > 0 {

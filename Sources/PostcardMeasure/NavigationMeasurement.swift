@@ -466,7 +466,7 @@ public enum NavigationMeasurement {
     /// `VmRSS` in KiB after a second with nothing to do (pending decodes and frees done).
     private static func settledResidentMemory() async -> Int {
         await sleep(milliseconds: 1_000)
-        return StartupMeasurement.residentMemoryKiB()
+        return processStatusKiB("VmRSS:")
     }
 
     // MARK: - Helpers
@@ -477,26 +477,11 @@ public enum NavigationMeasurement {
         navgtk_emit_signal(button.unsafeGObjectPointer, "clicked")
     }
 
-    private static func emit(_ key: String, _ value: Double) {
-        print("\(key) \(value)")
-        fflush(nil)  // every stream: the bench reads the lines through a pipe
-    }
-
     private static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return .nan }
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
-
-    /// Suspends for `milliseconds` on a GLib timeout (no other wake-up meanwhile).
-    private static func sleep(milliseconds: UInt32) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            MainLoopBridge.repeating(milliseconds: milliseconds) {
-                continuation.resume()
-                return false
-            }
-        }
     }
 
     /// Whether the next frame of `window` was painted within 10 s.
@@ -514,15 +499,5 @@ public enum NavigationMeasurement {
                 continuation.resume(returning: true)
             }
         }
-    }
-
-    /// Checks `condition` every millisecond until it holds (true) or `timeout` seconds pass (false).
-    private static func until(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
-        let deadline = DateText.monotonicMicroseconds + Int64(timeout * 1_000_000)
-        while !condition() {
-            if DateText.monotonicMicroseconds > deadline { return false }
-            await sleep(milliseconds: 1)
-        }
-        return true
     }
 }

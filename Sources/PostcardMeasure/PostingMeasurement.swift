@@ -44,7 +44,7 @@ enum PostingMeasurement {
                 if let failedStep { emit("posting-error", Double(failedStep)) }
                 emit("posting-longest-stall-ms", Double(longest) / 1000)
                 emit("posting-stalls-over-50ms", Double(over50))
-                emit("posting-peak-rss-kib", Double(peakMemoryKiB()))
+                emit("posting-peak-rss-kib", Double(processStatusKiB("VmHWM:")))
                 finish()
             }
         }
@@ -54,65 +54,33 @@ enum PostingMeasurement {
     private static func post(_ comment: String, in app: AppController) async -> Int? {
         step = "new-post"
         navgtk_emit_signal(app.myProfile.postButton.unsafeGObjectPointer, "clicked")
-        guard await until({ (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }) else { return 1 }
+        guard await until(timeout: 60, every: 10, { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }) else { return 1 }
         let picker = app.flowDialog!.stack.visiblePage as! PhotoPickerPage
         step = "thumbnail"
-        guard await until({ picker.boundTiles.first?.tile.isSettled == true }) else { return 2 }
+        guard await until(timeout: 60, every: 10, { picker.boundTiles.first?.tile.isSettled == true }) else { return 2 }
         step = "choose"
         let chosen = DateText.monotonicMicroseconds
         picker.grid.activateItem(at: 0)
-        guard await until({ app.flowDialog?.stack.visiblePage is CommentPage }) else { return 3 }
+        guard await until(timeout: 60, every: 10, { app.flowDialog?.stack.visiblePage is CommentPage }) else { return 3 }
         let page = app.flowDialog!.stack.visiblePage as! CommentPage
         step = "paste"
         page.commentView.insertAtCursor(comment)  // pasted
         step = "until-post-enabled"
-        guard await until({ page.postButton.isSensitive }) else { return 4 }
+        guard await until(timeout: 60, every: 10, { page.postButton.isSensitive }) else { return 4 }
         emit("posting-post-enabled-ms", Double(DateText.monotonicMicroseconds - chosen) / 1000)
         step = "post"
         navgtk_emit_signal(page.postButton.unsafeGObjectPointer, "clicked")
-        guard await until({ app.flowDialog == nil }) else { return 5 }
+        guard await until(timeout: 60, every: 10, { app.flowDialog == nil }) else { return 5 }
         step = "feed"
-        guard await until({ app.myProfile.feedItems.first?.isPhotoLoaded == true }) else { return 6 }
+        guard await until(timeout: 60, every: 10, { app.myProfile.feedItems.first?.isPhotoLoaded == true }) else { return 6 }
         for (index, post) in app.myProfile.posts.enumerated() {
             step = "open-post-\(index)"
-            guard let detail = app.showPost(post), await until({ detail.picture.texture != nil && detail.view.isMapped }) else { return 7 }
+            guard let detail = app.showPost(post), await until(timeout: 60, every: 10, { detail.picture.texture != nil && detail.view.isMapped }) else { return 7 }
             await sleep(milliseconds: 300)
             step = "back-\(index)"
             navgtk_emit_signal(app.mainWindow.stack.backButton.unsafeGObjectPointer, "clicked")
             await sleep(milliseconds: 300)
         }
         return nil
-    }
-
-    /// The process's peak resident memory in KiB (`VmHWM`), or 0 when unknown.
-    static func peakMemoryKiB() -> Int {
-        guard let status = Files.readText("/proc/self/status") else { return 0 }
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
-        return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
-    }
-
-    private static func emit(_ key: String, _ value: Double) {
-        print("\(key) \(value)")
-        fflush(nil)  // every stream: the bench reads the lines through a pipe
-    }
-
-    /// Suspends for `milliseconds` on a GLib timeout.
-    private static func sleep(milliseconds: UInt32) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            MainLoopBridge.repeating(milliseconds: milliseconds) {
-                continuation.resume()
-                return false
-            }
-        }
-    }
-
-    /// Checks `condition` every 10 ms (not to load the thread measured) until it holds or a minute passes.
-    private static func until(_ condition: () -> Bool) async -> Bool {
-        let deadline = DateText.monotonicMicroseconds + 60_000_000
-        while !condition() {
-            if DateText.monotonicMicroseconds > deadline { return false }
-            await sleep(milliseconds: 10)
-        }
-        return true
     }
 }

@@ -22,17 +22,11 @@ public enum StartupMeasurement {
                     try? await Task.sleep(for: .milliseconds(25))
                 }
                 try? await Task.sleep(for: .milliseconds(500))
-                print("settled-rss-kib \(residentMemoryKiB())")
+                print("settled-rss-kib \(processStatusKiB("VmRSS:"))")
                 fflush(nil)  // every stream: the bench reads the lines through a pipe
                 finish()
             }
         }
     }
 
-    /// The process's resident memory in KiB (`VmRSS` of `/proc/self/status`), or 0 when unknown.
-    public static func residentMemoryKiB() -> Int {
-        guard let status = Files.readText("/proc/self/status") else { return 0 }
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-        return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
-    }
 }

@@ -176,17 +176,18 @@ extension PostStore {
     }
 
     /// Runs one statement with text parameters `values` on `db`. The writer's thread.
+    /// - Throws: ``PostStoreError`` with SQLite's reason in plain words (the caller's log line says what failed).
     nonisolated private static func run(on db: OpaquePointer, _ sql: String, _ values: [String]) throws {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw PostStoreError(description: localized("Can't remove the draft: %s", SQLiteReason.of(db)))
+            throw PostStoreError(description: SQLiteReason.of(db))
         }
         defer { sqlite3_finalize(statement) }
         for (index, value) in values.enumerated() {
             sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
         }
         guard sqlite3_step(statement) == SQLITE_DONE else {
-            throw PostStoreError(description: localized("Can't remove the draft: %s", SQLiteReason.of(db)))
+            throw PostStoreError(description: SQLiteReason.of(db))
         }
     }
 

@@ -27,6 +27,16 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         return app.mainWindow.stack.visiblePage as! PhotoDetailPage
     }
 
+    /// Opens the first post, then its Edit Caption; returns the editor (Add a Comment, reused) once shown.
+    @MainActor
+    @discardableResult
+    private func openEditCaption(_ app: AppController) -> CommentPage? {
+        openFirstPost(app)
+        findButton(labeled: "Edit Caption", in: app.mainWindow.stack.headerBar)!.activate()
+        settle(app, depth: 3)
+        return app.mainWindow.stack.visiblePage as? CommentPage
+    }
+
     /// Opens the first post's Comments (pushed thread page).
     @MainActor
     private func openFirstThread(_ app: AppController) -> CommentThreadPage {
@@ -624,9 +634,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             let app = try makeApp(posts: ["Old"])
             var outcomes: [FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
-            openFirstPost(app)
-            findButton(labeled: "Edit Caption", in: app.mainWindow.stack.headerBar)!.activate()
-            settle(app, depth: 3)
+            openEditCaption(app)
             app.shutdown()
             spin(until: { outcomes.count == 1 }, "ended")
             XCTAssertEqual(outcomes, [.caption(.canceled)])
@@ -639,10 +647,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             let app = try makeApp(posts: ["Old caption"])
             var outcomes: [FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
-            openFirstPost(app)
-            findButton(labeled: "Edit Caption", in: app.mainWindow.stack.headerBar)!.activate()
-            settle(app, depth: 3)
-            let editor = try XCTUnwrap(app.mainWindow.stack.visiblePage as? CommentPage)
+            let editor = try XCTUnwrap(openEditCaption(app))
             editor.commentView.text = "New caption"
             // The disk is full, and another process holds the database while Save waits for it.
             runSQL("CREATE TRIGGER refuse BEFORE UPDATE ON posts BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",

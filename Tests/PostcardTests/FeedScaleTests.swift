@@ -34,6 +34,20 @@ final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
         return app
     }
 
+    /// New Post on My Profile → coffee.png → "Fresh" → Post, through the widgets, until the dialog is gone.
+    @MainActor
+    private func postFresh(in app: AppController) {
+        app.myProfile.postButton.activate()
+        spin(until: { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "picker")
+        let picker = app.flowDialog!.stack.visiblePage as! PhotoPickerPage
+        picker.grid.activateItem(at: picker.photos.firstIndex { $0.fileName == "coffee.png" }!)
+        spin(until: { app.flowDialog?.stack.visiblePage is CommentPage }, "Add a Comment")
+        let page = app.flowDialog!.stack.visiblePage as! CommentPage
+        page.commentView.text = "Fresh"
+        postWhenReady(page)
+        spin(until: { app.flowDialog == nil }, "posted")
+    }
+
     func testAFeedOfFiveThousandPostsShowsItsNewestAndScrollsToTheOldest() throws {
         try onMain {
             let app = makeApp(try makeStore(posts: 5_000))
@@ -67,15 +81,7 @@ final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
             let readBefore = profile.posts.count
             let rowWidgetsBefore = Set(profile.feedItems.map { ObjectIdentifier($0) })
             let offsetBefore = profile.scroller.verticalOffset
-            profile.postButton.activate()
-            spin(until: { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "picker")
-            let picker = app.flowDialog!.stack.visiblePage as! PhotoPickerPage
-            picker.grid.activateItem(at: picker.photos.firstIndex { $0.fileName == "coffee.png" }!)
-            spin(until: { app.flowDialog?.stack.visiblePage is CommentPage }, "Add a Comment")
-            let page = app.flowDialog!.stack.visiblePage as! CommentPage
-            page.commentView.text = "Fresh"
-            postWhenReady(page)
-            spin(until: { app.flowDialog == nil }, "posted")
+            postFresh(in: app)
             spin(for: 0.3)
             XCTAssertEqual(profile.posts.first?.comment, "Fresh", "at the top")
             XCTAssertEqual(profile.posts.count, readBefore + 1, "added in place: nothing was read again")
@@ -106,15 +112,7 @@ final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
             spin(until: { app.mainWindow.stack.visiblePage === profile }, "back on My Profile")
             spin(for: 0.3)
             XCTAssertEqual(profile.scroller.verticalOffset, 0, accuracy: 1, "at the top before posting")
-            profile.postButton.activate()
-            spin(until: { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "picker")
-            let picker = app.flowDialog!.stack.visiblePage as! PhotoPickerPage
-            picker.grid.activateItem(at: picker.photos.firstIndex { $0.fileName == "coffee.png" }!)
-            spin(until: { app.flowDialog?.stack.visiblePage is CommentPage }, "Add a Comment")
-            let page = app.flowDialog!.stack.visiblePage as! CommentPage
-            page.commentView.text = "Fresh"
-            postWhenReady(page)
-            spin(until: { app.flowDialog == nil }, "posted")
+            postFresh(in: app)
             spin(until: { profile.feedItems.first(where: { $0.post?.comment == "Fresh" })?.isPhotoLoaded == true }, "the new post's photo")
             spin(for: 0.3)
             XCTAssertEqual(profile.scroller.verticalOffset, 0, accuracy: 1, "still at the top: the profile's header shows")

@@ -173,13 +173,11 @@ public final class CommentPage: Page {
             // Translators: shown on the page where a comment is typed when it can't be kept in case
             // Postcard closes; %s is why ("the disk is full").
             text = localized("Your comment isn't saved yet: %s. Postcard keeps trying.", reason)
-            draftStatusLabel.removeCSSClass("dim-label")
-            draftStatusLabel.addCSSClass("error")
+            Self.setTone(of: draftStatusLabel, error: true)
         case .savedAgain:
             // Translators: shown (and read by screen readers) once a comment that could not be saved is saved.
             text = localized("Your comment is saved again.")
-            draftStatusLabel.removeCSSClass("error")
-            draftStatusLabel.addCSSClass("dim-label")
+            Self.setTone(of: draftStatusLabel, error: false)
         }
         // Hidden, then shown with its new text: a screen reader speaks an alert when it appears.
         draftStatusLabel.isVisible = false
@@ -203,18 +201,22 @@ public final class CommentPage: Page {
             // %d is the limit (2200).
             lengthLabel.text = localized("A comment can be up to %d characters: what went past that was left out.",
                                          CommentLimit.maximumCharacters)
-            lengthLabel.removeCSSClass("dim-label")
-            lengthLabel.addCSSClass("error")
+            Self.setTone(of: lengthLabel, error: true)
             lengthLabel.isVisible = true
         } else if left <= CommentLimit.counterThreshold {
             // Translators: under the comment field near the limit on a comment's length.
             lengthLabel.text = localizedPlural("%d character left", "%d characters left", count: left, left)
-            lengthLabel.removeCSSClass("error")
-            lengthLabel.addCSSClass("dim-label")
+            Self.setTone(of: lengthLabel, error: false)
             lengthLabel.isVisible = true
         } else {
             lengthLabel.isVisible = false
         }
+    }
+
+    /// Styles `label` as an error (the theme's error colour) or as a quiet note (dimmed).
+    private static func setTone(of label: Label, error: Bool) {
+        label.removeCSSClass(error ? "dim-label" : "error")
+        label.addCSSClass(error ? "error" : "dim-label")
     }
 
     private func updatePostButton() {

@@ -87,12 +87,12 @@ extension AppController {
             let items = group.items.map { item in
                 """
                 <child><object class="GtkShortcutsShortcut">\
-                <property name="accelerator">\(Self.escaped(item.keys))</property>\
-                <property name="title">\(Self.escaped(item.title))</property></object></child>
+                <property name="accelerator">\(markupEscaped(item.keys))</property>\
+                <property name="title">\(markupEscaped(item.title))</property></object></child>
                 """
             }.joined()
             return """
-                <child><object class="GtkShortcutsGroup"><property name="title">\(Self.escaped(group.group))</property>\
+                <child><object class="GtkShortcutsGroup"><property name="title">\(markupEscaped(group.group))</property>\
                 \(items)</object></child>
                 """
         }.joined()
@@ -152,5 +152,4 @@ extension AppController {
     /// The version About shows.
     public static let version = "0.5"
 
-    private static func escaped(_ text: String) -> String { markupEscaped(text) }
 }

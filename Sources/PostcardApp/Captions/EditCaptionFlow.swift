@@ -120,7 +120,6 @@ public final class EditCaptionFlow<Output: Sendable> {
 
     /// Keeps the editor's text as the draft now (not the user's choice to leave).
     private func keepDraft(of editor: CommentPage) {
-        drafts?.cancelPendingSave()
         if editor.commentView.text != caption { drafts?.saveNow(editor.photo, editor.commentView.text) }
     }
 

@@ -30,35 +30,36 @@ def walk(node, depth=0):
         print(f"error|{error}", file=sys.stderr)
 
 
-def press(node, name, depth=0):
+def find(node, role, name, depth=0):
+    """The first visible node with `role` and `name` under `node`, as Orca would reach it, or None."""
     if depth > 60:
-        return False
+        return None
     try:
         if node.getRoleName() != "application" and not node.getState().contains(pyatspi.STATE_VISIBLE):
-            return False
-        if node.getRoleName() == "push button" and node.name == name:
-            node.queryAction().doAction(0)
-            return True
-        return any(press(node.getChildAtIndex(i), name, depth + 1) for i in range(node.childCount)
-                   if node.getChildAtIndex(i) is not None)
-    except Exception as error:
+            return None
+        if node.getRoleName() == role and node.name == name:
+            return node
+        for index in range(node.childCount):
+            child = node.getChildAtIndex(index)
+            found = find(child, role, name, depth + 1) if child is not None else None
+            if found is not None:
+                return found
+    except Exception as error:  # a node that went away while we read
         print(f"error|{error}", file=sys.stderr)
-        return False
+    return None
 
 
-def set_text(node, name, text, depth=0):
-    if depth > 60:
+def press(node, name):
+    button = find(node, "push button", name)
+    if button is None:
         return False
-    try:
-        if node.getRoleName() != "application" and not node.getState().contains(pyatspi.STATE_VISIBLE):
-            return False
-        if node.getRoleName() == "text" and node.name == name:
-            return node.queryEditableText().setTextContents(text)
-        return any(set_text(node.getChildAtIndex(i), name, text, depth + 1) for i in range(node.childCount)
-                   if node.getChildAtIndex(i) is not None)
-    except Exception as error:
-        print(f"error|{error}", file=sys.stderr)
-        return False
+    button.queryAction().doAction(0)
+    return True
+
+
+def set_text(node, name, text):
+    field = find(node, "text", name)
+    return field is not None and field.queryEditableText().setTextContents(text)
 
 
 pid = int(sys.argv[1])
