@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 # Debian packages: build (gtk4, sqlite3, XTEST for test input), run (icons, fonts), test display (Xvfb, D-Bus).
 # Photos: thumbnails (libgnome-desktop-4 and its thumbnailers), EXIF (gexiv2), HEIC/WebP/AVIF/SVG loaders.
-PACKAGES := pkg-config libgtk-4-dev libsqlite3-dev libxtst-dev adwaita-icon-theme fonts-dejavu-core \
+PACKAGES := pkg-config libgtk-4-dev libadwaita-1-dev libsqlite3-dev libxtst-dev adwaita-icon-theme fonts-dejavu-core \
             libgnome-desktop-4-dev libgexiv2-dev libgdk-pixbuf2.0-bin bubblewrap \
             heif-gdk-pixbuf webp-pixbuf-loader libavif-gdk-pixbuf librsvg2-common \
             libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
@@ -14,9 +14,12 @@ PACKAGES := pkg-config libgtk-4-dev libsqlite3-dev libxtst-dev adwaita-icon-them
 SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=
-# A GTK warning or critical during tests is a failure. Tests use their own, fresh thumbnail cache.
+# A GTK warning or critical during tests is a failure. Tests use their own, fresh thumbnail cache, and
+# settings in memory (GSettings' memory backend: a test that changes the desktop's dark or high-contrast
+# preference changes nobody's real settings), read by libadwaita from GSettings rather than through the
+# Settings portal (the same keys; not every machine that runs the tests has the portal).
 TEST_CACHE := $(CURDIR)/.build/test-cache
-TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE)
+TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE) GSETTINGS_BACKEND=memory ADW_DISABLE_PORTAL=1
 XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
 
 # Translations, in two gettext domains:
@@ -188,7 +191,8 @@ uninstall:
 # left to right and right to left, and 360 px at 2×, as GTK renders them, with review/index.html. The
 # gallery before is kept in review.previous/ and compared: index.html lists the pictures that changed.
 # A larger Xvfb screen holds the 2× window (720 × 1440 device pixels).
-REVIEW_XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 2560x1600x24"
+# The gallery's styles are set by the tour, not read from the desktop (memory settings, no portal).
+REVIEW_XVFB := GSETTINGS_BACKEND=memory ADW_DISABLE_PORTAL=1 dbus-run-session -- xvfb-run -a -s "-screen 0 2560x1600x24"
 review: build
 	@if [ -d review ]; then rm -rf review.previous && mv review review.previous; fi
 	$(REVIEW_XVFB) "$$($(SWIFT) build --show-bin-path)/postcard-review" --review-tour "$(CURDIR)/review" --camera test \

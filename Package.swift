@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Postcard: a GTK 4 desktop prototype of reusable navigation (pages, flows, bars), in Swift.
-// Layers (lower never import higher): CGLib → GLib → CGtk → Gtk → Navigation / NavigationGtk → PhotoPosting → Postcard.
+// Layers (lower never import higher): CGLib → GLib → CGtk → Gtk → Navigation / NavigationGtk → (Adwaita) → PhotoPosting → Postcard.
 import PackageDescription
 
 let package = Package(
@@ -31,6 +31,9 @@ let package = Package(
         // Web pages: WebKitGTK 6.0 (the GTK 4 API), used only by NavigationWeb and opened on first use
         // (its header declares what is used; only GTK's flags are needed to build).
         .systemLibrary(name: "CWebKit", pkgConfig: "gtk4", providers: [.apt(["libwebkitgtk-6.0-dev"])]),
+        // libadwaita 1.2 (Debian 12): the platform's style sheet, style manager, toasts and widgets; the
+        // app's only (the navigation toolkit stays plain GTK).
+        .systemLibrary(name: "CAdwaita", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev"])]),
         // Test-only: XTEST input events under Xvfb.
         .systemLibrary(name: "CXTest", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
         // GLib without GTK: FilePath, Files, DateText, Logger, GLibError, gettext (re-exported by Gtk).
@@ -47,19 +50,21 @@ let package = Package(
         // A web page as a navigation page (under the translucent bar); its own target so that apps using
         // the toolkit without web pages never link WebKit.
         .target(name: "NavigationWeb", dependencies: ["NavigationGtk", "Gtk", "CGtk", "CWebKit"]),
+        // libadwaita for the app (AdwApplication, AdwStyleManager, toasts, status pages, …) over `Gtk`.
+        .target(name: "Adwaita", dependencies: ["Gtk", "CGtk", "CAdwaita"]),
         // Plain values shared by the photo flow and the store (Photo, Post, Reply, Message, Draft): GLib only.
         .target(name: "PostcardModel", dependencies: ["GLib"]),
         // The posts in SQLite and the photo copies beside them; no UI.
         .target(name: "PostcardStore", dependencies: ["PostcardModel", "GLib", "CGLib", "CSQLite"]),
-        .target(name: "PhotoPosting", dependencies: ["PostcardModel", "NavigationGtk", "Gtk", "Navigation", "CGtk", "CGnomeDesktop", "CGExiv2", "CGStreamer"]),
+        .target(name: "PhotoPosting", dependencies: ["PostcardModel", "Adwaita", "NavigationGtk", "Gtk", "Navigation", "CGtk", "CGnomeDesktop", "CGExiv2", "CGStreamer"]),
         .target(
             name: "PostcardApp",
-            dependencies: ["PostcardModel", "PostcardStore", "PhotoPosting", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "PostcardResources"]
+            dependencies: ["PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "PostcardResources"]
         ),
         .executableTarget(name: "Postcard", dependencies: ["PostcardApp"]),
         // The review gallery and tour: `postcard-review --review-tour DIR` (`make review`).
         .executableTarget(name: "PostcardReview",
-                          dependencies: ["PostcardApp", "PostcardModel", "PostcardStore", "PhotoPosting", "NavigationGtk", "NavigationWeb", "Gtk", "CGtk"]),
+                          dependencies: ["PostcardApp", "PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "NavigationGtk", "NavigationWeb", "Gtk", "CGtk"]),
         // The start-up and navigation measurements: `postcard-measure --measure-startup` (`make bench`).
         .executableTarget(name: "PostcardMeasure",
                           dependencies: ["PostcardApp", "PostcardModel", "PhotoPosting", "NavigationGtk", "Gtk", "CGtk"]),
@@ -71,7 +76,7 @@ let package = Package(
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
         .testTarget(
             name: "PostcardTests",
-            dependencies: ["PostcardApp", "PostcardReview", "PostcardModel", "PostcardStore", "PhotoPosting", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CGtk", "CSQLite", "CXTest",
+            dependencies: ["PostcardApp", "PostcardReview", "PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "CAdwaita", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CGtk", "CSQLite", "CXTest",
                            "PostcardResources"],
             exclude: ["Fixtures", "Scripts"]  // images in every format people have; the AT-SPI reader
         ),

@@ -20,6 +20,9 @@ $swift build --package-path Examples --build-tests > "$log" 2>&1 || { tail -30 "
 if grep -E "warning:" "$log" | grep -v "prohibited flag"; then fail "building Examples printed warnings (above)"; fi
 
 xvfb=(dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24")
+# The desktop's settings in a keyfile of the test's own: a test changes them with `gsettings`, as Settings would.
+settings_home=$(mktemp -d); trap 'rm -rf "$settings_home"' EXIT
+GSETTINGS_BACKEND=keyfile XDG_CONFIG_HOME="$settings_home" \
 G_DEBUG=fatal-warnings "${xvfb[@]}" $swift test --package-path Examples --skip-build > .build/example-test.log 2>&1 \
   || { grep -E "error:|failed|Executed" .build/example-test.log | head -20; fail "the example's tests"; }
 grep -E "Executed [0-9]+ tests, with 0 failures" .build/example-test.log | tail -1
@@ -28,6 +31,8 @@ grep -E "Executed [0-9]+ tests, with 0 failures" .build/example-test.log | tail 
 # then Details pressed over AT-SPI, and the toolkit's Back read in German from the toolkit's own catalogue
 # (Swatches ships no translation; its own strings stay English).
 bin=$($swift build --package-path Examples --show-bin-path)
+# The toolkit is plain GTK: a program built on it does not load libadwaita (Postcard adds that itself).
+if ldd "$bin/swatches" | grep -q libadwaita; then fail "swatches links libadwaita: the toolkit must stay plain GTK"; fi
 names="/usr/bin/python3 Tests/PostcardTests/Scripts/atspi_names.py"
 cat > .build/example-run.sh <<SCRIPT
 LANGUAGE=de LANG=de_DE.UTF-8 "$bin/swatches" & app=\$!

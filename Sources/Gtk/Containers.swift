@@ -98,63 +98,6 @@ public final class Stack: Widget {
     }
 }
 
-/// Gives its child at most ``maximumWidth`` pixels, centred in the width it gets, and the whole width
-/// when that is less: content stays a readable width in a wide window and fills a narrow one. This is
-/// libadwaita's `AdwClamp` (whose default maximum is 600 px), without its tightening margins; GTK 4.8 has
-/// no clamp, so it is a `GtkCustomLayout` on a box. Heights follow the clamped width (height-for-width),
-/// so wrapped text is measured at the width it is drawn at. Create and use on the main thread.
-@MainActor
-public final class Clamp: Widget {
-    /// The widest the child gets, in pixels; narrower when the clamp is, never narrower than the child's
-    /// minimum width (it then overflows as in any GTK container).
-    public let maximumWidth: Int32
-
-    /// Creates a clamp around `child` that gives it at most `maximumWidth` pixels (at least 1).
-    public init(_ child: Widget, maximumWidth: Int32 = 600) {
-        self.maximumWidth = max(1, maximumWidth)
-        super.init(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), transfer: .full)
-        g_object_set_data(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GObject.self), Self.key, UnsafeMutableRawPointer(bitPattern: Int(self.maximumWidth)))
-        gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(
-            { _ in GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH },
-            { widget, orientation, forSize, minimum, natural, minimumBaseline, naturalBaseline in
-                var childMinimum: Int32 = 0, childNatural: Int32 = 0
-                if let widget, let child = gtk_widget_get_first_child(widget), gtk_widget_should_layout(child) != 0 {
-                    if orientation == GTK_ORIENTATION_HORIZONTAL {
-                        gtk_widget_measure(child, orientation, forSize, &childMinimum, &childNatural, nil, nil)
-                        childNatural = min(childNatural, max(childMinimum, Clamp.maximum(of: widget)))
-                    } else {
-                        let width = forSize < 0 ? -1 : Clamp.childWidth(of: child, in: widget, width: forSize)
-                        gtk_widget_measure(child, orientation, width, &childMinimum, &childNatural, nil, nil)
-                    }
-                }
-                minimum?.pointee = childMinimum
-                natural?.pointee = childNatural
-                minimumBaseline?.pointee = -1
-                naturalBaseline?.pointee = -1
-            },
-            { widget, width, height, _ in
-                guard let widget, let child = gtk_widget_get_first_child(widget), gtk_widget_should_layout(child) != 0 else { return }
-                let childWidth = Clamp.childWidth(of: child, in: widget, width: width)
-                var area = GtkAllocation(x: (width - childWidth) / 2, y: 0, width: childWidth, height: height)
-                gtk_widget_size_allocate(child, &area, -1)
-            }))
-        gtk_box_append(pointer(), child.widget)
-    }
-
-    private static let key = "navigation-gtk-clamp-maximum-width"
-
-    private static func maximum(of widget: UnsafeMutablePointer<GtkWidget>) -> Int32 {
-        Int32(Int(bitPattern: g_object_get_data(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GObject.self), key)))
-    }
-
-    /// The child's width in a clamp `width` pixels wide: the maximum at most, the child's minimum at least.
-    private static func childWidth(of child: UnsafeMutablePointer<GtkWidget>, in widget: UnsafeMutablePointer<GtkWidget>,
-                                   width: Int32) -> Int32 {
-        var childMinimum: Int32 = 0
-        gtk_widget_measure(child, GTK_ORIENTATION_HORIZONTAL, -1, &childMinimum, nil, nil, nil)
-        return max(childMinimum, min(width, maximum(of: widget)))
-    }
-}
 
 /// A `GtkScrolledWindow`: scrolls a child larger than itself.
 @MainActor

@@ -127,9 +127,20 @@ public final class Application: Object {
     /// it, unless it handles its command line (``onCommandLine(_:)``); files opened by a file manager reach
     /// ``onOpen(_:)``.
     public init(id: String, unique: Bool = true) {
-        let flags = GApplicationFlags(rawValue: (unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE).rawValue
-                                      | G_APPLICATION_HANDLES_OPEN.rawValue)
-        super.init(gtk_application_new(id, flags), transfer: .full)
+        super.init(gtk_application_new(id, Self.flags(unique: unique)), transfer: .full)
+    }
+
+    /// Wraps a new application made by a subclass's constructor (libadwaita's `adw_application_new`),
+    /// taking over the reference it returned; made with ``flags(unique:)``.
+    package init(wrapping application: UnsafeMutableRawPointer) {
+        super.init(application, transfer: .full)
+    }
+
+    /// The flags an application is made with: unique or not (`G_APPLICATION_NON_UNIQUE`), and
+    /// `G_APPLICATION_HANDLES_OPEN`.
+    package static func flags(unique: Bool) -> GApplicationFlags {
+        GApplicationFlags(rawValue: (unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE).rawValue
+                          | G_APPLICATION_HANDLES_OPEN.rawValue)
     }
 
     /// Runs `handler` with the `file://` URIs of files the application is asked to open

@@ -50,7 +50,7 @@ public struct ReviewPart: Equatable, Sendable {
 
 /// A style and text direction every screen is saved in.
 public struct ReviewVariant: Equatable, Sendable {
-    /// GTK's dark style (as when the desktop prefers dark; see ``DesktopStyle``), else light.
+    /// libadwaita's dark style (as when the desktop prefers dark; see `StyleManager`), else light.
     public var dark: Bool
     /// Laid out right to left (``Localization/setRightToLeft(_:)``), else left to right.
     public var rightToLeft: Bool

@@ -1,3 +1,4 @@
+import Adwaita
 import CGtk
 import Gtk
 import NavigationGtk
@@ -36,12 +37,12 @@ enum ReviewTour {
                 let tour = Tour(app: app, directory: directory, photos: readable.map(\.fileName), part: part, variants: variants,
                                 onScreen: onScreen)
                 try await tour.walk()
-                DesktopStyle.useDarkStyle(false)
+                StyleManager.default.colorScheme = .followDesktop
                 print("Review pictures\(part.map { " (\($0.name))" } ?? "") saved in \(directory)")
                 finish(true)
             } catch {
                 PostcardMain.printError("postcard: review tour failed: \(error)")
-                DesktopStyle.useDarkStyle(false)
+                StyleManager.default.colorScheme = .followDesktop
                 finish(false)
             }
         }
@@ -371,7 +372,7 @@ private struct Tour {
         let folder = directory.appending(name)
         try Files.makeDirectory(folder)
         for (index, variant) in variants.enumerated() {
-            DesktopStyle.useDarkStyle(variant.dark)  // the text direction is the part's, set before the app was built
+            StyleManager.default.colorScheme = variant.dark ? .forceDark : .forceLight  // the text direction is the part's, set before the app was built
             try await Task.sleep(for: index == 0 ? settle : .milliseconds(300))  // restyled, laid out and drawn
             // GTK draws nothing of a window waiting for its next layout (a web page relaid out in the
             // new style; a page just pushed at 2× under software rendering): try again once it has had

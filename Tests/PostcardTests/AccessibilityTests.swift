@@ -1,3 +1,4 @@
+import Adwaita
 import CGtk
 import Foundation
 import Gtk
@@ -38,7 +39,7 @@ final class AccessibilityTests: GtkTestCase, @unchecked Sendable {
             }
             XCTAssertTrue(lines.contains("frame|Postcard"), "the main window: \(lines.filter { $0.hasPrefix("frame") })")
             XCTAssertTrue(lines.contains("dialog|Choose a Photo"), "the flow is announced as a dialog: \(lines.filter { $0.hasPrefix("dialog") || $0.hasPrefix("frame") })")
-            XCTAssertTrue(lines.contains("label|Sam Rivera"), "the avatar reads the name")
+            XCTAssertTrue(lines.contains("image|Sam Rivera"), "the avatar is an image that reads the name: \(lines.filter { $0.hasPrefix("image") })")
             XCTAssertFalse(lines.contains("label|SR"), "not the initials")
 
             // The discard question is an alert dialog (GTK 4.8 exposes GTK_ACCESSIBLE_ROLE_ALERT_DIALOG as a
@@ -57,37 +58,64 @@ final class AccessibilityTests: GtkTestCase, @unchecked Sendable {
     }
 }
 
-/// The dark style follows the desktop's preference (org.gnome.desktop.interface color-scheme), watched.
-final class DesktopStyleTests: GtkTestCase, @unchecked Sendable {
-    func testTheDarkStyleFollowsTheDesktopsPreference() {
+/// The app's style follows the desktop's preference through libadwaita's style manager: dark, light and
+/// high contrast, changed while the app runs. The tests run on GSettings' memory backend
+/// (`GSETTINGS_BACKEND=memory`, set by `make test`) without the Settings portal (`ADW_DISABLE_PORTAL=1`),
+/// so libadwaita reads the same keys the portal reads on GNOME: `org.gnome.desktop.interface color-scheme`
+/// and `org.gnome.desktop.a11y.interface high-contrast`.
+final class StyleManagerTests: GtkTestCase, @unchecked Sendable {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        guard ProcessInfo.processInfo.environment["GSETTINGS_BACKEND"] == "memory" else {
+            throw XCTSkip("changes the desktop's settings: run with GSETTINGS_BACKEND=memory (make test sets it)")
+        }
+    }
+
+    func testTheStyleFollowsTheDesktopsChangedPreference() {
         onMain {
-            let settings = navgtk_settings_in_memory(DesktopStyle.schemaID)!
-            let style = DesktopStyle(settings: UnsafeMutableRawPointer(settings))
+            let interface = g_settings_new("org.gnome.desktop.interface")!
+            let accessibility = g_settings_new("org.gnome.desktop.a11y.interface")!
+            defer {
+                g_settings_reset(interface, "color-scheme")
+                g_settings_reset(accessibility, "high-contrast")
+                g_object_unref(UnsafeMutableRawPointer(interface))
+                g_object_unref(UnsafeMutableRawPointer(accessibility))
+                spin(until: { !StyleManager.default.isDark && !StyleManager.default.isHighContrast }, "light again")
+            }
+            let style = StyleManager.default
+            XCTAssertEqual(style.colorScheme, .followDesktop, "the app follows the desktop unless told otherwise")
+            XCTAssertTrue(style.systemSupportsColorSchemes, "libadwaita found the desktop's preference")
             let page = Page(title: "Style")
-            let label = Label("Text")
-            page.content.append(label)
+            let name = Label("Text")
+            page.content.append(name)
             let window = NavigationWindow(root: page)
             show(window.window)
             @MainActor func textBrightness() -> Float {
                 var color = GdkRGBA()
-                gtk_style_context_get_color(gtk_widget_get_style_context(label.widget), &color)
+                gtk_style_context_get_color(gtk_widget_get_style_context(name.widget), &color)
                 return (color.red + color.green + color.blue) / 3
             }
-            XCTAssertFalse(style.prefersDark)
+            XCTAssertFalse(style.isDark)
             XCTAssertLessThan(textBrightness(), 0.5, "light style: dark text")
-            g_settings_set_string(settings, "color-scheme", "prefer-dark")
-            spin(until: { style.prefersDark && textBrightness() > 0.5 }, "the desktop prefers dark: light text on dark")
-            g_settings_set_string(settings, "color-scheme", "default")
-            spin(until: { !style.prefersDark && textBrightness() < 0.5 }, "back to light")
+            var changes = 0
+            let token = style.observeChanges { changes += 1 }
+            g_settings_set_string(interface, "color-scheme", "prefer-dark")
+            spin(until: { style.isDark && textBrightness() > 0.5 }, "the desktop prefers dark: light text on dark")
+            XCTAssertTrue(StyleSheet.isDarkVariantApplied, "the toolkit's dark sheet follows libadwaita's dark style")
+            XCTAssertGreaterThan(changes, 0, "observers heard the change")
+            g_settings_set_boolean(accessibility, "high-contrast", 1)
+            spin(until: { style.isHighContrast }, "the desktop asks for high contrast")
+            g_settings_set_string(interface, "color-scheme", "default")
+            spin(until: { !style.isDark && textBrightness() < 0.5 }, "back to light, still high contrast")
+            XCTAssertTrue(style.isHighContrast)
+            token.cancel()
         }
     }
 
     /// Error text (a failed post) reads at WCAG AA's 4.5:1 against its window, light and dark.
     func testErrorTextIsReadableInBothStyles() throws {
         try onMain {
-            _ = postcard_get_resource()
-            StyleSheet.load(resource: "/io/github/postcard/Postcard/style.css", darkVariant: "/io/github/postcard/Postcard/style-dark.css")
-            defer { DesktopStyle.useDarkStyle(false) }
+            defer { StyleManager.default.colorScheme = .followDesktop }
             let error = Label("Couldn't post: database or disk is full")
             error.addCSSClass("error")
             let window = Gtk.Window()
@@ -95,8 +123,8 @@ final class DesktopStyleTests: GtkTestCase, @unchecked Sendable {
             window.setChild(error)
             show(window)
             for dark in [false, true] {
-                DesktopStyle.useDarkStyle(dark)
-                spin(until: { StyleSheet.isDarkVariantApplied == dark }, "the style applied")
+                StyleManager.default.colorScheme = dark ? .forceDark : .forceLight
+                spin(until: { StyleManager.default.isDark == dark }, "the style applied")
                 spin(for: 0.3)
                 var color = GdkRGBA()
                 gtk_style_context_get_color(gtk_widget_get_style_context(error.widget), &color)
@@ -110,41 +138,6 @@ final class DesktopStyleTests: GtkTestCase, @unchecked Sendable {
                 let contrast = (max(text, background) + 0.05) / (min(text, background) + 0.05)
                 XCTAssertGreaterThanOrEqual(contrast, 4.5, "\(dark ? "dark" : "light"): error text contrast \(contrast):1")
             }
-        }
-    }
-
-    func testPostcardsOwnColoursHaveDarkVariants() {
-        onMain {
-            _ = postcard_get_resource()
-            StyleSheet.load(resource: "/io/github/postcard/Postcard/style.css", darkVariant: "/io/github/postcard/Postcard/style-dark.css")
-            // A probe coloured with the avatar's named colour, as the app's sheets define it.
-            let probeStyle = gtk_css_provider_new()!
-            gtk_css_provider_load_from_data(probeStyle, ".probe { color: @postcard_avatar_bg_color; }", -1)
-            gtk_style_context_add_provider_for_display(gdk_display_get_default(), OpaquePointer(probeStyle),
-                                                       UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
-            defer {
-                gtk_style_context_remove_provider_for_display(gdk_display_get_default(), OpaquePointer(probeStyle))
-                g_object_unref(UnsafeMutableRawPointer(probeStyle))
-                DesktopStyle.useDarkStyle(false)
-            }
-            let probe = Label("Avatar colour")
-            probe.addCSSClass("probe")
-            let window = Gtk.Window()
-            window.setChild(probe)
-            show(window)
-            @MainActor func blue() -> (green: Float, blue: Float) {
-                var color = GdkRGBA()
-                gtk_style_context_get_color(gtk_widget_get_style_context(probe.widget), &color)
-                return (color.green, color.blue)
-            }
-            DesktopStyle.useDarkStyle(false)
-            spin(until: { abs(blue().green - 0x84 / 255.0) < 0.01 }, "light: Adwaita blue 3 (#3584e4)")
-            XCTAssertFalse(StyleSheet.isDarkVariantApplied)
-            DesktopStyle.useDarkStyle(true)
-            spin(until: { abs(blue().green - 0x71 / 255.0) < 0.01 }, "dark: the dark sheet's blue 4 (#1c71d8)")
-            XCTAssertTrue(StyleSheet.isDarkVariantApplied)
-            DesktopStyle.useDarkStyle(false)
-            spin(until: { !StyleSheet.isDarkVariantApplied && abs(blue().green - 0x84 / 255.0) < 0.01 }, "light again")
         }
     }
 }

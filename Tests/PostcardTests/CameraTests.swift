@@ -200,8 +200,8 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
             spin(until: { (self.dialog?.stack.visiblePage as? CameraPage)?.problem != nil }, timeout: 20, "problem")
             let camera = dialog!.stack.visiblePage as! CameraPage
             XCTAssertEqual(camera.problem?.kind, .noCamera)
-            XCTAssertEqual(camera.problemTitle.text, "No Camera Found")
-            XCTAssertTrue(camera.problemDetail.text.contains("/dev/video99"), camera.problemDetail.text)
+            XCTAssertEqual(camera.problemTitle, "No Camera Found")
+            XCTAssertTrue(camera.problemDetail.contains("/dev/video99"), camera.problemDetail)
             XCTAssertTrue(camera.chooseInsteadButton.isMapped)
             XCTAssertFalse(camera.shutterButton.isMapped, "no shutter without a picture")
             XCTAssertNil(camera.camera, "nothing left running")

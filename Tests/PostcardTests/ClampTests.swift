@@ -1,3 +1,4 @@
+import Adwaita
 import CGtk
 import Gtk
 import NavigationGtk

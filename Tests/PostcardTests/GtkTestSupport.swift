@@ -1,3 +1,4 @@
+import Adwaita
 import CGtk
 import CSQLite
 import CXTest
@@ -75,7 +76,9 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
             // As g_application_run does in the app. Without a program name, GLib 2.74 writes a recent file
             // (GTK's file chooser adds one) with no command and logs a critical (g_markup_escape_text).
             if g_get_prgname() == nil { g_set_prgname("postcard-tests") }
-            return initializeGtk()
+            guard initializeGtk() else { return false }
+            Libadwaita.initialize()  // as the app's AdwApplication does at start-up: every test sees the app's look
+            return true
         }
         guard ready else { throw NoDisplay() }
         continueAfterFailure = false

@@ -148,12 +148,12 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             settle(app)
             XCTAssertEqual(titles(app), ["My Profile", "Not Found"])
             let notFound = try XCTUnwrap(app.mainWindow.stack.visiblePage as? NotFoundPage)
-            XCTAssertEqual(notFound.status.titleLabel.text, "Nothing Here")
-            XCTAssertEqual(notFound.status.descriptionLabel.text, "There is no post 99. It may have been deleted.\npostcard://post/99/comments")
+            XCTAssertEqual(notFound.status.title, "Nothing Here")
+            XCTAssertEqual(notFound.status.text, "There is no post 99. It may have been deleted.\npostcard://post/99/comments")
             XCTAssertEqual(app.mainWindow.stack.backButton.tooltip, "My Profile")
             app.open(link: "postcard://profile/zed")
             settle(app)
-            XCTAssertEqual((app.mainWindow.stack.visiblePage as? NotFoundPage)?.status.descriptionLabel.text,
+            XCTAssertEqual((app.mainWindow.stack.visiblePage as? NotFoundPage)?.status.text,
                            "There is no friend called “zed”.\npostcard://profile/zed")
             app.mainWindow.stack.backButton.activate()
             spin(until: { self.titles(app) == ["My Profile"] && app.mainWindow.stack.transition == .idle }, "Back")

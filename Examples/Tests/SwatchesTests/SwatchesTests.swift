@@ -110,4 +110,34 @@ final class SwatchesTests: XCTestCase, @unchecked Sendable {
             app.window.window.destroy()
         }
     }
+
+    /// A plain GTK app (no libadwaita) turns dark when the desktop prefers it, through the toolkit's
+    /// `DesktopStyle`, and follows the change while it runs. The desktop's setting is changed by another
+    /// program (`gsettings`), on GSettings' keyfile backend in a folder of the test's own
+    /// (`Tests/example-test.sh` sets `GSETTINGS_BACKEND=keyfile` and `XDG_CONFIG_HOME`).
+    func testThePlainGtkAppFollowsTheDesktopsDarkPreference() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["GSETTINGS_BACKEND"] == "keyfile", environment["XDG_CONFIG_HOME"] != nil else {
+            throw XCTSkip("changes the desktop's settings: run with GSETTINGS_BACKEND=keyfile and a test XDG_CONFIG_HOME (Tests/example-test.sh)")
+        }
+        func setColorScheme(_ value: String) throws {
+            let gsettings = Process()
+            gsettings.executableURL = URL(fileURLWithPath: "/usr/bin/gsettings")
+            gsettings.arguments = ["set", "org.gnome.desktop.interface", "color-scheme", value]
+            try gsettings.run()
+            gsettings.waitUntilExit()
+            XCTAssertEqual(gsettings.terminationStatus, 0, "gsettings set color-scheme \(value)")
+        }
+        try MainActor.assumeIsolated {
+            let app = launch()
+            guard let style = DesktopStyle() else { return XCTFail("org.gnome.desktop.interface is not installed") }
+            XCTAssertFalse(style.prefersDark)
+            XCTAssertFalse(StyleSheet.isDarkVariantApplied, "light: the toolkit's dark sheet is off")
+            try setColorScheme("prefer-dark")
+            spin(until: { style.prefersDark && StyleSheet.isDarkVariantApplied }, "dark, as the desktop now prefers")
+            try setColorScheme("default")
+            spin(until: { !style.prefersDark && !StyleSheet.isDarkVariantApplied }, "light again")
+            app.window.window.destroy()
+        }
+    }
 }

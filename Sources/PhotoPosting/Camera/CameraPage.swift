@@ -1,3 +1,4 @@
+import Adwaita
 import CGtk
 import Glibc
 import Gtk
@@ -36,11 +37,11 @@ public final class CameraPage: Page {
     /// The shutter button.
     public let shutterButton = Button(iconName: "camera-photo-symbolic", accessibleLabel: localized("Take Photo"))
     /// The problem state: what is wrong, and Choose a Photo Instead.
-    public let problemState = StatusPage(iconName: "camera-disabled-symbolic")
+    public let problemState = Adwaita.StatusPage(iconName: "camera-disabled-symbolic")
     /// The problem state's headline, e.g. "No Camera Found".
-    public var problemTitle: Label { problemState.titleLabel }
+    public var problemTitle: String { problemState.title }
     /// The problem state's explanation.
-    public var problemDetail: Label { problemState.descriptionLabel }
+    public var problemDetail: String { problemState.text }
     /// **Choose a Photo Instead**, in the problem state.
     public let chooseInsteadButton = Button(label: localized("Choose a Photo Instead"))
     /// Shows why the last photo could not be saved; hidden until then.

@@ -1,3 +1,4 @@
+import Adwaita
 import Gtk
 import Navigation
 import NavigationGtk
@@ -71,6 +72,7 @@ public final class AppController {
     /// GStreamer finds, or what `POSTCARD_CAMERA` says; see ``CameraSource/init(option:)``).
     public init(application: Application?, store: PostStore, library: PhotoLibrary,
                 cameraSources: [CameraSource] = CameraSource.fromEnvironment) {
+        Libadwaita.initialize()  // done already by the app's AdwApplication; tests and tools build the app without one
         self.store = store
         self.library = library
         camera = CameraSettings(sources: cameraSources, captureDirectory: store.directory.appending("camera"))

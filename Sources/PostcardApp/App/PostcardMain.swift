@@ -1,3 +1,4 @@
+import Adwaita
 import Glibc
 import Gtk
 import NavigationGtk
@@ -29,13 +30,15 @@ public enum PostcardMain {
     @MainActor
     package static func run(arguments: [String]? = nil, tool: AppTool?) -> Int32 {
         Localization.bind(domain: "postcard", directory: ResourceLocator.localeDirectory)
-        let app = Application(id: applicationID)
+        // libadwaita's application: its style sheet and style manager (light, dark, high contrast, as the
+        // desktop prefers), and the app's own sheets from its GResource folder, registered here first.
+        _ = postcard_get_resource()
+        let app = Application.adwaita(id: applicationID)
         Application.setDisplayName(localized("Postcard"))
         app.addMainOptions(AppOptions.commandLineOptions + (tool?.options ?? []))
         let help = AppOptions.commandLineHelp
         app.setCommandLineHelp(summary: tool?.summary ?? help.summary, description: help.description)
         var running: RunningApp?
-        var desktopStyle: DesktopStyle?
         var startupError: StartupErrorWindow?
         var failedToStart = false
         /// Makes the running instance, or shows why it can't be made (in a window: started from the
@@ -82,11 +85,10 @@ public enum PostcardMain {
                 return running.apply(options, from: invocation)
             }
             guard let made = makeRunningApp(options, tool: tool.map { ($0, invocation.options) }) else {
-                invocation.printError("postcard: \(startupError?.status.descriptionLabel.text ?? "can't start")")
+                invocation.printError("postcard: \(startupError?.status.text ?? "can't start")")
                 return 1  // after the window saying why is closed
             }
             running = made
-            desktopStyle = DesktopStyle()  // dark when the desktop prefers it, watched while the app runs
             running?.start(options)
             return 0
         }
@@ -107,7 +109,6 @@ public enum PostcardMain {
         app.onShutdown { running?.controller.shutdown() }
         let status = arguments.map { app.run(arguments: $0) } ?? app.runWithProcessArguments()
         MainLoopBridge.drain()  // let flows resumed during shutdown finish
-        withExtendedLifetime(desktopStyle) {}
         return failedToStart && running == nil ? 1 : running?.toolStatus ?? status
     }
 

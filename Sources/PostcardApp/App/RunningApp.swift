@@ -27,8 +27,6 @@ final class RunningApp {
         let directory = options.dataDirectory ?? tool.flatMap { $0.0.dataDirectory($0.1) } ?? options.resolvedDataDirectory
         let store: PostStore
         if let clock = tool?.0.clock { store = try PostStore(directory: directory, clock: clock) } else { store = try PostStore(directory: directory) }
-        _ = postcard_get_resource()  // compiled in (and registered as the program loaded)
-        StyleSheet.load(resource: "/io/github/postcard/Postcard/style.css", darkVariant: "/io/github/postcard/Postcard/style-dark.css")
         controller = AppController(application: application, store: store, library: library,
                                    cameraSources: [options.camera])
     }

@@ -1,3 +1,4 @@
+import Adwaita
 import Gtk
 import NavigationGtk
 import PostcardModel
@@ -51,7 +52,8 @@ public final class PhotoDetailPage: Page {
         column.append(commentLabel)
         column.append(detailLabel)
         column.append(actions)
-        let scroller = ScrolledWindow(Clamp(column, maximumWidth: Self.columnWidth))
+        let scroller = ScrolledWindow(Clamp(column, maximumWidth: Self.columnWidth,
+                                                    tighteningThreshold: Self.columnWidth))  // the photo as large as fits
         scroller.expandsVertically = true
         content.append(scroller)
         commentLabel.onActivateLink { [weak self] uri in

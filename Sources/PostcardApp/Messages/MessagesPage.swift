@@ -1,3 +1,4 @@
+import Adwaita
 import Gtk
 import NavigationGtk
 import PostcardModel

@@ -11,11 +11,6 @@ public struct Person: Equatable, Hashable, Sendable, Identifiable {
         self.name = name
     }
 
-    /// Up to two initials for the avatar, e.g. "AL" for "Ada Lovelace".
-    public var initials: String {
-        String(name.split(separator: " ").prefix(2).compactMap(\.first)).uppercased()
-    }
-
     /// The app's user.
     public static let me = Person(id: "me", name: "Sam Rivera")
 

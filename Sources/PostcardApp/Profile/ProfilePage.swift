@@ -1,3 +1,4 @@
+import Adwaita
 import Gtk
 import NavigationGtk
 import PhotoPosting
@@ -217,10 +218,7 @@ public final class ProfilePage: Page {
     }
 
     private func header(isOwn: Bool) -> Widget {
-        let avatar = Label(person.initials)
-        avatar.addCSSClass("avatar")
-        avatar.setAccessibleLabel(person.name)  // a screen reader says the name, not the initials
-        avatar.setSizeRequest(width: 64, height: 64)
+        let avatar = Avatar(name: person.name, size: 64)  // read as an image named by the person's name
         avatar.verticalAlignment = .center
         let name = Label(person.name)
         name.xAlign = 0

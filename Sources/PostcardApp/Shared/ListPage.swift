@@ -33,7 +33,7 @@ public class ListPage: Page {
     public override var initialFocus: Widget? { actionButton }
 
     /// The widest a row of cards gets, in pixels: a 600-pixel card (libadwaita's default clamp) with its
-    /// 12-pixel margins. Wider windows centre the rows (``Clamp``); narrower ones fill.
+    /// 12-pixel margins. Wider windows centre the rows (libadwaita's `AdwClamp`); narrower ones fill.
     public static let cardColumnWidth: Int32 = 624
 
     /// Shows `emptyText` when the list is empty, nothing otherwise.
