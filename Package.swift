@@ -51,7 +51,7 @@ let package = Package(
         // the toolkit without web pages never link WebKit.
         .target(name: "NavigationWeb", dependencies: ["NavigationGtk", "Gtk", "CGtk", "CWebKit"]),
         // libadwaita for the app (AdwApplication, AdwStyleManager, toasts, status pages, …) over `Gtk`.
-        .target(name: "Adwaita", dependencies: ["Gtk", "CGtk", "CAdwaita"]),
+        .target(name: "Adwaita", dependencies: ["Gtk", "Navigation", "CGtk", "CAdwaita"]),
         // Plain values shared by the photo flow and the store (Photo, Post, Reply, Message, Draft): GLib only.
         .target(name: "PostcardModel", dependencies: ["GLib"]),
         // The posts in SQLite and the photo copies beside them; no UI.

@@ -13,4 +13,8 @@ static inline GtkWidget *navadw_avatar_new_image(int size, const char *text) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(avatar), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
     return avatar;
 }
+// A new AdwAboutWindow announced as a dialog (as a window it would read as a plain frame).
+static inline GtkWidget *navadw_about_window_new_dialog(void) {
+    return GTK_WIDGET(g_object_new(ADW_TYPE_ABOUT_WINDOW, "accessible-role", GTK_ACCESSIBLE_ROLE_DIALOG, NULL));
+}
 #endif

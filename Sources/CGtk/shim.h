@@ -53,11 +53,6 @@ static inline GtkWidget *navgtk_window_new_with_role(GtkAccessibleRole role) {
     return GTK_WIDGET(g_object_new(GTK_TYPE_WINDOW, "accessible-role", role, NULL));
 }
 
-// A new GtkAboutDialog announced as a dialog (GTK 4.8 gives it the role of a plain filler).
-static inline GtkWidget *navgtk_about_dialog_new(void) {
-    return GTK_WIDGET(g_object_new(GTK_TYPE_ABOUT_DIALOG, "accessible-role", GTK_ACCESSIBLE_ROLE_DIALOG, NULL));
-}
-
 // Hides a decorative widget (an illustration icon) from screen readers (gtk_accessible_update_state is
 // variadic).
 static inline void navgtk_accessible_set_hidden(GtkWidget *widget, gboolean hidden) {

@@ -25,6 +25,12 @@ public final class Button: Widget {
         setAccessibleLabel(String(label.filter { $0 != "_" }))
     }
 
+    /// Wraps a button GTK or a library made inside a composite widget (libadwaita's dialogs), with a
+    /// reference of its own.
+    package init(wrapping button: UnsafeMutablePointer<GtkWidget>) {
+        super.init(UnsafeMutableRawPointer(button), transfer: .none)
+    }
+
     /// Creates an icon-only button (e.g. `"go-previous-symbolic"`); `accessibleLabel` is the name a
     /// screen reader says and the tooltip a pointer user sees.
     public init(iconName: String, accessibleLabel: String) {

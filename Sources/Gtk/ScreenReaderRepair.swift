@@ -2,7 +2,7 @@ import CGtk
 
 extension Widget {
     /// Gives screen readers sensible names for the parts of GTK 4.8's own composite windows
-    /// (`GtkShortcutsWindow`, `GtkAboutDialog`) that it exposes over AT-SPI by their type name
+    /// (`GtkShortcutsWindow`, libadwaita's `AdwAboutWindow`) that it exposes over AT-SPI by their type name
     /// ("GtkImage", "GtkTextView", "GtkMenuButton"). Walks everything in this widget once, after it is
     /// shown:
     /// - an icon without a name is decoration, hidden from screen readers;

@@ -16,7 +16,7 @@ public class Window: Widget {
         }
     }
 
-    /// Wraps a window GTK made (e.g. from a `GtkBuilder` description, or a `GtkAboutDialog`); the
+    /// Wraps a window GTK made (e.g. from a `GtkBuilder` description, or libadwaita's windows); the
     /// wrapper holds its own reference.
     package init(wrapping window: UnsafeMutableRawPointer) {
         super.init(window, transfer: .none)
@@ -264,5 +264,23 @@ public final class HeaderBar: Widget {
     public var showsTitleButtons: Bool {
         get { gtk_header_bar_get_show_title_buttons(bar) != 0 }
         set { gtk_header_bar_set_show_title_buttons(bar, newValue ? 1 : 0) }
+    }
+}
+
+/// Remembers the focused widget of a window and gives focus back to it later (after a modal closes).
+@MainActor
+package final class FocusReturn {
+    private let widget: Widget?
+
+    package init(in window: UnsafeMutablePointer<GtkWindow>?) {
+        widget = window.flatMap { gtk_window_get_focus($0) }.map { Widget(UnsafeMutableRawPointer($0), transfer: .none) }
+    }
+
+    /// Gives the keyboard back: the window is presented again (so the desktop, or X without a window
+    /// manager, gives it the input focus the closed window had), then the widget is focused.
+    package func restore() {
+        guard let widget, let window = widget.rootWindow else { return }
+        if gtk_widget_get_mapped(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWidget.self)) != 0 { gtk_window_present(window) }
+        _ = widget.grabFocus()
     }
 }

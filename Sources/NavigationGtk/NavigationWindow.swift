@@ -437,21 +437,3 @@ public final class ModalDialog {
         }
     }
 }
-
-/// Remembers the focused widget of a window and gives focus back to it later (after a modal closes).
-@MainActor
-final class FocusReturn {
-    private let widget: Widget?
-
-    init(in window: UnsafeMutablePointer<GtkWindow>?) {
-        widget = window.flatMap { gtk_window_get_focus($0) }.map { Widget(UnsafeMutableRawPointer($0), transfer: .none) }
-    }
-
-    /// Gives the keyboard back: the window is presented again (so the desktop, or X without a window
-    /// manager, gives it the input focus the closed window had), then the widget is focused.
-    func restore() {
-        guard let widget, let window = widget.rootWindow else { return }
-        if gtk_widget_get_mapped(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWidget.self)) != 0 { gtk_window_present(window) }
-        _ = widget.grabFocus()
-    }
-}

@@ -120,9 +120,9 @@ private struct Tour {
         let draft = try await choose(photo("rocket.jpg", else: 1), in: second.stack)
         draft.commentView.insertAtCursor("Liftoff")
         second.cancelButton.activate()
-        try await waitUntil("the discard question") { !ConfirmationDialog.shown().isEmpty }
-        try await save(ConfirmationDialog.shown()[0].window, "discard-this-post")
-        ConfirmationDialog.shown()[0].keepButton.activate()
+        try await waitUntil("the discard question") { !MessageDialog.shown().isEmpty }
+        try await save(MessageDialog.shown()[0].window, "discard-this-post")
+        MessageDialog.shown()[0].keepButton.activate()
         draft.commentView.text = "Falcon 9 on the pad"
         try await waitUntil("Post enabled") { draft.postButton.isSensitive }
         draft.postButton.activate()

@@ -49,11 +49,11 @@ final class AccessibilityTests: GtkTestCase, @unchecked Sendable {
             spin(until: { app.flowDialog?.stack.visiblePage is CommentPage }, "Add a Comment")
             (app.flowDialog!.stack.visiblePage as! CommentPage).commentView.text = "Draft"
             app.flowDialog!.cancelButton.activate()
-            spin(until: { !ConfirmationDialog.shown().isEmpty }, "the discard question")
+            spin(until: { !MessageDialog.shown().isEmpty }, "the discard question")
             let question = try readAccessibilityTree()
             XCTAssertTrue(question.contains("dialog|Discard this post?") || question.contains("alert|Discard this post?"),
                           "announced as a dialog: \(question.filter { $0.hasPrefix("alert") || $0.hasPrefix("frame") || $0.hasPrefix("dialog") })")
-            ConfirmationDialog.shown()[0].keepButton.activate()
+            MessageDialog.shown()[0].keepButton.activate()
         }
     }
 }

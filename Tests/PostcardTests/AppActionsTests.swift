@@ -1,3 +1,4 @@
+import CAdwaita
 import CGtk
 import CXTest
 import Foundation
@@ -45,9 +46,13 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
 
             app.primaryMenu.activateItem("About Postcard")
             spin(until: { app.aboutWindow?.isMapped == true }, "About")
+            XCTAssertEqual(app.aboutWindow?.typeName, "AdwAboutWindow", "libadwaita's About window")
             let about = OpaquePointer(app.aboutWindow!.gobject)
-            XCTAssertEqual(String(cString: gtk_about_dialog_get_program_name(about)), "Postcard")
-            XCTAssertEqual(String(cString: gtk_about_dialog_get_version(about)), AppController.version)
+            XCTAssertEqual(String(cString: adw_about_window_get_application_name(about)), "Postcard")
+            XCTAssertEqual(String(cString: adw_about_window_get_version(about)), AppController.version)
+            let lines = try readAccessibilityTree()
+            XCTAssertTrue(lines.contains("dialog|About Postcard") || lines.contains { $0.hasPrefix("dialog|") },
+                          "About is announced as a dialog: \(lines.filter { $0.hasPrefix("dialog") || $0.hasPrefix("frame") })")
             app.aboutWindow?.destroy()
         }
     }

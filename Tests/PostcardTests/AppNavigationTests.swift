@@ -1,3 +1,4 @@
+import Adwaita
 import CGtk
 import CSQLite
 import CXTest
@@ -202,10 +203,10 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             navgtk_emit_drag(handle, "drag-update", 0, 60)
             XCTAssertEqual(dialog.sheetDragOffset, 60, "the sheet follows the finger")
             navgtk_emit_drag(handle, "drag-end", 0, 150)
-            spin(until: { !ConfirmationDialog.shown().isEmpty }, "Discard this post?")
+            spin(until: { !MessageDialog.shown().isEmpty }, "Discard this post?")
             XCTAssertEqual(dialog.sheetDragOffset, 0, "back in place while it asks")
-            ConfirmationDialog.shown()[0].keepButton.activate()
-            spin(until: { ConfirmationDialog.shown().isEmpty }, "kept editing")
+            MessageDialog.shown()[0].keepButton.activate()
+            spin(until: { MessageDialog.shown().isEmpty }, "kept editing")
             XCTAssertTrue(dialog.sheet?.isMapped == true)
             postWhenReady(page)
             spin(until: { !outcomes.isEmpty }, "posted")
@@ -531,12 +532,12 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             spin(until: { dialog.stack.visiblePage is CommentPage && dialog.stack.transition == .idle }, "comment")
             (dialog.stack.visiblePage as! CommentPage).commentView.text = "typed"
             dialog.cancelButton.activate()
-            spin(until: { ConfirmationDialog.shown().count == 1 }, "one question")
-            ConfirmationDialog.shown()[0].confirmButton.activate()
+            spin(until: { MessageDialog.shown().count == 1 }, "one question")
+            MessageDialog.shown()[0].confirmButton.activate()
             spin(until: { outcomes.count == 1 }, "ended")
             spin(for: 0.3)
             XCTAssertEqual(outcomes, [.message(.canceled)])
-            XCTAssertTrue(ConfirmationDialog.shown().isEmpty)
+            XCTAssertTrue(MessageDialog.shown().isEmpty)
             XCTAssertEqual(Gtk.Window.all().count, 1)
             XCTAssertTrue(try app.store.messages().isEmpty)
         }
@@ -622,7 +623,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             stack.popToRoot()  // code, not the user: the pages are gone, nothing to keep editing
             spin(until: { outcomes.count == 1 }, "flow ended")
             XCTAssertEqual(outcomes, [.reply(.canceled)])
-            XCTAssertTrue(ConfirmationDialog.shown().isEmpty, "no question over pages that no longer exist")
+            XCTAssertTrue(MessageDialog.shown().isEmpty, "no question over pages that no longer exist")
             spin(until: { app.activeFlow == nil }, "app free for the next flow")
             app.myProfile.postButton.activate()
             spin(until: { app.flowDialog != nil }, "New Post works again")

@@ -1,3 +1,4 @@
+import Adwaita
 import CGtk
 import CXTest
 import Gtk
@@ -136,7 +137,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(harness.dialog!.cancelButton.isMapped, "the same Cancel is on page 2")
             harness.dialog!.cancelButton.activate()
             assertEndedOnce(harness, .canceled)
-            XCTAssertTrue(ConfirmationDialog.shown().isEmpty, "nothing typed: no question")
+            XCTAssertTrue(MessageDialog.shown().isEmpty, "nothing typed: no question")
             XCTAssertTrue(harness.submitted.isEmpty)
         }
     }
@@ -184,32 +185,32 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             let page = harness.commentPage!
             page.commentView.text = "typed but not posted"
             harness.dialog!.cancelButton.activate()
-            spin(until: { !ConfirmationDialog.shown().isEmpty }, "question")
-            let question = ConfirmationDialog.shown()[0]
-            XCTAssertEqual(question.headingLabel.text, "Discard this post?")
+            spin(until: { !MessageDialog.shown().isEmpty }, "question")
+            let question = MessageDialog.shown()[0]
+            XCTAssertEqual(question.heading, "Discard this post?")
             XCTAssertTrue(question.keepButton.hasAccessibleLabel("Keep Editing"))
             XCTAssertTrue(question.confirmButton.hasAccessibleLabel("Discard"))
             harness.dialog!.cancelButton.activate()  // a second Cancel while asking asks nothing more
             spin(for: 0.2)
-            XCTAssertEqual(ConfirmationDialog.shown().count, 1)
+            XCTAssertEqual(MessageDialog.shown().count, 1)
             question.keepButton.activate()
-            spin(until: { ConfirmationDialog.shown().isEmpty }, "question closed")
+            spin(until: { MessageDialog.shown().isEmpty }, "question closed")
             XCTAssertTrue(harness.results.isEmpty)
             XCTAssertEqual(page.commentView.text, "typed but not posted", "Keep Editing keeps the comment")
             XCTAssertTrue(harness.commentPage === page)
 
             _ = page.commentView.grabFocus()
             harness.dialog!.window.close()  // the window manager's close asks too
-            spin(until: { !ConfirmationDialog.shown().isEmpty }, "question again")
+            spin(until: { !MessageDialog.shown().isEmpty }, "question again")
             pressKey(XK_Escape)  // Escape in the question means Keep Editing
-            spin(until: { ConfirmationDialog.shown().isEmpty }, "question closed by Escape")
+            spin(until: { MessageDialog.shown().isEmpty }, "question closed by Escape")
             XCTAssertTrue(harness.results.isEmpty)
             spin(until: { harness.dialog!.window.isActive && page.commentView.isFocus }, timeout: 3,
                  "keyboard focus back where it was: the dialog's window active, the comment focused")
 
             harness.dialog!.cancelButton.activate()
-            spin(until: { !ConfirmationDialog.shown().isEmpty }, "question a third time")
-            ConfirmationDialog.shown()[0].confirmButton.activate()
+            spin(until: { !MessageDialog.shown().isEmpty }, "question a third time")
+            MessageDialog.shown()[0].confirmButton.activate()
             assertEndedOnce(harness, .canceled)
             XCTAssertTrue(harness.submitted.isEmpty)
         }
@@ -384,8 +385,8 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             second.commentPage!.commentView.text = "Not this one"
             spin(until: { second.draft != nil }, "saved")
             second.dialog!.cancelButton.activate()
-            spin(until: { !ConfirmationDialog.shown().isEmpty }, "the discard question")
-            ConfirmationDialog.shown()[0].confirmButton.activate()
+            spin(until: { !MessageDialog.shown().isEmpty }, "the discard question")
+            MessageDialog.shown()[0].confirmButton.activate()
             spin(until: { !second.results.isEmpty }, "ended")
             XCTAssertNil(second.draft, "the user discarded it")
         }

@@ -1,3 +1,4 @@
+import Adwaita
 import CGtk
 import CXTest
 import Gtk
@@ -265,7 +266,7 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             let run = started(.pushed, pushAnchor: true)
             run.host.stack.backButton.activate()
             expectEndedOnce(run)
-            XCTAssertTrue(ConfirmationDialog.shown().isEmpty, "nothing typed: no question")
+            XCTAssertTrue(MessageDialog.shown().isEmpty, "nothing typed: no question")
         }
     }
 
@@ -292,12 +293,12 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             page.commentView.text = "Draft reply"
             run.host.stack.backButton.activate()  // to Choose a Photo: the draft is kept, no question
             spin(until: { run.stack?.visiblePage is PhotoPickerPage && run.stack?.transition == .idle }, "picker")
-            XCTAssertTrue(ConfirmationDialog.shown().isEmpty)
+            XCTAssertTrue(MessageDialog.shown().isEmpty)
             run.host.stack.backButton.activate()  // past the first page: ask
-            spin(until: { !ConfirmationDialog.shown().isEmpty }, "question")
+            spin(until: { !MessageDialog.shown().isEmpty }, "question")
             XCTAssertEqual(run.host.stack.pages.count, 3, "still on Choose a Photo while asking")
             XCTAssertTrue(run.results.isEmpty)
-            ConfirmationDialog.shown()[0].confirmButton.activate()
+            MessageDialog.shown()[0].confirmButton.activate()
             expectEndedOnce(run)
         }
     }

@@ -1,3 +1,4 @@
+import Adwaita
 import CGtk
 import Foundation
 import Gtk
@@ -108,10 +109,10 @@ final class LocalizationTests: GtkTestCase, @unchecked Sendable {
             assertNothingCutOff(in: dialog.window, "Add a Comment")
             (dialog.stack.visiblePage as! CommentPage).commentView.text = "Entwurf"
             dialog.cancelButton.activate()
-            spin(until: { !ConfirmationDialog.shown().isEmpty }, "the discard question")
+            spin(until: { !MessageDialog.shown().isEmpty }, "the discard question")
             spin(for: 0.3)
-            assertNothingCutOff(in: ConfirmationDialog.shown()[0].window, "Discard this post?")
-            ConfirmationDialog.shown()[0].confirmButton.activate()
+            assertNothingCutOff(in: MessageDialog.shown()[0].window, "Discard this post?")
+            MessageDialog.shown()[0].confirmButton.activate()
             spin(until: { dialog.isDismissed }, "discarded")
         }
     }

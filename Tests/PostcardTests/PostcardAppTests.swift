@@ -1,3 +1,4 @@
+import Adwaita
 import CGtk
 import CSQLite
 import Gtk
@@ -140,8 +141,8 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(page.errorLabel.text.contains("Can't copy the photo"), page.errorLabel.text)
             XCTAssertEqual(try app.store.count(), 0)
             dialog!.cancelButton.activate()
-            spin(until: { !ConfirmationDialog.shown().isEmpty }, "discard question")
-            ConfirmationDialog.shown()[0].confirmButton.activate()
+            spin(until: { !MessageDialog.shown().isEmpty }, "discard question")
+            MessageDialog.shown()[0].confirmButton.activate()
             spin(until: { self.dialog == nil }, "closed")
         }
     }

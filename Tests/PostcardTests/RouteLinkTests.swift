@@ -1,3 +1,4 @@
+import Adwaita
 import CGtk
 import Gtk
 import Navigation
@@ -189,15 +190,15 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
 
             // Cancel asks about the typed comment; keeping it keeps the link waiting.
             dialog.cancelButton.activate()
-            spin(until: { ConfirmationDialog.shown().count == 1 }, "Discard this post?")
-            ConfirmationDialog.shown()[0].keepButton.activate()
-            spin(until: { ConfirmationDialog.shown().isEmpty }, "kept")
+            spin(until: { MessageDialog.shown().count == 1 }, "Discard this post?")
+            MessageDialog.shown()[0].keepButton.activate()
+            spin(until: { MessageDialog.shown().isEmpty }, "kept")
             spin(for: 0.2)
             XCTAssertEqual(titles(app), ["My Profile"])
             XCTAssertEqual(page.commentView.text, "Half a thought")
             dialog.cancelButton.activate()
-            spin(until: { ConfirmationDialog.shown().count == 1 }, "asked again")
-            ConfirmationDialog.shown()[0].confirmButton.activate()
+            spin(until: { MessageDialog.shown().count == 1 }, "asked again")
+            MessageDialog.shown()[0].confirmButton.activate()
             spin(until: { app.activeFlow == nil }, "the flow ended")
             spin(until: { self.titles(app) == ["My Profile", "Ada Lovelace"] && app.mainWindow.stack.transition == .idle },
                  "the waiting link opens")

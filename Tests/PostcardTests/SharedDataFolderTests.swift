@@ -1,3 +1,4 @@
+import Adwaita
 import CSQLite
 import Foundation
 import Gtk
@@ -85,8 +86,8 @@ final class SharedDataFolderTests: GtkTestCase, @unchecked Sendable {
             third.resume(try XCTUnwrap(offered.first { $0.comment == typed }))
             spin(until: { (third.flowDialog?.stack.visiblePage as? CommentPage)?.commentView.text == typed }, "the killed one's comment, resumed")
             third.flowDialog!.cancelButton.activate()
-            spin(until: { !ConfirmationDialog.shown().isEmpty }, "Discard this post?")
-            ConfirmationDialog.shown()[0].confirmButton.activate()
+            spin(until: { !MessageDialog.shown().isEmpty }, "Discard this post?")
+            MessageDialog.shown()[0].confirmButton.activate()
             spin(until: { third.activeFlow == nil }, "discarded")
             XCTAssertEqual(draftComments(in: data), ["The second one's words"], "discarding the resumed draft removes it, and only it")
         }

@@ -1,3 +1,4 @@
+import Adwaita
 import Gtk
 import NavigationGtk
 
@@ -7,7 +8,7 @@ import NavigationGtk
 /// Main actor only.
 @MainActor
 public final class DiscardPostQuestion {
-    private var question: ConfirmationDialog?
+    private var question: MessageDialog?
 
     /// Creates a closed question.
     public init() {}
@@ -19,7 +20,7 @@ public final class DiscardPostQuestion {
     /// as the answer) if the user chooses Discard.
     public func ask(over anchor: Widget?, onDiscard: @escaping @MainActor () -> Void) {
         guard question == nil else { return }
-        let question = ConfirmationDialog(
+        let question = MessageDialog(
             over: anchor, heading: localized("Discard this post?"), body: localized("The comment you typed will be lost."),
             keepLabel: localized("Keep Editing"), confirmLabel: localized("Discard"))
         self.question = question

@@ -1,3 +1,4 @@
+import Adwaita
 import CGtk
 import Glibc
 import Gtk
@@ -114,17 +115,10 @@ extension AppController {
         return window
     }
 
-    /// **About Postcard** (`GtkAboutDialog`): version, licence note, and credits for the sample photos.
+    /// **About Postcard** (libadwaita's `AdwAboutWindow`): version, licence note, and credits for the
+    /// sample photos.
     @discardableResult
     public func showAbout() -> Gtk.Window {
-        let dialog = navgtk_about_dialog_new()!  // announced as a dialog
-        let about = OpaquePointer(dialog)
-        gtk_about_dialog_set_program_name(about, "Postcard")
-        gtk_about_dialog_set_version(about, Self.version)
-        gtk_about_dialog_set_comments(about, localized("Post your photos with a comment, to your profile, to a friend's, as a reply or as a message."))
-        gtk_about_dialog_set_logo_icon_name(about, "camera-photo-symbolic")
-        // No licence has been chosen for Postcard itself yet: say so rather than claim one.
-        gtk_about_dialog_set_license(about, localized("Postcard's own licence has not been chosen yet. The sample photos are public domain or CC0 (see Resources/photos/SOURCES.md)."))
         // Translators: the credits of the sample photos: "what it shows (file name): who made it, licence".
         // Keep the names of people and organisations, the file names and "CC0" as they are.
         let credits: [String] = [
@@ -136,14 +130,18 @@ extension AppController {
             localized("Retina (retina.jpg): Mikael Häggström, CC0"),
             localized("Grass and brick (grass.png, brick.png): CC0Textures, CC0"),
         ]
-        // Translators: the heading of the About window's credits for the sample photos.
-        let heading = localized("Sample photos")
-        withNullTerminatedCStrings(credits) { gtk_about_dialog_add_credit_section(about, heading, $0) }
-        let window = Gtk.Window(wrapping: UnsafeMutableRawPointer(dialog))
-        gtk_window_set_transient_for(window.pointer(), mainWindow.window.pointer())
-        gtk_window_set_modal(window.pointer(), 1)
+        let window = AboutWindow.make(
+            name: "Postcard", iconName: "camera-photo-symbolic", version: Self.version,
+            // Translators: who makes Postcard, on its About window.
+            developer: localized("The Postcard developers"),
+            comments: localized("Post your photos with a comment, to your profile, to a friend's, as a reply or as a message."),
+            // No licence has been chosen for Postcard itself yet: say so rather than claim one.
+            license: localized("Postcard's own licence has not been chosen yet. The sample photos are public domain or CC0 (see Resources/photos/SOURCES.md)."),
+            // Translators: the heading of the About window's credits for the sample photos.
+            credits: [AboutWindow.CreditSection(heading: localized("Sample photos"), lines: credits)],
+            over: mainWindow.window)
         window.present()
-        window.repairScreenReaderNames()  // GTK 4.8 names its logo and text views by type
+        window.repairScreenReaderNames()  // GTK 4.8 names some of its parts by type
         aboutWindow = window
         watchForClose(window)
         return window
