@@ -430,6 +430,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(detail.commentLabel.text, "New caption")
             XCTAssertEqual(try app.store.posts(onProfile: "me").map(\.comment), ["New caption"])
             XCTAssertEqual(app.myProfile.feedItems[0].commentLabel.text, "New caption")
+            XCTAssertEqual(app.toasts.toasts.map(\.title), ["Caption saved"], "a toast says it was saved")
         }
     }
 
@@ -454,6 +455,8 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(stack.visiblePage === thread, "back exactly on the thread")
             XCTAssertEqual(thread.replyRows.map(\.commentLabel.text), ["Nice texture"])
             XCTAssertEqual(thread.subtitle, "1 reply")
+            XCTAssertEqual(app.toasts.toasts.map(\.title), ["Reply posted"], "a toast says it was posted")
+            XCTAssertNil(app.toasts.toasts.first?.buttonLabel, "no action: the thread shows the reply already")
         }
     }
 
@@ -501,6 +504,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(dialog.isDismissed)
             XCTAssertEqual(try app.store.messages().map(\.recipient), ["ada"])
             XCTAssertEqual(messages.rows.map(\.recipientLabel.text), ["To Ada Lovelace"])
+            XCTAssertEqual(app.toasts.toasts.map(\.title), ["Message sent to Ada Lovelace"], "a toast says it was sent")
 
             // Opening the message presents the same detail page type modally, with its own bar.
             messages.rows[0].openButton.activate()
@@ -669,5 +673,82 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(draft.kind, .caption)
             XCTAssertEqual(draft.comment, "New caption")
         }
+    }
+}
+
+/// The toasts that say what happened (libadwaita's `AdwToastOverlay` over the main window), read the way a
+/// screen reader reads them, and their actions pressed as a user would.
+extension AppNavigationTests {
+    /// The toast's action button, as libadwaita drew it in the main window.
+    @MainActor
+    private func toastButton(_ label: String, in app: AppController) -> Gtk.Widget? {
+        findButton(labeled: label, in: app.toasts)
+    }
+
+    func testPostingSaysPostedAndViewOpensTheNewPost() throws {
+        try onMain {
+            let app = try makeApp(posts: ["Older"])
+            var outcomes: [FlowOutcome] = []
+            app.onFlowEnded = { outcomes.append($0) }
+            app.myProfile.postButton.activate()
+            postThroughFlow(on: { app.flowDialog?.stack }, photo: "coffee.png", comment: "Fresh")
+            spin(until: { outcomes.count == 1 }, "posted")
+            guard case .post(.posted(let post)) = outcomes[0] else { return XCTFail("\(outcomes)") }
+            XCTAssertEqual(app.toasts.toasts.map(\.title), ["Posted"])
+            spin(until: { self.toastButton("View", in: app) != nil }, "the toast's View")
+            let heard = try readAccessibilityTree()
+            XCTAssertTrue(heard.contains("label|Posted"), "a screen reader finds the toast: \(heard.filter { $0.hasPrefix("label|P") })")
+            XCTAssertEqual(heard.filter { $0 == "push button|View" }.count, 1, "its action, read once: \(heard.filter { $0.contains("View") })")
+            XCTAssertEqual(app.mainWindow.stack.pages.count, 1, "nothing opened by itself")
+            toastButton("View", in: app)!.activate()
+            settle(app, depth: 2)
+            XCTAssertEqual(app.mainWindow.stack.visiblePage?.subject, AnyHashable(post.id), "View opens the new post")
+            XCTAssertTrue(app.mainWindow.stack.visiblePage is PhotoDetailPage)
+            spin(until: { app.toasts.toasts.isEmpty }, "the toast goes once its action is used")
+        }
+    }
+
+    func testAToastGoesByItselfAndTheNextReplacesIt() throws {
+        try onMain {
+            let app = try makeApp(posts: ["A post"])
+            app.copyLink(to: .post(1))
+            let first = try XCTUnwrap(app.toasts.toasts.first)
+            app.copyLink(to: .myProfile)
+            XCTAssertTrue(first.isDismissed, "the new toast replaced it")
+            XCTAssertEqual(app.toasts.toasts.count, 1)
+            let second = app.toasts.toasts[0]
+            spin(until: { second.isDismissed }, timeout: 8, "gone after libadwaita's 5 seconds")
+            XCTAssertTrue(app.toasts.toasts.isEmpty)
+            XCTAssertFalse(second.wasActionUsed)
+        }
+    }
+
+    func testSendingAMessageSaysSoAndViewOpensTheMessage() throws {
+        try onMain {
+            let app = try makeApp()
+            app.messagesButton.activate()
+            settle(app, depth: 2)
+            let messages = app.mainWindow.stack.visiblePage as! MessagesPage
+            messages.newMessageButton.activate()
+            spin(until: { app.flowDialog?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
+            (app.flowDialog!.stack.visiblePage as! ChooseRecipientPage).friendButtons[1].activate()
+            postThroughFlow(on: { app.flowDialog?.stack }, photo: "astronaut.png", comment: "Look!")
+            spin(until: { app.activeFlow == nil && app.toastButtonShown(self, "View") }, "sent, with View")
+            XCTAssertEqual(app.toasts.toasts.map(\.title), ["Message sent to Grace Hopper"])
+            toastButton("View", in: app)!.activate()
+            spin(until: { app.presentedMessage?.window.isMapped == true }, "View opens the message")
+            let detail = try XCTUnwrap(app.presentedMessage?.root as? PhotoDetailPage)
+            XCTAssertEqual(detail.standaloneTitle.subtitleLabel.text, "to Grace Hopper")
+            app.presentedMessage?.closeButton.activate()
+            spin(until: { app.presentedMessage == nil }, "closed")
+        }
+    }
+}
+
+extension AppController {
+    /// Whether the main window's toast shows an action button labelled `label` (for waiting in tests).
+    @MainActor
+    fileprivate func toastButtonShown(_ test: GtkTestCase, _ label: String) -> Bool {
+        test.findButton(labeled: label, in: toasts) != nil
     }
 }

@@ -135,13 +135,13 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
                 XCTAssertThrowsError(try app.open(link: link).get(), link)
                 settle(app)
                 XCTAssertEqual(app.mainWindow.stack.pages.map(\.id), before, "nothing changes for \(link.prefix(40))")
-                XCTAssertTrue(app.notice?.isShown == true)
-                XCTAssertTrue(app.notice?.label.text.hasPrefix("Can't open the link: ") == true, app.notice?.label.text ?? "")
+                XCTAssertEqual(app.toasts.toasts.count, 1, "one toast: each replaces the one before")
+                XCTAssertTrue(app.toasts.toasts.last?.title.hasPrefix("Can't open the link: ") == true, app.toasts.toasts.last?.title ?? "")
             }
-            XCTAssertEqual(app.notice?.label.text, "Can't open the link: Postcard has no screen at postcard://post/2?delete=1")
+            XCTAssertEqual(app.toasts.toasts.map(\.title), ["Can't open the link: Postcard has no screen at postcard://post/2?delete=1"])
             let heard = try readAccessibilityTree()
             XCTAssertTrue(heard.contains("label|Can't open the link: Postcard has no screen at postcard://post/2?delete=1"),
-                          "a screen reader reads the notice:\n\(heard.joined(separator: "\n"))")
+                          "a screen reader reads the toast:\n\(heard.joined(separator: "\n"))")
             XCTAssertEqual(try app.store.posts(onProfile: "ada"), postsBefore, "a link never changes anything stored")
 
             // A post that does not exist: Not Found, saying what was asked for, with Back.
@@ -183,7 +183,7 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             XCTAssertFalse(app.mainWindow.window.isActive)
             XCTAssertEqual(page.commentView.text, "Half a thought")
             XCTAssertEqual(app.pendingLink, .profile("ada"))
-            XCTAssertEqual(app.notice?.label.text, "A link is waiting: it opens when you close what is open now")
+            XCTAssertEqual(app.toasts.toasts.map(\.title), ["A link is waiting: it opens when you close what is open now"])
             let heard = try readAccessibilityTree()
             XCTAssertTrue(heard.contains("label|A link is waiting: it opens when you close what is open now"),
                           "a screen reader reads it:\n\(heard.joined(separator: "\n"))")
@@ -203,7 +203,7 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             spin(until: { self.titles(app) == ["My Profile", "Ada Lovelace"] && app.mainWindow.stack.transition == .idle },
                  "the waiting link opens")
             XCTAssertNil(app.pendingLink)
-            XCTAssertFalse(app.notice?.isShown ?? false, "the notice goes")
+            spin(until: { app.toasts.toasts.isEmpty }, "the waiting link's toast goes")
         }
     }
 
@@ -214,8 +214,9 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             spin(until: { shortcuts.isMapped }, "Keyboard Shortcuts")
             app.open(link: "postcard://profile/grace")
             app.open(link: "postcard://pots/3")  // a bad one meanwhile: says so, and that the other still waits
-            XCTAssertEqual(app.notice?.label.text,
-                           "Can't open the link: Postcard has no screen at postcard://pots/3\nA link is waiting: it opens when you close what is open now")
+            // The bad link's toast shows first; the waiting one comes back after it.
+            XCTAssertEqual(app.toasts.toasts.map(\.title), ["Can't open the link: Postcard has no screen at postcard://pots/3",
+                                                          "A link is waiting: it opens when you close what is open now"])
             spin(for: 0.2)
             XCTAssertEqual(titles(app), ["My Profile"])
             shortcuts.destroy()
@@ -244,16 +245,17 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             settle(app)
             let detail = try XCTUnwrap(app.mainWindow.stack.visiblePage as? PhotoDetailPage)
             try XCTUnwrap(findButton(labeled: "Copy Link", in: detail.content)).activate()
-            spin(until: { app.notice?.isShown == true }, "Copy Link")  // clicked comes as GTK shows the press
+            spin(until: { !app.toasts.toasts.isEmpty }, "Copy Link")  // clicked comes as GTK shows the press
             XCTAssertEqual(try readClipboard(), "postcard://post/2")
-            XCTAssertEqual(app.notice?.label.text, "Link copied: postcard://post/2")
+            XCTAssertEqual(app.toasts.toasts.map(\.title), ["Link copied"])
 
             app.mainWindow.stack.goBack()
             settle(app)
             let ada = try XCTUnwrap(app.mainWindow.stack.visiblePage as? ProfilePage)
             XCTAssertTrue(try readAccessibilityTree().contains("push button|Copy Link"), "the bar's icon is named for a screen reader")
             try XCTUnwrap(ada.endBarItems.last).activate()
-            spin(until: { app.notice?.label.text == "Link copied: postcard://profile/ada" }, "Copy Link in the bar")
+            spin(until: { (try? self.readClipboard()) == "postcard://profile/ada" }, "Copy Link in the bar")
+            XCTAssertEqual(app.toasts.toasts.map(\.title), ["Link copied"], "the new toast replaced the first")
             XCTAssertEqual(try readClipboard(), "postcard://profile/ada")
             XCTAssertEqual(ada.person.id, "ada")
             // And back in: the copied link opens the same screen.

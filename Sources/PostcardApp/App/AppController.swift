@@ -45,8 +45,13 @@ public final class AppController {
     public internal(set) var aboutWindow: Gtk.Window?
     /// The link waiting for a flow or dialog to close (the newest one), if any; see ``open(link:)``.
     public internal(set) var pendingLink: Route?
-    /// The notice at the bottom of the main window (a link waiting, a link copied), while shown.
-    public internal(set) var notice: Notice?
+    /// The main window's toasts (libadwaita's `AdwToastOverlay` around its content): what just happened
+    /// (posted, sent, saved, copied, deleted, with View or Undo), and a link waiting.
+    public let toasts: ToastOverlay
+    /// The toast saying a link waits, while it does.
+    var waitingLinkToast: Toast?
+    /// The toast about what happened last (replaced by the next one).
+    var lastToast: Toast?
 
     /// The one flow at a time.
     let flows = FlowRunner()
@@ -78,6 +83,11 @@ public final class AppController {
         camera = CameraSettings(sources: cameraSources, captureDirectory: store.directory.appending("camera"))
         myProfile = ProfilePage(person: .me)
         mainWindow = NavigationWindow(application: application, root: myProfile)
+        // Toasts over the whole window (pages, bar and sheets): the window's content goes inside the overlay.
+        let content = mainWindow.overlay
+        mainWindow.window.setChild(nil)
+        toasts = ToastOverlay(content)
+        mainWindow.window.setChild(toasts)
         // "Postcard" on My Profile; elsewhere the page and the app, as GNOME apps title their windows.
         mainWindow.windowTitle = { [weak myProfile] title in
             // Translators: the main window's title: %s is the title of the page it shows ("Ada Lovelace").

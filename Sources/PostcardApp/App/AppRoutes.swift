@@ -1,3 +1,4 @@
+import Adwaita
 import CGtk
 import Gtk
 import Navigation
@@ -105,8 +106,8 @@ extension AppController {
 
     /// Opens a `postcard://` link (given on the command line, by the desktop, or activated in a post):
     /// its route with its back path. While a flow or a dialog is open, the link waits and opens when it
-    /// closes (the newest link wins), and the main window says so in a notice a screen reader reads.
-    /// A link that cannot be read changes nothing; the notice says why.
+    /// closes (the newest link wins), and the main window says so in a toast.
+    /// A link that cannot be read changes nothing; a toast says why.
     /// - Returns: the route, or the reason the link cannot be opened.
     @discardableResult
     public func open(link: String) -> Result<Route, RouteLinkError> {
@@ -115,8 +116,8 @@ extension AppController {
             route = try Route(link: link)
         } catch let error as RouteLinkError {
             appLog.problem("Can't open the link: \(error)")
-            // Translators: a notice when a postcard:// link can't be opened; %s says why.
-            showNotice(localized("Can't open the link: %s", error.description), waiting: false)
+            // Translators: a toast when a postcard:// link can't be opened; %s says why.
+            showToast(localized("Can't open the link: %s", error.description))
             return .failure(error)
         } catch {
             return .failure(.malformed)
@@ -132,10 +133,10 @@ extension AppController {
         guard !isBusyWithAFlowOrDialog else {
             appLog.debug("Link waiting for the open flow or dialog: \(route.link)")
             pendingLink = route
-            showNotice(Self.waitingText, waiting: true)
+            showWaitingLinkToast()
             return
         }
-        hideNotice()
+        hideWaitingLinkToast()
         open(route)
     }
 
@@ -156,7 +157,7 @@ extension AppController {
             return
         }
         pendingLink = nil
-        hideNotice()
+        hideWaitingLinkToast()
         open(route)
     }
 
@@ -179,35 +180,51 @@ extension AppController {
         return button
     }
 
-    /// Puts the link of `route` on the clipboard (as text) and says so in a notice.
+    /// Puts the link of `route` on the clipboard (as text) and says so in a toast.
     public func copyLink(to route: Route) {
         Clipboard.setText(route.link)
-        // Translators: a notice after Copy Link; %s is the link, such as postcard://post/12.
-        showNotice(localized("Link copied: %s", route.link), waiting: false)
+        // Translators: a toast after Copy Link.
+        showToast(localized("Link copied"))
     }
 
-    // MARK: - The notice
+    // MARK: - Toasts
 
-    /// Shows `text` at the bottom of the main window (a waiting link stays until it opens; other notices
-    /// go after 5 seconds).
-    func showNotice(_ text: String, waiting: Bool) {
-        let notice = self.notice ?? Notice(in: mainWindow)
-        self.notice = notice
-        guard waiting || pendingLink == nil else {
-            // A link is still waiting: say this and that, until it opens.
-            notice.show(text + "\n" + Self.waitingText, hidesAfter: nil)
-            return
-        }
-        notice.show(text, hidesAfter: waiting ? nil : 5)
+    /// Says `title` in a toast at the bottom of the main window, for 5 seconds (with an action when
+    /// `buttonLabel` is given), and returns it. It replaces the toast about what happened before (which
+    /// goes at once, as if its time ran out), so toasts never queue up behind each other; a waiting link's
+    /// toast comes back after it.
+    ///
+    /// Every toast has libadwaita's normal priority: libadwaita 1.2 frees a toast that was put back in its
+    /// queue by a high-priority one while its hiding animation still runs (a crash when toasts follow each
+    /// other quickly), so a toast is only ever dismissed, then the next one added.
+    @discardableResult
+    func showToast(_ title: String, buttonLabel: String? = nil, action: (@MainActor () -> Void)? = nil) -> Toast {
+        lastToast?.dismiss()
+        let linkWaits = waitingLinkToast != nil
+        hideWaitingLinkToast()
+        let toast = Toast(title, buttonLabel: buttonLabel, action: action)
+        lastToast = toast
+        toasts.add(toast)
+        if linkWaits { showWaitingLinkToast() }
+        return toast
     }
 
-    /// What the notice says while a link waits.
+    /// Shows (after any toast before it) that a link waits, until ``hideWaitingLinkToast()``.
+    func showWaitingLinkToast() {
+        guard waitingLinkToast == nil else { return }
+        let toast = Toast(Self.waitingText, timeout: 0)
+        waitingLinkToast = toast
+        toasts.add(toast)
+    }
+
+    /// What the toast says while a link waits.
     static var waitingText: String {
-        // Translators: a notice while a dialog is open and a link was opened from outside the app.
+        // Translators: a toast while a dialog is open and a link was opened from outside the app.
         localized("A link is waiting: it opens when you close what is open now")
     }
 
-    func hideNotice() {
-        notice?.hide()
+    func hideWaitingLinkToast() {
+        waitingLinkToast?.dismiss()
+        waitingLinkToast = nil
     }
 }

@@ -66,6 +66,8 @@ final class CaptionCoordinator {
             if case .saved(let updated) = result {
                 detail.setComment(updated.comment)
                 for case let profile as ProfilePage in self?.app.stack.pages ?? [] { profile.update(updated) }
+                // Translators: a toast after Edit Caption saved the new caption.
+                self?.app.showToast(localized("Caption saved"))
             }
             return .caption(result)
         }

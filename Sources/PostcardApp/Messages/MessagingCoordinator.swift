@@ -51,9 +51,16 @@ final class MessagingCoordinator {
         }) { person, photo, comment in
             try await store.addMessage(to: person.id, photo: photo, comment: comment, author: Person.me.id)
         }
-        app.flows.start("New Message", flow) { flow in
+        app.flows.start("New Message", flow) { [weak app] flow in
             let result = await flow.run(from: page, resuming: resuming)
-            if case .sent(let message) = result { page.insertNewMessage(message) }
+            if case .sent(let message) = result {
+                page.insertNewMessage(message)
+                let name = Person.named(message.recipient)?.name ?? message.recipient
+                // Translators: a toast after a message was sent; %s is the recipient's name. "View" opens it.
+                app?.showToast(localized("Message sent to %s", name), buttonLabel: localized("View")) { [weak app] in
+                    app?.openWhenPossible(.message(message.id))
+                }
+            }
             return .message(result)
         }
     }

@@ -60,9 +60,15 @@ final class PostingCoordinator {
                                             drafts: app.drafts(.post, target: profile, id: draftID)) { photo, comment in
             try await store.add(photo: photo, comment: comment, author: Person.me.id, profile: profile)
         }
-        app.flows.start("New Post", flow) { flow in
+        app.flows.start("New Post", flow) { [weak app] flow in
             let result = await flow.run(from: page)
-            if case .posted(let post) = result { page.insertNewPost(post) }
+            if case .posted(let post) = result {
+                page.insertNewPost(post)
+                // Translators: a toast after a photo was posted; "View" opens the new post.
+                app?.showToast(localized("Posted"), buttonLabel: localized("View")) { [weak app] in
+                    app?.openWhenPossible(.post(post.id))
+                }
+            }
             return .post(result)
         }
     }

@@ -51,9 +51,13 @@ final class ReplyCoordinator {
                                              help: app.help.flowHelp, drafts: app.drafts(.reply, target: String(post.id), id: draftID)) { photo, comment in
             try await store.addReply(to: post, photo: photo, comment: comment, author: Person.me.id)
         }
-        app.flows.start("Reply with Photo", flow) { flow in
+        app.flows.start("Reply with Photo", flow) { [weak app] flow in
             let result = await flow.run(from: thread)
-            if case .posted(let reply) = result { thread.appendReply(reply) }
+            if case .posted(let reply) = result {
+                thread.appendReply(reply)
+                // Translators: a toast after a reply was posted in a comment thread (the thread shows it).
+                app?.showToast(localized("Reply posted"))
+            }
             return .reply(result)
         }
     }

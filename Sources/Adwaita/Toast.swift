@@ -1,0 +1,120 @@
+import CAdwaita
+import CGtk
+import Gtk
+
+/// A short message at the bottom of a window that says what just happened ("Posted", "Link copied"),
+/// optionally with one action ("View", "Undo"), and goes by itself after a few seconds: libadwaita's
+/// `AdwToast`, shown by a ``ToastOverlay``. As the GNOME HIG says, a toast never holds the only way to do
+/// something and is not used for errors that need an answer. Main actor only.
+@MainActor
+public final class Toast {
+    /// Whether a toast is shown at once (over the one showing, which comes back after it) or waits its turn.
+    public enum Priority: Sendable {
+        /// Waits until the toasts before it have gone (`ADW_TOAST_PRIORITY_NORMAL`).
+        case normal
+        /// Shown at once (`ADW_TOAST_PRIORITY_HIGH`).
+        case high
+    }
+
+    /// What the toast says (plain text).
+    public let title: String
+    /// The action's label ("View", "Undo"), if it has one.
+    public let buttonLabel: String?
+    /// Whether the toast has gone: its time ran out, it was closed, or its action was used.
+    public private(set) var isDismissed = false
+    /// Whether the user used its action.
+    public private(set) var wasActionUsed = false
+    /// Called once when the toast goes, however it goes (after ``onAction``, if the action was used).
+    public var onDismissed: (@MainActor () -> Void)?
+
+    let toast: Object
+    private let onAction: (@MainActor () -> Void)?
+
+    /// A toast saying `title`, gone after `timeout` seconds (libadwaita's default is 5; 0: until
+    /// ``dismiss()``), with an action button `buttonLabel` that runs `action` (the toast then goes).
+    public init(_ title: String, timeout: UInt32 = 5, priority: Priority = .normal, buttonLabel: String? = nil,
+                action: (@MainActor () -> Void)? = nil) {
+        self.title = title
+        self.buttonLabel = buttonLabel
+        onAction = action
+        let made = adw_toast_new(markupEscaped(title))!  // the title is markup
+        toast = Object(UnsafeMutableRawPointer(made), transfer: .full)
+        adw_toast_set_timeout(made, timeout)
+        adw_toast_set_priority(made, priority == .high ? ADW_TOAST_PRIORITY_HIGH : ADW_TOAST_PRIORITY_NORMAL)
+        if let buttonLabel { adw_toast_set_button_label(made, buttonLabel) }
+        toast.connect("button-clicked") { [weak self] _ in
+            guard let self else { return }
+            self.wasActionUsed = true
+            self.onAction?()
+        }
+        toast.connect("dismissed") { [weak self] _ in self?.dismissed() }
+    }
+
+    /// Hides the toast now (or takes it out of the queue).
+    public func dismiss() {
+        guard !isDismissed else { return }
+        adw_toast_dismiss(toast.pointer())
+    }
+
+    private var dismissHandlers: [@MainActor () -> Void] = []
+    func whenDismissed(_ handler: @escaping @MainActor () -> Void) { dismissHandlers.append(handler) }
+
+    private func dismissed() {
+        guard !isDismissed else { return }
+        isDismissed = true
+        for handler in dismissHandlers { handler() }
+        dismissHandlers = []
+        onDismissed?()
+    }
+}
+
+/// Shows ``Toast``s over its child, one at a time at the bottom centre, in the order they were added
+/// (high-priority ones first): libadwaita's `AdwToastOverlay`. Put it around a window's content.
+/// Main actor only.
+@MainActor
+public final class ToastOverlay: Widget {
+    /// The toasts added and not yet gone, in the order they were added: the one showing, and the ones
+    /// waiting.
+    public private(set) var toasts: [Toast] = []
+
+    /// An overlay around `child`.
+    public init(_ child: Widget) {
+        super.init(UnsafeMutableRawPointer(adw_toast_overlay_new()), transfer: .full)
+        adw_toast_overlay_set_child(pointer(), child.widget)
+    }
+
+    /// Shows `toast` (at once, or after the ones before it); the overlay keeps it until it goes.
+    ///
+    /// A toast's action button is named once for screen readers when it is shown at once (GTK 4.8 reads
+    /// libadwaita's mnemonic button by its label twice, "View View"); one that waits its turn is named
+    /// when a later toast is added.
+    public func add(_ toast: Toast) {
+        toasts.append(toast)
+        toast.whenDismissed { [weak self, weak toast] in self?.toasts.removeAll { $0 === toast } }
+        g_object_ref(toast.toast.gobject)  // the overlay takes a reference of its own (transfer full)
+        adw_toast_overlay_add_toast(pointer(), toast.toast.pointer())
+        nameButtonsOnce()
+    }
+
+    private func nameButtonsOnce() {
+        func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
+            if String(cString: navgtk_type_name_of(widget)) == "GtkButton",
+               let label = gtk_button_get_label(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)),
+               gtk_button_get_use_underline(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)) != 0 {
+                navgtk_accessible_reset_labelled_by(widget)
+                navgtk_accessible_set_label(widget, String(cString: label).filter { $0 != "_" })
+            }
+            var child = gtk_widget_get_first_child(widget)
+            while let current = child {
+                visit(current)
+                child = gtk_widget_get_next_sibling(current)
+            }
+        }
+        // The toasts are the overlay's children after its content (the first child).
+        var child = gtk_widget_get_first_child(widget).flatMap { gtk_widget_get_next_sibling($0) }
+        while let current = child {
+            visit(current)
+            child = gtk_widget_get_next_sibling(current)
+        }
+    }
+}
