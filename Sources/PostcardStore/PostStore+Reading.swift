@@ -8,7 +8,7 @@ extension PostStore {
     /// The post with row id `id`, or nil.
     public func post(id: Int64) throws -> Post? {
         try query("""
-            SELECT id, author, profile, comment, photo_path, created_at FROM posts WHERE id = ?1
+            SELECT id, author, profile, comment, photo_path, created_at FROM posts WHERE id = ?1 AND deleted_by IS NULL
             """, bind: { sqlite3_bind_int64($0, 1, id) }, row: postRow).first
     }
 
@@ -17,7 +17,7 @@ extension PostStore {
     public func replies(to post: Post, after last: Reply? = nil, limit: Int = -1) throws -> [Reply] {
         try query("""
             SELECT id, post_id, author, comment, photo_path, created_at FROM replies
-            WHERE post_id = ?1 AND (?2 IS NULL OR created_at > ?2 OR (created_at = ?2 AND id > ?3))
+            WHERE post_id = ?1 AND deleted_by IS NULL AND (?2 IS NULL OR created_at > ?2 OR (created_at = ?2 AND id > ?3))
             ORDER BY created_at, id LIMIT ?4
             """, bind: { statement in
                 sqlite3_bind_int64(statement, 1, post.id)
@@ -32,7 +32,7 @@ extension PostStore {
     /// The private message with row id `id`, or nil.
     public func message(id: Int64) throws -> Message? {
         try query("""
-            SELECT id, author, recipient, comment, photo_path, created_at FROM messages WHERE id = ?1
+            SELECT id, author, recipient, comment, photo_path, created_at FROM messages WHERE id = ?1 AND deleted_by IS NULL
             """, bind: { sqlite3_bind_int64($0, 1, id) }) { statement in
             Message(id: sqlite3_column_int64(statement, 0), author: self.text(statement, 1),
                     recipient: self.text(statement, 2), comment: self.text(statement, 3),
@@ -44,7 +44,7 @@ extension PostStore {
     public func messages(after last: Message? = nil, limit: Int = -1) throws -> [Message] {
         try query("""
             SELECT id, author, recipient, comment, photo_path, created_at FROM messages
-            WHERE ?2 IS NULL OR created_at < ?2 OR (created_at = ?2 AND id < ?3)
+            WHERE deleted_by IS NULL AND (?2 IS NULL OR created_at < ?2 OR (created_at = ?2 AND id < ?3))
             ORDER BY created_at DESC, id DESC LIMIT ?4
             """, bind: { Self.bindKey($0, last.map { ($0.createdAt, $0.id) }, limit: limit) }) { statement in
             Message(id: sqlite3_column_int64(statement, 0), author: self.text(statement, 1),
@@ -76,7 +76,7 @@ extension PostStore {
     public func posts(onProfile profile: String, after last: Post? = nil, limit: Int = -1) throws -> [Post] {
         try query("""
             SELECT id, author, profile, comment, photo_path, created_at FROM posts
-            WHERE profile = ?1 AND (?2 IS NULL OR created_at < ?2 OR (created_at = ?2 AND id < ?3))
+            WHERE profile = ?1 AND deleted_by IS NULL AND (?2 IS NULL OR created_at < ?2 OR (created_at = ?2 AND id < ?3))
             ORDER BY created_at DESC, id DESC LIMIT ?4
             """, bind: { statement in
                 sqlite3_bind_text(statement, 1, profile, -1, postcard_sqlite_transient())
@@ -87,7 +87,7 @@ extension PostStore {
     /// The number of replies to `post`.
     /// - Throws: ``PostStoreError`` if the database cannot be read.
     public func replyCount(to post: Post) throws -> Int {
-        let statement = try prepare("SELECT COUNT(*) FROM replies WHERE post_id = ?1")
+        let statement = try prepare("SELECT COUNT(*) FROM replies WHERE post_id = ?1 AND deleted_by IS NULL")
         defer { sqlite3_finalize(statement) }
         sqlite3_bind_int64(statement, 1, post.id)
         guard sqlite3_step(statement) == SQLITE_ROW else { throw error { localized("Can't count replies: %s", $0) } }
@@ -96,7 +96,7 @@ extension PostStore {
 
     /// The number of stored posts, on every profile.
     public func count() throws -> Int {
-        let statement = try prepare("SELECT COUNT(*) FROM posts")
+        let statement = try prepare("SELECT COUNT(*) FROM posts WHERE deleted_by IS NULL")
         defer { sqlite3_finalize(statement) }
         guard sqlite3_step(statement) == SQLITE_ROW else { throw error { localized("Can't count posts: %s", $0) } }
         return Int(sqlite3_column_int64(statement, 0))

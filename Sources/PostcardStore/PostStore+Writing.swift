@@ -177,7 +177,7 @@ extension PostStore {
 
     /// Runs one statement with text parameters `values` on `db`. The writer's thread.
     /// - Throws: ``PostStoreError`` with SQLite's reason in plain words (the caller's log line says what failed).
-    nonisolated private static func run(on db: OpaquePointer, _ sql: String, _ values: [String]) throws {
+    nonisolated static func run(on db: OpaquePointer, _ sql: String, _ values: [String]) throws {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
             throw PostStoreError(description: SQLiteReason.of(db))

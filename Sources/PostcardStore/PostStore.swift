@@ -75,6 +75,7 @@ public final class PostStore {
             throw PostStoreError(description: localized("Can't use the post database %1$s: %2$s. Move it aside to start afresh, or choose another folder with --data-dir.",
                                                         path.displayName, error.description))
         }
+        purgeAbandonedDeletions()
     }
 
     /// How old a half-copied photo (`photos/.incoming-*`) must be before a launch removes it while
@@ -166,6 +167,15 @@ public final class PostStore {
                 INSERT INTO drafts_by_flow SELECT lower(hex(randomblob(16))), '', kind, target, photo_uri, comment, updated_at FROM drafts;
                 DROP TABLE drafts;
                 ALTER TABLE drafts_by_flow RENAME TO drafts;
+                """)
+        },
+        // 5: a deletion waiting for its Undo to pass: the instance that asked for it, else NULL (see
+        // PostStore+Deleting.swift). Every read leaves marked rows out.
+        { store in
+            try store.execute("""
+                ALTER TABLE posts ADD COLUMN deleted_by TEXT;
+                ALTER TABLE replies ADD COLUMN deleted_by TEXT;
+                ALTER TABLE messages ADD COLUMN deleted_by TEXT;
                 """)
         },
     ]

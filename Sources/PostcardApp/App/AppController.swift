@@ -65,6 +65,8 @@ public final class AppController {
     private(set) lazy var captions = CaptionCoordinator(app: self)
     /// The guide and links.
     private(set) lazy var help = HelpCoordinator(app: self)
+    /// Deleting posts, replies and messages, with Undo.
+    private(set) lazy var deletions = DeletionCoordinator(app: self)
 
     /// The main stack driven by its path of ``Route``s: every screen of the main window is opened by
     /// setting or extending this path, and ``page(for:)`` is the one place that makes a page for a route.
@@ -169,6 +171,7 @@ public final class AppController {
         if Window.isListed(mainWindow.window.pointer()) { saveNavigation() }
         mainWindow.window.destroy()
         MainLoopBridge.drain()
+        store.purgeMarkedDeletionsNow()  // an Undo still offered ends with the app: deleted for good
         store.waitForWrites()  // the drafts the closing flows just kept reach the disk before the process ends
     }
 

@@ -44,8 +44,18 @@ final class CaptionCoordinator {
                 self.startEditing(post, shownIn: page)
             }
             page.addEndBarItem(edit)
+            page.actions.append(Self.deleteButton { [weak self] in self?.app.deletions.delete(.post(post.id)) })
         }
         return page
+    }
+
+    /// **Delete** for a page showing what the user made (a post, a message): `action` deletes it, with Undo.
+    static func deleteButton(_ action: @escaping @MainActor () -> Void) -> Button {
+        // Translators: a button under one's own post or message: deletes it (a toast then offers Undo).
+        let button = Button(label: localized("Delete"))
+        button.addCSSClass("destructive-action")
+        button.onClicked(action)
+        return button
     }
 
     /// Pushes Edit Caption from `detail` with the post's current caption (or `draft`); once saved, the

@@ -18,6 +18,10 @@ public final class MessagesPage: ListPage {
     public var onOpen: (@MainActor (Message) -> Void)? {
         didSet { opener.open = onOpen }
     }
+    /// Called with the message whose row's Delete the user pressed.
+    public var onDelete: (@MainActor (Message) -> Void)? {
+        didSet { opener.delete = onDelete }
+    }
 
     /// "New Message" (end of the bar).
     public var newMessageButton: Button { actionButton }
@@ -66,6 +70,7 @@ public final class MessagesPage: ListPage {
 @MainActor
 final class MessageOpener {
     var open: (@MainActor (Message) -> Void)?
+    var delete: (@MainActor (Message) -> Void)?
 }
 
 /// One message: to whom, the comment, and Open. Made once per row, bound message after message.
@@ -83,6 +88,10 @@ public final class MessageRow: ListCell {
     /// Opens the message.
     // Translators: a button on a message in the list of messages: opens that message.
     public let openButton = Button(label: localized("Open"))
+    /// Deletes the message (with Undo for a few seconds).
+    // Translators: an icon button on a message in the list of messages (its tooltip and what a screen
+    // reader says): deletes that message.
+    public let deleteButton = Button(iconName: "user-trash-symbolic", accessibleLabel: localized("Delete Message"))
 
     init(opener: MessageOpener) {
         root = Clamp(view, maximumWidth: ListPage.cardColumnWidth)
@@ -101,8 +110,15 @@ public final class MessageRow: ListCell {
         }
         view.addCSSClass("feed-item")
         view.setMargins(top: 6, bottom: 6, start: 12, end: 12)
+        deleteButton.verticalAlignment = .center
+        deleteButton.addCSSClass("flat")
+        deleteButton.onClicked { [weak self, weak opener] in
+            guard let message = self?.message else { return }
+            opener?.delete?(message)
+        }
         view.append(text)
         view.append(openButton)
+        view.append(deleteButton)
     }
 
     func bind(_ message: Message, binding: ListItemBinding) {

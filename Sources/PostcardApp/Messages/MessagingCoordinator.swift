@@ -28,6 +28,7 @@ final class MessagingCoordinator {
             guard let self, let page else { return }
             self.present(message, from: page)
         }
+        page.onDelete = { [weak self] message in self?.app.deletions.delete(.message(message.id)) }
         return page
     }
 
@@ -68,6 +69,9 @@ final class MessagingCoordinator {
     /// Presents a message's photo and comment modally: the detail page shows its own bar with Close.
     func present(_ message: Message, from page: MessagesPage) {
         let detail = Self.makeMessagePage(message)
+        if message.author == Person.me.id {
+            detail.actions.append(CaptionCoordinator.deleteButton { [weak self] in self?.app.deletions.delete(.message(message.id)) })
+        }
         let dialog = ModalDialog(over: page, presenting: detail)
         detail.onOpenLink = { [weak self, weak detail] uri in
             guard let self, let detail else { return }

@@ -18,11 +18,16 @@ public final class CommentThreadPage: ListPage {
     public var onReply: (@MainActor () -> Void)?
     /// Called with the URI of a link the user activated in a reply.
     public var onOpenLink: (@MainActor (String) -> Void)?
+    /// Called with the reply whose Delete the user pressed.
+    public var onDelete: (@MainActor (Reply) -> Void)? {
+        didSet { deleteRelay.delete = onDelete }
+    }
 
     /// "Reply with Photo" (end of the bar).
     public var replyButton: Button { actionButton }
 
     private let linkRelay: LinkRelay
+    private let deleteRelay = ReplyDeleteRelay()
     private let list: PagedListView<Reply, ReplyRow>
     private var total = 0
 
@@ -31,9 +36,10 @@ public final class CommentThreadPage: ListPage {
         self.post = post
         let linkRelay = LinkRelay()
         self.linkRelay = linkRelay
+        let deleteRelay = self.deleteRelay
         list = PagedListView<Reply, ReplyRow>(
             makeCell: {
-                let row = ReplyRow()
+                let row = ReplyRow(deleteRelay: deleteRelay)
                 linkRelay.relay(row.commentLabel)
                 return row
             },
@@ -73,6 +79,12 @@ public final class CommentThreadPage: ListPage {
     }
 }
 
+/// Passes a row's Delete to the page (rows must not hold the page).
+@MainActor
+final class ReplyDeleteRelay {
+    var delete: (@MainActor (Reply) -> Void)?
+}
+
 /// One reply: a small photo beside its comment and time. Made once per row, bound reply after reply.
 @MainActor
 public final class ReplyRow: ListCell {
@@ -86,8 +98,12 @@ public final class ReplyRow: ListCell {
     private let when = Label()
     private let frame = SizedPicture(width: 96, height: 96)
     private var load: Task<Void, Never>?
+    /// Deletes the reply (with Undo for a few seconds); shown on the user's own replies.
+    // Translators: an icon button on a reply in a comment thread (its tooltip and what a screen reader
+    // says): deletes that reply.
+    public let deleteButton = Button(iconName: "user-trash-symbolic", accessibleLabel: localized("Delete Reply"))
 
-    init() {
+    init(deleteRelay: ReplyDeleteRelay) {
         commentLabel.wraps = true
         commentLabel.xAlign = 0
         frame.picture.contentFit = .cover
@@ -102,12 +118,20 @@ public final class ReplyRow: ListCell {
         root = Clamp(view, maximumWidth: ListPage.cardColumnWidth)
         view.addCSSClass("feed-item")
         view.setMargins(top: 6, bottom: 6, start: 12, end: 12)
+        deleteButton.verticalAlignment = .center
+        deleteButton.addCSSClass("flat")
+        deleteButton.onClicked { [weak self, weak deleteRelay] in
+            guard let reply = self?.reply else { return }
+            deleteRelay?.delete?(reply)
+        }
         view.append(frame)
         view.append(text)
+        view.append(deleteButton)
     }
 
     func bind(_ reply: Reply, binding: ListItemBinding) {
         self.reply = reply
+        deleteButton.isVisible = reply.author == Person.me.id
         let comment = CommentLimit.shown(reply.comment)
         commentLabel.showText(withLinks: comment)
         // Translators: when a reply was posted; %s is a date and time, e.g. "7 Aug 2026, 14:05".

@@ -26,6 +26,7 @@ final class ReplyCoordinator {
             guard let self, let thread else { return }
             self.app.help.openLink(uri, from: thread)
         }
+        thread.onDelete = { [weak self] reply in self?.app.deletions.delete(.reply(reply.id)) }
         return thread
     }
 

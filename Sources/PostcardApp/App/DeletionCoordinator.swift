@@ -1,0 +1,99 @@
+import Adwaita
+import Gtk
+import NavigationGtk
+import PostcardModel
+import PostcardStore
+
+/// Deleting what the user made — a post (from its page), a reply (from its row in the thread), a message
+/// (from its page or its row in Messages) — with **Undo** for as long as the toast that says so shows, as
+/// GNOME's own apps do instead of asking first (GNOME HIG: "undo rather than confirm").
+///
+/// The item is marked deleted in the store at once (every list and page leaves it out; a page showing it
+/// is popped or closed), and removed for good with its photo when the toast goes without Undo, when the
+/// next toast replaces it, or at quit. Killed in between, the next launch finishes it (see
+/// ``PostStore/markDeleted(_:)``). Main actor only.
+@MainActor
+final class DeletionCoordinator {
+    private unowned let app: AppController
+
+    init(app: AppController) { self.app = app }
+
+    /// Deletes `item` (marked at once; for good when the Undo toast goes).
+    func delete(_ item: DeletableItem) {
+        Task { [weak self] in
+            guard let self else { return }
+            do {
+                try await self.app.store.markDeleted(item)
+            } catch {
+                appLog.problem("Can't delete \(item): \(error)")
+                // Translators: a toast when a post, reply or message can't be deleted; %s says why.
+                self.app.showToast(localized("Can't delete it: %s", "\(error)"))
+                return
+            }
+            appLog.info("Deleted \(item), Undo offered")
+            self.leavePages(showing: item)
+            self.reloadLists(showing: item)
+            // Translators: the button of the toast after deleting a post, reply or message: brings it back.
+            let toast = self.app.showToast(Self.deletedText(item), buttonLabel: localized("Undo")) { [weak self] in
+                self?.undo(item)
+            }
+            toast.onDismissed = { [weak self, weak toast] in
+                guard toast?.wasActionUsed != true else { return }
+                self?.app.store.purgeDeleted(item)
+            }
+        }
+    }
+
+    private func undo(_ item: DeletableItem) {
+        Task { [weak self] in
+            guard let self else { return }
+            do {
+                try await self.app.store.restoreDeleted(item)
+                appLog.info("Undid the deletion of \(item)")
+            } catch {
+                // Translators: a toast when Undo can't bring back what was deleted; %s says why.
+                self.app.showToast(localized("Can't undo: %s", "\(error)"))
+            }
+            self.reloadLists(showing: item)
+        }
+    }
+
+    private static func deletedText(_ item: DeletableItem) -> String {
+        switch item {
+        // Translators: a toast after deleting one's post (with Undo).
+        case .post: localized("Post deleted")
+        // Translators: a toast after deleting one's reply (with Undo).
+        case .reply: localized("Reply deleted")
+        // Translators: a toast after deleting one's message (with Undo).
+        case .message: localized("Message deleted")
+        }
+    }
+
+    /// Pops the pages showing `item` (a post's page and its comments), or closes its message.
+    private func leavePages(showing item: DeletableItem) {
+        switch item {
+        case .post(let id):
+            let path = app.router.path
+            let kept = path.filter { $0 != .post(id) && $0 != .comments(id) }
+            if kept != path { app.router.setPath(kept) }
+        case .message(let id):
+            if (app.messaging.presentedMessage?.root as? PhotoDetailPage)?.subject == AnyHashable(id) {
+                app.messaging.dismissPresentedMessage()
+            }
+        case .reply:
+            break
+        }
+    }
+
+    /// Reads again the lists on the main stack that show (or showed) `item`.
+    private func reloadLists(showing item: DeletableItem) {
+        for page in app.stack.pages {
+            switch (item, page) {
+            case (.post, let profile as ProfilePage): app.posting.reload(profile)
+            case (.reply, let thread as CommentThreadPage): app.replies.reload(thread)
+            case (.message, let messages as MessagesPage): app.messaging.reload(messages)
+            default: break
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import CSQLite
+import GLib
+import Glibc
+import PostcardModel
+
+/// Something the user made that they can delete: a post, a reply or a private message, by row id.
+public enum DeletableItem: Hashable, Sendable {
+    /// A post (its replies go with it).
+    case post(Int64)
+    /// A reply in a post's thread.
+    case reply(Int64)
+    /// A private message.
+    case message(Int64)
+
+    var table: String {
+        switch self {
+        case .post: "posts"
+        case .reply: "replies"
+        case .message: "messages"
+        }
+    }
+
+    var id: Int64 {
+        switch self {
+        case .post(let id), .reply(let id), .message(let id): id
+        }
+    }
+}
+
+/// Deleting in two steps, so a deletion can be undone for a few seconds and is never half done:
+///
+/// 1. ``markDeleted(_:)`` marks the row as deleted by this instance (`deleted_by`, schema 5): every read
+///    leaves it out at once, and nothing else changes. ``restoreDeleted(_:)`` (Undo) clears the mark.
+/// 2. ``purgeDeleted(_:)`` removes it for good: its photo files first (a post's replies' too), then, in one
+///    transaction, its rows. Killed between the two, the row is still marked, so it is still left out,
+///    and the next launch finishes the purge; a photo is never removed while a row shows it.
+///
+/// A mark whose instance is gone (it crashed, or was killed, before its undo time ran out) is purged
+/// when a store opens (``purgeAbandonedDeletions()``): the user asked for the deletion and did not undo
+/// it. All of it runs on the store's writer, in order with every other write. Main actor.
+extension PostStore {
+    /// Marks `item` deleted by this instance: it is left out of every read from now on.
+    /// - Throws: ``PostStoreError`` in plain words if the database cannot be written, or the item does
+    ///   not exist (or is already deleted).
+    public func markDeleted(_ item: DeletableItem) async throws {
+        let instance = instanceID
+        try await writer.run { db in
+            try Self.run(on: db, "UPDATE \(item.table) SET deleted_by = ?1 WHERE id = ?2 AND deleted_by IS NULL",
+                         [instance, String(item.id)])
+            guard sqlite3_changes(db) == 1 else {
+                throw PostStoreError(description: localized("it no longer exists"))
+            }
+            appLog.debug("Marked deleted: \(item)")
+        }
+    }
+
+    /// Brings back `item`, marked deleted by this instance and not purged yet (Undo).
+    /// - Throws: ``PostStoreError`` if the database cannot be written or it is already gone for good.
+    public func restoreDeleted(_ item: DeletableItem) async throws {
+        let instance = instanceID
+        try await writer.run { db in
+            try Self.run(on: db, "UPDATE \(item.table) SET deleted_by = NULL WHERE id = ?1 AND deleted_by = ?2",
+                         [String(item.id), instance])
+            guard sqlite3_changes(db) == 1 else {
+                throw PostStoreError(description: localized("it was already deleted for good"))
+            }
+            appLog.debug("Restored: \(item)")
+        }
+    }
+
+    /// Removes `item` (marked deleted) for good: its photo and its row; a post's replies and their photos
+    /// too. Queued on the writer; returns at once. A failure is logged, and the item stays marked (left
+    /// out, purged at a later launch).
+    public func purgeDeleted(_ item: DeletableItem) {
+        let directory = directory
+        writer.post("Couldn't delete \(item) for good") { db in try Self.purge(item, on: db, directory: directory) }
+    }
+
+    /// Removes for good everything this instance marked deleted and has not purged (the app quits while an
+    /// Undo is still offered), blocking until it is done.
+    public func purgeMarkedDeletionsNow() {
+        let instance = instanceID, directory = directory
+        _ = try? writer.runAndWait { db in
+            for item in try Self.marked(on: db, where: "deleted_by = ?1", [instance]) {
+                try Self.purge(item, on: db, directory: directory)
+            }
+        }
+    }
+
+    /// Removes for good what other instances marked deleted and could not purge: those that are gone
+    /// (their lock is free: crashed, killed, or quit). Called as the store opens; blocking.
+    func purgeAbandonedDeletions() {
+        let directory = directory
+        let owners = (try? query("""
+            SELECT deleted_by FROM posts WHERE deleted_by IS NOT NULL UNION SELECT deleted_by FROM replies WHERE deleted_by IS NOT NULL
+            UNION SELECT deleted_by FROM messages WHERE deleted_by IS NOT NULL
+            """, bind: { _ in }, row: { self.text($0, 0) })) ?? []
+        for owner in owners where !instances.isLive(owner) {
+            do {
+                try writer.runAndWait { db in
+                    for item in try Self.marked(on: db, where: "deleted_by = ?1", [owner]) {
+                        try Self.purge(item, on: db, directory: directory)
+                    }
+                }
+                appLog.info("Finished deletions a Postcard that is gone had asked for")
+            } catch {
+                appLog.problem("Couldn't finish earlier deletions: \(error)")
+            }
+        }
+    }
+
+    /// The items marked deleted that match `condition` (with text parameters `values`). The writer's thread.
+    nonisolated private static func marked(on db: OpaquePointer, where condition: String, _ values: [String]) throws -> [DeletableItem] {
+        var items: [DeletableItem] = []
+        for (table, make) in [("posts", DeletableItem.post), ("replies", DeletableItem.reply), ("messages", DeletableItem.message)] {
+            for id in try integers(on: db, "SELECT id FROM \(table) WHERE \(condition)", values) { items.append(make(id)) }
+        }
+        return items
+    }
+
+    /// Removes `item`'s photo files, then its rows (only while it is still marked deleted). The writer's thread.
+    nonisolated private static func purge(_ item: DeletableItem, on db: OpaquePointer, directory: FilePath) throws {
+        let id = String(item.id)
+        var photos = try texts(on: db, "SELECT photo_path FROM \(item.table) WHERE id = ?1 AND deleted_by IS NOT NULL", [id])
+        guard !photos.isEmpty else { return }  // restored meanwhile, or gone already
+        if case .post = item { photos += try texts(on: db, "SELECT photo_path FROM replies WHERE post_id = ?1", [id]) }
+        for stored in photos where !stored.hasPrefix("/") && !stored.split(separator: "/").contains("..") {
+            Files.remove(directory.appending(stored))  // a file already gone (an earlier, interrupted purge) is fine
+        }
+        try Self.run(on: db, "BEGIN IMMEDIATE", [])
+        do {
+            if case .post = item { try Self.run(on: db, "DELETE FROM replies WHERE post_id = ?1", [id]) }
+            try Self.run(on: db, "DELETE FROM \(item.table) WHERE id = ?1 AND deleted_by IS NOT NULL", [id])
+            try Self.run(on: db, "COMMIT", [])
+        } catch {
+            try? Self.run(on: db, "ROLLBACK", [])
+            throw error
+        }
+        appLog.debug("Deleted for good: \(item)")
+    }
+
+    nonisolated private static func texts(on db: OpaquePointer, _ sql: String, _ values: [String]) throws -> [String] {
+        try rows(on: db, sql, values) { String(cString: sqlite3_column_text($0, 0)) }
+    }
+
+    nonisolated private static func integers(on db: OpaquePointer, _ sql: String, _ values: [String]) throws -> [Int64] {
+        try rows(on: db, sql, values) { sqlite3_column_int64($0, 0) }
+    }
+
+    nonisolated private static func rows<T>(on db: OpaquePointer, _ sql: String, _ values: [String],
+                                            _ read: (OpaquePointer?) -> T) throws -> [T] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw PostStoreError(description: SQLiteReason.of(db))
+        }
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in values.enumerated() {
+            sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
+        }
+        var result: [T] = []
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { return result }
+            guard step == SQLITE_ROW else { throw PostStoreError(description: SQLiteReason.of(db)) }
+            result.append(read(statement))
+        }
+    }
+}
