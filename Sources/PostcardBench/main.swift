@@ -335,15 +335,18 @@ if arguments.contains("--only-scan") {
 
 log("compiling the C baselines")
 let cflagsGtk = shell("pkg-config --cflags --libs gtk4").trimmingCharacters(in: .whitespacesAndNewlines)
+let cflagsAdwaita = shell("pkg-config --cflags --libs libadwaita-1").trimmingCharacters(in: .whitespacesAndNewlines)
 let cflagsThumb = shell("pkg-config --cflags --libs gnome-desktop-4 gdk-pixbuf-2.0 gio-2.0").trimmingCharacters(in: .whitespacesAndNewlines)
 _ = shell("cc -O2 -o \(work)/bare-window \(repository)/bench/baselines/bare-window.c \(cflagsGtk)")
+_ = shell("cc -O2 -o \(work)/bare-adw-window \(repository)/bench/baselines/bare-adw-window.c \(cflagsAdwaita)")
 _ = shell("cc -O2 -o \(work)/thumbnail-loop \(repository)/bench/baselines/thumbnail-loop.c \(cflagsThumb) -pthread")
 
-log("start-up: \(rounds) rounds of a bare C window and Postcard with 0, 1,000 and 10,000 posts")
+log("start-up: \(rounds) rounds of a bare C GTK 4 window, a bare C window with libadwaita and Postcard with 0, 1,000 and 10,000 posts")
 var startups: [String: [Startup]] = [:]
 let smallLibrary = repository + "/Resources/photos"
 for round in 1...rounds {
     if let bare = launch("\(work)/bare-window", cache: cache) { startups["bare", default: []].append(bare) }
+    if let adwaita = launch("\(work)/bare-adw-window", cache: cache) { startups["bare-adw", default: []].append(adwaita) }
     for count in [0] + sizes {
         let command = "\(binDirectory)/postcard-measure --measure-startup --data-dir \(cacheRoot)/data-\(count) --library \(smallLibrary)"
         if let result = launch(command, cache: cache) { startups["\(count)", default: []].append(result) }
@@ -439,10 +442,12 @@ let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split
 let memory = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8))?.split(separator: "\n").first?
     .split(separator: " ").dropFirst().first.flatMap { Double($0) }.map { String(format: "%.0f GiB", $0 / 1_048_576) } ?? "?"
 let gtkVersion = shell("pkg-config --modversion gtk4").trimmingCharacters(in: .whitespacesAndNewlines)
+let adwaitaVersion = shell("pkg-config --modversion libadwaita-1").trimmingCharacters(in: .whitespacesAndNewlines)
 
 let n1 = startupMedian("10000") / startupMedian("0")
 let n2 = startupMedian("1000") / startupMedian("0")
 let bare = startupMedian("0") / startupMedian("bare")
+let bareAdwaita = startupMedian("0") / startupMedian("bare-adw")
 let rss = rssMedian("10000") / rssMedian("0")
 let thumbRatio = median(appRates) / median(cRates)
 var report = """
@@ -450,16 +455,17 @@ var report = """
 
 Made by `make bench` on \(DateText.format(unixSeconds: Int64(Date().timeIntervalSince1970), "%-d %b %Y, %H:%M")): \
 \(ProcessInfo.processInfo.activeProcessorCount) cores (\(cpu)), \(memory) memory, GTK \(gtkVersion), \
-Xvfb with software rendering, release build. Medians of \(rounds) runs for start-up and 3 runs for the rest; \
-every ratio compares two measures taken in the same run. Data: 4000 × 3000 JPEGs (quality 90) made from \
-the sample photos, libraries of N photos as hard links to them in 100 subfolders (distinct files, so each \
-gets its own thumbnail), stores of N posts of one such photo.
+libadwaita \(adwaitaVersion), Xvfb with software rendering, release build. Medians of \(rounds) runs for \
+start-up and 3 runs for the rest; every ratio compares two measures taken in the same run. Data: 4000 × 3000 \
+JPEGs (quality 90) made from the sample photos, libraries of N photos as hard links to them in 100 \
+subfolders (distinct files, so each gets its own thumbnail), stores of N posts of one such photo.
 
 | measure | result | target | |
 | --- | --- | --- | --- |
 | start to first frame with 10,000 posts ÷ with 0 posts | \(String(format: "%.2f", n1)) (\(ms(startupMedian("10000"))) / \(ms(startupMedian("0")))) | ≤ 1.2 | \(verdict(n1 <= 1.2)) |
 | start to first frame with 1,000 posts ÷ with 0 posts | \(String(format: "%.2f", n2)) (\(ms(startupMedian("1000")))) | ≤ 1.2 | \(verdict(n2 <= 1.2)) |
 | start to first frame with 0 posts ÷ a bare C GTK 4 window with a header bar | \(String(format: "%.2f", bare)) (\(ms(startupMedian("0"))) / \(ms(startupMedian("bare")))) | ≤ 1.2 | \(verdict(bare <= 1.2)) |
+| start to first frame with 0 posts ÷ a bare C window with libadwaita | \(String(format: "%.2f", bareAdwaita)) (\(ms(startupMedian("0"))) / \(ms(startupMedian("bare-adw")))) | ≤ 1.2 | \(verdict(bareAdwaita <= 1.2)) |
 | resident memory after showing My Profile with 10,000 posts ÷ with 0 posts | \(String(format: "%.2f", rss)) (\(String(format: "%.0f", rssMedian("10000") / 1024)) MiB / \(String(format: "%.0f", rssMedian("0") / 1024)) MiB) | ≤ 1.25 | \(verdict(rss <= 1.25)) |
 | Choose a Photo over 10,000 photos: open → first screenful of thumbnails, cold thumbnail cache, first open in the app's run (the library is read from scratch), cairo renderer | \(ms(stall("picker-first-cairo"))) | < 1 s | \(verdict(stall("picker-first-cairo") < 1000)) |
 | the same, GL renderer (Mesa's software GL under Xvfb) | \(ms(stall("picker-first-gl"))) | < 1 s | \(verdict(stall("picker-first-gl") < 1000)) |
@@ -480,6 +486,10 @@ How each is measured (`Sources/PostcardBench/main.swift`):
 - *Start to first frame*: from just before the process is started to its first painted frame
   (`GdkFrameClock` `after-paint`, GLib's monotonic clock in both processes), `postcard-measure --measure-startup`
   against `bench/baselines/bare-window.c`. Memory: `VmRSS` once the feed's rows on screen show their photos.
+- *A bare C window with libadwaita*: `bench/baselines/bare-adw-window.c`, the same window as `bare-window.c`
+  (a `GtkApplicationWindow` with a `GtkHeaderBar`, as a minimal libadwaita 1.2 app's window and Postcard's
+  are) in an `AdwApplication`, launched in every round right after the bare GTK 4 window; Postcard ÷ it
+  is what Postcard adds over libadwaita itself.
 - *Choose a Photo*: in a process of its own per run (`--only-open`), the page opened in a window of the photo flow dialog's size (560 × 640), until every
   tile on screen shows its thumbnail in the final (newest-first) order; cold = `~/.cache/thumbnails`
   emptied first; every open has a new in-memory texture cache. On the first open in a run, the grid is
