@@ -21,6 +21,9 @@ ARGS ?=
 TEST_CACHE := $(CURDIR)/.build/test-cache
 TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE) GSETTINGS_BACKEND=memory ADW_DISABLE_PORTAL=1
 XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
+# The navigation toolkit's own GTK tests run in a process of their own without libadwaita, as a plain GTK 4
+# app uses the toolkit (Swatches); the app's tests run with libadwaita initialized, as the app does.
+TOOLKIT_TESTS := NavigationStackHostTests|NavigationStackInsidesTests|NavigationRouterTests|ToolkitSoundnessTests
 
 # Translations, in two gettext domains:
 # - the app's, "postcard": po/postcard.pot from the app's sources (make po), one po/<lang>.po per language
@@ -123,8 +126,11 @@ test: deps locale
 	set -o pipefail; env -u DISPLAY -u WAYLAND_DISPLAY $(SWIFT) test --skip-build --filter '^NavigationTests\.' 2>&1 \
 	  | tee .build/test-model.log
 	rm -rf $(TEST_CACHE)
-	set -o pipefail; $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.' 2>&1 | tee .build/test-gtk.log
-	@total=0; failed=0; skipped=0; for log in .build/test-model.log .build/test-gtk.log; do \
+	set -o pipefail; POSTCARD_TESTS_WITHOUT_LIBADWAITA=1 $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build \
+	  --filter '^PostcardTests\.($(TOOLKIT_TESTS))/' 2>&1 | tee .build/test-toolkit.log
+	set -o pipefail; $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.' \
+	  --skip '^PostcardTests\.($(TOOLKIT_TESTS))/' 2>&1 | tee .build/test-gtk.log
+	@total=0; failed=0; skipped=0; for log in .build/test-model.log .build/test-toolkit.log .build/test-gtk.log; do \
 	  line=$$(grep -E 'Executed [0-9]+ tests?, with .*[0-9]+ failures? \(' $$log | tail -1); \
 	  n=$$(echo "$$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); f=$$(echo "$$line" | sed -E 's/.* ([0-9]+) failures? \(.*/\1/'); \
 	  s=$$(echo "$$line" | sed -E -n 's/.*with ([0-9]+) tests? skipped.*/\1/p'); \

@@ -85,9 +85,9 @@ public final class ToastOverlay: Widget {
 
     /// Shows `toast` (at once, or after the ones before it); the overlay keeps it until it goes.
     ///
-    /// A toast's action button is named once for screen readers when it is shown at once (GTK 4.8 reads
-    /// libadwaita's mnemonic button by its label twice, "View View"); one that waits its turn is named
-    /// when a later toast is added.
+    /// A toast's action button is named once for screen readers, and its close button "Close", when it is
+    /// shown at once (GTK 4.8 reads libadwaita's mnemonic button by its label twice, "View View", and the
+    /// close icon as "GtkImage"); one that waits its turn is named when a later toast is added.
     public func add(_ toast: Toast) {
         toasts.append(toast)
         toast.whenDismissed { [weak self, weak toast] in self?.toasts.removeAll { $0 === toast } }
@@ -98,11 +98,16 @@ public final class ToastOverlay: Widget {
 
     private func nameButtonsOnce() {
         func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
-            if String(cString: navgtk_type_name_of(widget)) == "GtkButton",
-               let label = gtk_button_get_label(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)),
-               gtk_button_get_use_underline(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)) != 0 {
-                navgtk_accessible_reset_labelled_by(widget)
-                navgtk_accessible_set_label(widget, String(cString: label).filter { $0 != "_" })
+            if String(cString: navgtk_type_name_of(widget)) == "GtkButton" {
+                let button = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)
+                if let label = gtk_button_get_label(button), gtk_button_get_use_underline(button) != 0 {
+                    navgtk_accessible_reset_labelled_by(widget)
+                    navgtk_accessible_set_label(widget, String(cString: label).filter { $0 != "_" })
+                } else if gtk_button_get_label(button) == nil, navgtk_accessible_has_label(widget) == 0 {
+                    // The toast's own close button: an icon GTK 4.8 reads as "GtkImage".
+                    navgtk_accessible_set_label(widget, localized("Close"))
+                    gtk_widget_set_tooltip_text(widget, localized("Close"))
+                }
             }
             var child = gtk_widget_get_first_child(widget)
             while let current = child {

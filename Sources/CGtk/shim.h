@@ -109,6 +109,18 @@ static inline gboolean navgtk_pixbuf_save_jpeg(GdkPixbuf *pixbuf, const char *pa
     return gdk_pixbuf_save(pixbuf, path, "jpeg", error, "quality", quality, NULL);
 }
 
+// A GtkMenuButton that a screen reader reads once: GTK 4.8 exposes the menu button and the button inside
+// it (labelled by the outer one) as two push buttons with the same name; as a group, the outer one is
+// not read as a button.
+static inline GtkWidget *navgtk_menu_button_new_read_once(void) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_MENU_BUTTON, "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP, NULL));
+}
+
+// g_signal_emit_by_name is variadic: emit a signal with no arguments and no return value ("clicked").
+static inline void navgtk_emit(gpointer instance, const char *signal) {
+    g_signal_emit_by_name(instance, signal);
+}
+
 // g_signal_emit_by_name is variadic: emit a signal taking one string and returning a boolean
 // (GtkLabel's activate-link).
 static inline void g_signal_emit_by_name_bool_string(gpointer instance, const char *signal, const char *text, gboolean *result) {

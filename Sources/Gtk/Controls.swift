@@ -59,6 +59,10 @@ public final class Button: Widget {
         connect("clicked") { _ in handler() }
     }
 
+    /// Emits `clicked`, as a click does (also while the button is not in a window: chosen from an
+    /// overflow menu).
+    public func emitClicked() { navgtk_emit(gobject, "clicked") }
+
     /// Whether the button has no frame until hovered (`has-frame`).
     public var hasFrame: Bool {
         get { gtk_button_get_has_frame(pointer()) != 0 }
@@ -406,7 +410,7 @@ public final class MenuButton: Widget {
     /// its tooltip (e.g. "Main Menu"). A primary menu (`isPrimary`, the default) also opens with F10
     /// (`gtk_menu_button_set_primary`, as the GNOME HIG's primary menu does).
     public init(iconName: String, accessibleLabel: String, isPrimary: Bool = true) {
-        super.init(gtk_menu_button_new(), transfer: .full)
+        super.init(navgtk_menu_button_new_read_once(), transfer: .full)  // read once, as its button
         gtk_menu_button_set_primary(opaque, isPrimary ? 1 : 0)
         gtk_menu_button_set_icon_name(opaque, iconName)
         gtk_menu_button_set_menu_model(opaque, UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
@@ -451,6 +455,13 @@ public final class MenuButton: Widget {
         if let accelerator { g_menu_item_set_attribute_value(item, "accel", g_variant_new_string(accelerator)) }
         g_menu_append_item(menu, item)
         g_object_unref(UnsafeMutableRawPointer(item))
+    }
+
+    /// Removes every item.
+    public func removeAllItems() {
+        g_menu_remove_all(menu)
+        for index in itemLabels.indices { g_action_map_remove_action(OpaquePointer(actions), "item\(index)") }
+        itemLabels = []
     }
 
     /// Runs the item reading `label` as choosing it would; false when there is none.

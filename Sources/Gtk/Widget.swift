@@ -134,6 +134,13 @@ open class Widget: Object {
         set { gtk_widget_set_overflow(widget, newValue ? GTK_OVERFLOW_VISIBLE : GTK_OVERFLOW_HIDDEN) }
     }
 
+    /// The width the widget would like, in pixels, when its height is not fixed (its natural width).
+    public var naturalWidth: Int32 {
+        var minimum: Int32 = 0, natural: Int32 = 0
+        gtk_widget_measure(widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+        return natural
+    }
+
     /// The natural height in pixels the widget asks for at `width` pixels wide (`gtk_widget_measure`).
     public func naturalHeight(forWidth width: Int32) -> Int32 {
         var minimum: Int32 = 0, natural: Int32 = 0

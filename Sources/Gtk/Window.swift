@@ -249,21 +249,193 @@ public final class HeaderBar: Widget {
 
     var bar: OpaquePointer { opaque }
 
+    /// The end children, in the order packed (the first is outermost).
+    public private(set) var endItems: [Widget] = []
+    /// How many of the end children that may move are in the overflow menu now (the innermost ones).
+    public private(set) var overflowCount = 0
+    /// The overflow menu at the end of the bar ("More", `view-more-symbolic`), shown while end children
+    /// do not fit: each child moved there is an item named by the button's label, or its accessible name
+    /// for an icon button, and chooses it as a click would. Reached by Tab and opened with Return or
+    /// Space, its items by the arrow keys, as GTK's menus are.
+    public private(set) lazy var moreButton = MenuButton(iconName: "view-more-symbolic",
+                                                        accessibleLabel: toolkitLocalized("More"), isPrimary: false)
+    private var packedEnd: [Widget] = []
+    private var titleFrame: AllocationBox?
+    private var widthsOfMoved: [ObjectIdentifier: Int32] = [:]
+    private var isArranging = false
+    private var menuNames: [String] = []
+
     /// Adds `child` at the start (left in left-to-right locales), after earlier start children.
     public func packStart(_ child: Widget) { gtk_header_bar_pack_start(bar, child.widget) }
-    /// Adds `child` at the end (right in left-to-right locales), before earlier end children.
-    public func packEnd(_ child: Widget) { gtk_header_bar_pack_end(bar, child.widget) }
-    /// Removes a child added with `packStart` or `packEnd`.
-    public func remove(_ child: Widget) { gtk_header_bar_remove(bar, child.widget) }
 
-    /// The widget shown in the middle instead of the window title.
-    public func setTitleWidget(_ widget: Widget?) { gtk_header_bar_set_title_widget(bar, widget?.widget) }
+    /// Adds `child` at the end (right in left-to-right locales), before earlier end children.
+    ///
+    /// When the bar is too narrow to show its title whole, end children move into the overflow menu
+    /// (``moreButton``), innermost first, and come back when there is room again. Buttons move; the
+    /// affirmative action (a button styled `suggested-action`) stays, at the very end (the GNOME HIG's
+    /// order), and so do other widgets (a spinner, a menu button).
+    public func packEnd(_ child: Widget) {
+        endItems.append(child)
+        arrange()
+    }
+
+    /// Whether `child` was added with `packStart` or `packEnd` and not removed (in the bar, or in its
+    /// overflow menu).
+    public func holds(_ child: Widget) -> Bool {
+        endItems.contains { $0 === child } || contains(child.widget)
+    }
+
+    /// Removes a child added with `packStart` or `packEnd`.
+    public func remove(_ child: Widget) {
+        if let index = endItems.firstIndex(where: { $0 === child }) {
+            endItems.remove(at: index)
+            overflowCount = min(overflowCount, movableItems.count)
+            arrange()
+        } else {
+            gtk_header_bar_remove(bar, child.widget)
+        }
+    }
+
+    /// The widget shown in the middle instead of the window title. The bar watches the width it is given
+    /// to move end children into the overflow menu and back.
+    public func setTitleWidget(_ widget: Widget?) {
+        guard let widget else {
+            titleFrame = nil
+            gtk_header_bar_set_title_widget(bar, nil)
+            return
+        }
+        let frame = AllocationBox(widget)
+        frame.onAllocated = { [weak self] width in self?.titleAllocated(width: width, title: widget) }
+        titleFrame = frame
+        gtk_header_bar_set_title_widget(bar, frame.widget)
+    }
 
     /// Whether the window controls (close, minimize, maximize) are shown; false for modal dialogs that
     /// have their own Cancel.
     public var showsTitleButtons: Bool {
         get { gtk_header_bar_get_show_title_buttons(bar) != 0 }
         set { gtk_header_bar_set_show_title_buttons(bar, newValue ? 1 : 0) }
+    }
+
+    /// The end children that may move into the overflow menu, outermost first.
+    private var movableItems: [Widget] { endItems.filter(Self.mayMove) }
+
+    private static func mayMove(_ item: Widget) -> Bool {
+        item is Button && !item.hasCSSClass("suggested-action")
+    }
+
+    /// Packs the end children again: the affirmative action outermost, then what stays, then the overflow
+    /// menu (when anything is in it), then the buttons that still fit; the last ``overflowCount`` movable
+    /// buttons go into the menu.
+    private func arrange() {
+        isArranging = true
+        defer { isArranging = false }
+        let movable = movableItems
+        let moved = Array(movable.suffix(overflowCount))
+        let staying = endItems.filter { !Self.mayMove($0) }
+        var order = staying.filter { $0.hasCSSClass("suggested-action") } + staying.filter { !$0.hasCSSClass("suggested-action") }
+        if !moved.isEmpty { order.append(moreButton) }
+        order += movable.dropLast(overflowCount)
+        // Only what changed is taken out and packed again (pack_end adds on the inner side): a button
+        // under the pointer, or one a popover hangs from, stays where it is.
+        var kept = 0
+        while kept < min(order.count, packedEnd.count), order[kept] === packedEnd[kept],
+              gtk_widget_is_ancestor(order[kept].widget, widget) != 0 { kept += 1 }
+        for item in packedEnd[kept...] where item.parentWidget != nil && !order[..<kept].contains(where: { $0 === item }) {
+            gtk_header_bar_remove(bar, item.widget)
+        }
+        for item in order[kept...] {
+            if item.parentWidget != nil { gtk_header_bar_remove(bar, item.widget) }
+            gtk_header_bar_pack_end(bar, item.widget)
+        }
+        packedEnd = order
+        recheckAfterLayout()
+        let names = moved.compactMap { ($0 as? Button).map { String(($0.label ?? $0.tooltip ?? "").filter { $0 != "_" }) } }
+        guard names != menuNames else { return }
+        menuNames = names
+        moreButton.removeAllItems()
+        for (item, name) in zip(moved, names) {
+            moreButton.addItem(name) { [weak item] in
+                guard let button = item as? Button, button.isSensitive else { return }
+                button.emitClicked()  // an icon button's tooltip is its accessible name
+            }
+        }
+    }
+
+    /// GTK allocates the title again only when its size changes: look once more after the next layout.
+    private func recheckAfterLayout() {
+        MainLoopBridge.afterLayout { [weak self] in
+            guard let self, let frame = self.titleFrame, frame.isMapped else { return }
+            self.titleAllocated(width: frame.width, title: frame.child)
+        }
+    }
+
+    /// The title got `width` pixels: too few for all of it moves the innermost button into the menu; room
+    /// for the last one moved (and the menu, if it is the only one) brings it back.
+    private func titleAllocated(width: Int32, title: Widget) {
+        guard !isArranging else { return }
+        let natural = title.naturalWidth
+        let movable = movableItems
+        if width < natural, overflowCount < movable.count {
+            let item = movable[movable.count - 1 - overflowCount]
+            widthsOfMoved[ObjectIdentifier(item)] = item.width
+            MainLoopBridge.afterLayout { [weak self] in
+                guard let self, self.overflowCount < self.movableItems.count else { return }
+                self.overflowCount += 1
+                self.arrange()
+            }
+        } else if overflowCount > 0 {
+            let item = movable[movable.count - overflowCount]
+            let needed = (widthsOfMoved[ObjectIdentifier(item)] ?? 34) + 6 + (overflowCount == 1 ? moreButton.width + 6 : 0)
+            guard width - natural >= needed else { return }
+            MainLoopBridge.afterLayout { [weak self] in
+                guard let self, self.overflowCount > 0 else { return }
+                self.overflowCount -= 1
+                self.arrange()
+            }
+        }
+    }
+}
+
+/// A box around one child that says the width it is given each time it is laid out (GTK 4 has no
+/// size-allocate signal): a `GtkCustomLayout` that measures and allocates the child as its own size.
+@MainActor
+final class AllocationBox: Widget {
+    /// Called after each layout with the width given, in pixels.
+    var onAllocated: (@MainActor (Int32) -> Void)?
+    /// The child.
+    let child: Widget
+    private final class Weak { weak var box: AllocationBox?; init(_ box: AllocationBox) { self.box = box } }
+    private static var boxes: [UnsafeMutableRawPointer: Weak] = [:]
+
+    init(_ child: Widget) {
+        self.child = child
+        super.init(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0), transfer: .full)
+        gtk_box_append(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkBox.self), child.widget)
+        gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(
+            nil,
+            { widget, orientation, forSize, minimum, natural, minimumBaseline, naturalBaseline in
+                var childMinimum: Int32 = 0, childNatural: Int32 = 0
+                if let widget, let child = gtk_widget_get_first_child(widget), gtk_widget_should_layout(child) != 0 {
+                    gtk_widget_measure(child, orientation, forSize, &childMinimum, &childNatural, nil, nil)
+                }
+                minimum?.pointee = childMinimum
+                natural?.pointee = childNatural
+                minimumBaseline?.pointee = -1
+                naturalBaseline?.pointee = -1
+            },
+            { widget, width, height, baseline in
+                guard let widget else { return }
+                if let child = gtk_widget_get_first_child(widget), gtk_widget_should_layout(child) != 0 {
+                    var area = GtkAllocation(x: 0, y: 0, width: width, height: height)
+                    gtk_widget_size_allocate(child, &area, baseline)
+                }
+                let key = UnsafeMutableRawPointer(widget)
+                MainActor.assumeIsolated { AllocationBox.boxes[key]?.box?.onAllocated?(width) }
+            }))
+        let key = UnsafeMutableRawPointer(widget)
+        Self.boxes[key] = Weak(self)
+        whenFinalized { AllocationBox.boxes[key] = nil }
     }
 }
 

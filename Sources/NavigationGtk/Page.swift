@@ -224,7 +224,7 @@ open class Page {
     /// Takes the bar items out of the bar holding them.
     func unpackBarItems() {
         if let bar = barHoldingItems {
-            for item in packedItems where bar.contains(item.widget) { bar.remove(item) }
+            for item in packedItems where bar.holds(item) { bar.remove(item) }  // also from its overflow menu
         }
         packedItems = []
         barHoldingItems = nil

@@ -67,7 +67,10 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
                     XCTAssertTrue(picture.width >= 200 && picture.height >= 100, "\(screen) \(style): \(picture.width) × \(picture.height)")
                 } else {
                     // The window asked for 360 px; pages whose bar needs more widen it a little (left as found).
-                    XCTAssertTrue((360...400).contains(picture.width), "\(screen) \(style) is a 360-pixel window: \(picture.width) px wide")
+                    // A menu open at the bar's end is a popover of its own: libadwaita's menus are wider and may
+                    // reach past a 360-pixel window's edge, as GTK's popovers may on a desktop.
+                    let widest: Int = screen.hasSuffix("menu") ? 480 : 400
+                    XCTAssertTrue((360...widest).contains(picture.width), "\(screen) \(style) is a 360-pixel window: \(picture.width) px wide")
                     XCTAssertEqual(picture.height, 720, "\(screen) \(style)")
                 }
                 XCTAssertGreaterThanOrEqual(picture.colors, 8, "\(screen) \(style) is not blank or a single colour")
