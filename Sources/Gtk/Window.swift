@@ -264,6 +264,26 @@ public final class HeaderBar: Widget {
     private var widthsOfMoved: [ObjectIdentifier: Int32] = [:]
     private var isArranging = false
     private var menuNames: [String] = []
+    /// A start child that may go into the overflow menu last, after every end child that may, while
+    /// ``startItemMayMove`` says so (a dialog's Cancel while its Back is shown); hidden in place meanwhile.
+    public private(set) var movableStartItem: Widget?
+    private var startItemMayMove: @MainActor () -> Bool = { false }
+    private var hidStartItem = false
+
+    /// Lets `item` (packed at the start) go into the overflow menu when even with every movable end child
+    /// there the title is cut, while `when` is true; it comes back first when there is room or `when` turns
+    /// false. A dialog's Cancel, while its Back is shown, so Back, the title and the affirmative action fit.
+    public func setMovableStartItem(_ item: Widget?, when: @escaping @MainActor () -> Bool) {
+        movableStartItem = item
+        startItemMayMove = when
+        arrange()
+    }
+
+    /// How many items may be in the overflow menu now: the movable end children, and the start one while
+    /// it may move.
+    private var overflowLimit: Int {
+        movableItems.count + (movableStartItem != nil && startItemMayMove() ? 1 : 0)
+    }
 
     /// Adds `child` at the start (left in left-to-right locales), after earlier start children.
     public func packStart(_ child: Widget) { gtk_header_bar_pack_start(bar, child.widget) }
@@ -289,7 +309,6 @@ public final class HeaderBar: Widget {
     public func remove(_ child: Widget) {
         if let index = endItems.firstIndex(where: { $0 === child }) {
             endItems.remove(at: index)
-            overflowCount = min(overflowCount, movableItems.count)
             arrange()
         } else {
             gtk_header_bar_remove(bar, child.widget)
@@ -330,12 +349,18 @@ public final class HeaderBar: Widget {
     private func arrange() {
         isArranging = true
         defer { isArranging = false }
+        overflowCount = min(overflowCount, overflowLimit)
         let movable = movableItems
-        let moved = Array(movable.suffix(overflowCount))
+        let moved = Array(movable.suffix(min(overflowCount, movable.count)))
+        let startMoved = overflowCount > movable.count
+        if let start = movableStartItem, startMoved != hidStartItem {
+            start.isVisible = !startMoved
+            hidStartItem = startMoved
+        }
         let staying = endItems.filter { !Self.mayMove($0) }
         var order = staying.filter { $0.hasCSSClass("suggested-action") } + staying.filter { !$0.hasCSSClass("suggested-action") }
-        if !moved.isEmpty { order.append(moreButton) }
-        order += movable.dropLast(overflowCount)
+        if overflowCount > 0 { order.append(moreButton) }
+        order += movable.dropLast(moved.count)
         // Only what changed is taken out and packed again (pack_end adds on the inner side): a button
         // under the pointer, or one a popover hangs from, stays where it is.
         var kept = 0
@@ -350,11 +375,12 @@ public final class HeaderBar: Widget {
         }
         packedEnd = order
         recheckAfterLayout()
-        let names = moved.compactMap { ($0 as? Button).map { String(($0.label ?? $0.tooltip ?? "").filter { $0 != "_" }) } }
+        let menuItems = moved + (startMoved ? movableStartItem.map { [$0] } ?? [] : [])
+        let names = menuItems.compactMap { ($0 as? Button).map { String(($0.label ?? $0.tooltip ?? "").filter { $0 != "_" }) } }
         guard names != menuNames else { return }
         menuNames = names
         moreButton.removeAllItems()
-        for (item, name) in zip(moved, names) {
+        for (item, name) in zip(menuItems, names) {
             moreButton.addItem(name) { [weak item] in
                 guard let button = item as? Button, button.isSensitive else { return }
                 button.emitClicked()  // an icon button's tooltip is its accessible name
@@ -376,17 +402,19 @@ public final class HeaderBar: Widget {
         guard !isArranging else { return }
         let natural = title.naturalWidth
         let movable = movableItems
-        if width < natural, overflowCount < movable.count {
-            let item = movable[movable.count - 1 - overflowCount]
-            widthsOfMoved[ObjectIdentifier(item)] = item.width
+        /// The item the next move takes (innermost end child first, then the start one), or the last moved.
+        func item(at index: Int) -> Widget? {
+            index < movable.count ? movable[movable.count - 1 - index] : movableStartItem
+        }
+        if width < natural, overflowCount < overflowLimit, let next = item(at: overflowCount) {
+            widthsOfMoved[ObjectIdentifier(next)] = next.width
             MainLoopBridge.afterLayout { [weak self] in
-                guard let self, self.overflowCount < self.movableItems.count else { return }
+                guard let self, self.overflowCount < self.overflowLimit else { return }
                 self.overflowCount += 1
                 self.arrange()
             }
-        } else if overflowCount > 0 {
-            let item = movable[movable.count - overflowCount]
-            let needed = (widthsOfMoved[ObjectIdentifier(item)] ?? 34) + 6 + (overflowCount == 1 ? moreButton.width + 6 : 0)
+        } else if overflowCount > 0, let last = item(at: overflowCount - 1) {
+            let needed = (widthsOfMoved[ObjectIdentifier(last)] ?? 34) + 6 + (overflowCount == 1 ? moreButton.width + 6 : 0)
             guard width - natural >= needed else { return }
             MainLoopBridge.afterLayout { [weak self] in
                 guard let self, self.overflowCount > 0 else { return }

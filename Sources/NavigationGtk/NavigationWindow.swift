@@ -272,6 +272,10 @@ public final class ModalDialog {
         stack.headerBar.remove(stack.backButton)
         stack.headerBar.packStart(cancelButton)
         stack.headerBar.packStart(stack.backButton)
+        // In a narrow window, while Back is shown, Cancel goes into the bar's overflow menu last (after the
+        // end buttons), so Back, the whole title and the affirmative action fit; it stays reachable there
+        // and comes back first.
+        stack.headerBar.setMovableStartItem(cancelButton) { [weak stack] in stack?.backButton.isVisible == true }
         if let sheet, let backdrop {
             buildSheet(sheet, backdrop: backdrop)
             if presentsRootAlone {
