@@ -193,7 +193,7 @@ uninstall:
 	for lang in $(LINGUAS); do rm -f "$(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/postcard.mo"; done
 	rm -rf "$(DESTDIR)$(PREFIX)/share/postcard"
 
-# The review gallery (for UX review): every screen in every state, light and dark, 360 and 1280 px wide,
+# The review gallery (for UX review): every screen in every state, light, dark and high contrast, 360 and 1280 px wide,
 # left to right and right to left, and 360 px at 2×, as GTK renders them, with review/index.html. The
 # gallery before is kept in review.previous/ and compared: index.html lists the pictures that changed.
 # A larger Xvfb screen holds the 2× window (720 × 1440 device pixels).

@@ -264,6 +264,8 @@ public final class HeaderBar: Widget {
     private var widthsOfMoved: [ObjectIdentifier: Int32] = [:]
     private var isArranging = false
     private var menuNames: [String] = []
+    private var isRecheckPending = false
+    private var isShortOfRoom = false
     /// A start child that may go into the overflow menu last, after every end child that may, while
     /// ``startItemMayMove`` says so (a dialog's Cancel while its Back is shown); hidden in place meanwhile.
     public private(set) var movableStartItem: Widget?
@@ -390,37 +392,62 @@ public final class HeaderBar: Widget {
 
     /// GTK allocates the title again only when its size changes: look once more after the next layout.
     private func recheckAfterLayout() {
+        guard !isRecheckPending else { return }
+        isRecheckPending = true
         MainLoopBridge.afterLayout { [weak self] in
-            guard let self, let frame = self.titleFrame, frame.isMapped else { return }
-            self.titleAllocated(width: frame.width, title: frame.child)
+            guard let self else { return }
+            self.isRecheckPending = false
+            self.reconsider()
         }
     }
 
-    /// The title got `width` pixels: too few for all of it moves the innermost button into the menu; room
-    /// for the last one moved (and the menu, if it is the only one) brings it back.
+    /// The title was given a new width: look again once the layout has settled (a width seen in the
+    /// middle of a page's transition moves nothing).
     private func titleAllocated(width: Int32, title: Widget) {
         guard !isArranging else { return }
-        let natural = title.naturalWidth
+        recheckAfterLayout()
+    }
+
+    /// Too little room for the whole title moves the innermost button into the menu (then, last, the
+    /// movable start item); room for the last one moved (and the menu, if it is the only one) brings it
+    /// back. One step per layout, from the width the title has now.
+    private func reconsider() {
+        guard let frame = titleFrame else { return }
+        guard frame.isMapped else {
+            // Not on screen (a page being swapped in): look again in a moment, or when it is laid out.
+            if overflowCount > 0 || isShortOfRoom { recheck(inMilliseconds: 100) }
+            return
+        }
+        let width = frame.width, natural = frame.child.naturalWidth
         let movable = movableItems
         /// The item the next move takes (innermost end child first, then the start one), or the last moved.
         func item(at index: Int) -> Widget? {
             index < movable.count ? movable[movable.count - 1 - index] : movableStartItem
         }
         if width < natural, overflowCount < overflowLimit, let next = item(at: overflowCount) {
-            widthsOfMoved[ObjectIdentifier(next)] = next.width
-            MainLoopBridge.afterLayout { [weak self] in
-                guard let self, self.overflowCount < self.overflowLimit else { return }
-                self.overflowCount += 1
-                self.arrange()
+            // Short of room twice, 100 ms apart: a width seen only while the bar changes moves nothing.
+            guard isShortOfRoom else {
+                isShortOfRoom = true
+                return recheck(inMilliseconds: 100)
             }
-        } else if overflowCount > 0, let last = item(at: overflowCount - 1) {
+            isShortOfRoom = false
+            widthsOfMoved[ObjectIdentifier(next)] = next.width
+            overflowCount += 1
+            arrange()
+        } else {
+            isShortOfRoom = false
+            guard overflowCount > 0, let last = item(at: overflowCount - 1) else { return }
             let needed = (widthsOfMoved[ObjectIdentifier(last)] ?? 34) + 6 + (overflowCount == 1 ? moreButton.width + 6 : 0)
             guard width - natural >= needed else { return }
-            MainLoopBridge.afterLayout { [weak self] in
-                guard let self, self.overflowCount > 0 else { return }
-                self.overflowCount -= 1
-                self.arrange()
-            }
+            overflowCount -= 1
+            arrange()
+        }
+    }
+
+    private func recheck(inMilliseconds delay: UInt32) {
+        MainLoopBridge.repeating(milliseconds: delay) { [weak self] in
+            self?.reconsider()
+            return false
         }
     }
 }

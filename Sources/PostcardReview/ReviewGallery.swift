@@ -54,22 +54,35 @@ public struct ReviewVariant: Equatable, Sendable {
     public var dark: Bool
     /// Laid out right to left (``Localization/setRightToLeft(_:)``), else left to right.
     public var rightToLeft: Bool
+    /// libadwaita's high-contrast style (as when the desktop asks for it: Settings → Accessibility →
+    /// High Contrast), light.
+    public var highContrast: Bool
 
     /// Creates a variant.
-    public init(dark: Bool, rightToLeft: Bool) {
+    public init(dark: Bool, rightToLeft: Bool, highContrast: Bool = false) {
         self.dark = dark
         self.rightToLeft = rightToLeft
+        self.highContrast = highContrast
     }
 
-    /// `light-ltr`, `dark-rtl`, …
-    public var name: String { "\(dark ? "dark" : "light")-\(rightToLeft ? "rtl" : "ltr")" }
+    /// `light-ltr`, `dark-rtl`, `hc-ltr`, …
+    public var name: String { "\(styleName)-\(rightToLeft ? "rtl" : "ltr")" }
 
-    /// Light and dark, each left to right and right to left.
-    public static let all = [false, true].flatMap { dark in [false, true].map { ReviewVariant(dark: dark, rightToLeft: $0) } }
+    /// `light`, `dark` or `hc` (high contrast).
+    public var styleName: String { highContrast ? "hc" : dark ? "dark" : "light" }
 
-    /// Light and dark in `part`'s direction: what one part's process saves.
-    public static func all(in part: ReviewPart) -> [ReviewVariant] {
-        [false, true].map { ReviewVariant(dark: $0, rightToLeft: part.rightToLeft) }
+    /// The order of the contact sheet's columns: light, dark, high contrast.
+    var styleOrder: Int { highContrast ? 2 : dark ? 1 : 0 }
+
+    /// Light, dark and high contrast, each left to right and right to left.
+    public static let all = [false, true].flatMap { rtl in styles(rightToLeft: rtl) }
+
+    /// Light, dark and high contrast in `part`'s direction: what one part's process saves.
+    public static func all(in part: ReviewPart) -> [ReviewVariant] { styles(rightToLeft: part.rightToLeft) }
+
+    private static func styles(rightToLeft: Bool) -> [ReviewVariant] {
+        [ReviewVariant(dark: false, rightToLeft: rightToLeft), ReviewVariant(dark: true, rightToLeft: rightToLeft),
+         ReviewVariant(dark: false, rightToLeft: rightToLeft, highContrast: true)]
     }
 }
 
@@ -177,8 +190,8 @@ public enum ReviewGallery {
     /// left to right before right to left, 2× last.
     static func columns(parts: [ReviewPart]) -> [(part: ReviewPart, variant: ReviewVariant)] {
         parts.flatMap { part in ReviewVariant.all(in: part).map { (part: part, variant: $0) } }.sorted { a, b in
-            (a.part.scale, a.variant.dark ? 1 : 0, a.part.width, a.variant.rightToLeft ? 1 : 0)
-                < (b.part.scale, b.variant.dark ? 1 : 0, b.part.width, b.variant.rightToLeft ? 1 : 0)
+            (a.part.scale, a.variant.styleOrder, a.part.width, a.variant.rightToLeft ? 1 : 0)
+                < (b.part.scale, b.variant.styleOrder, b.part.width, b.variant.rightToLeft ? 1 : 0)
         }
     }
 
@@ -430,7 +443,7 @@ public enum ReviewGallery {
     }
 
     static func columnTitle(_ column: (part: ReviewPart, variant: ReviewVariant)) -> String {
-        "\(column.variant.dark ? "dark" : "light") · \(column.part.width) px\(column.part.scale > 1 ? " at \(column.part.scale)×" : "") · "
+        "\(column.variant.highContrast ? "high contrast" : column.variant.dark ? "dark" : "light") · \(column.part.width) px\(column.part.scale > 1 ? " at \(column.part.scale)×" : "") · "
             + (column.variant.rightToLeft ? "RTL" : "LTR")
     }
 

@@ -10,7 +10,7 @@ import PostcardModel
 /// A walk through every screen for a UX review: drives the real app through its widgets as a user
 /// would and saves pictures of the window at each screen (``ReviewGallery/screens``), rendered by GTK
 /// itself, so it works under Xvfb with no window manager. At each screen it saves one picture per
-/// ``ReviewVariant`` (light and dark style), as `DIR/<screen>/<part>-<variant>.png`. `postcard-review --review-tour DIR` runs it once per
+/// ``ReviewVariant`` (light, dark and high-contrast style), as `DIR/<screen>/<part>-<variant>.png`. `postcard-review --review-tour DIR` runs it once per
 /// ``ReviewPart`` (window width and scale) and makes the gallery (``ReviewGallery``).
 @MainActor
 enum ReviewTour {
@@ -354,6 +354,8 @@ private struct Tour {
         guard let item = stack.visiblePage?.endBarItems.first(where: { ($0 as? Button)?.label == label }) else {
             throw ReviewError(message: "no \(label) in the bar")
         }
+        // In a narrow window it may be in the bar's overflow menu: chosen there, as a user would.
+        if !item.isMapped, stack.headerBar.moreButton.activateItem(label) { return }
         item.activate()
     }
 
@@ -371,8 +373,12 @@ private struct Tour {
         }
         let folder = directory.appending(name)
         try Files.makeDirectory(folder)
+        // A toast goes by itself after 5 seconds: whether one still shows would depend on how fast the tour
+        // ran. Each screen is saved without the toasts of earlier steps (they slide away while it settles).
+        for toast in app.toasts.toasts { toast.dismiss() }
         for (index, variant) in variants.enumerated() {
             StyleManager.default.colorScheme = variant.dark ? .forceDark : .forceLight  // the text direction is the part's, set before the app was built
+            try await Self.useHighContrast(variant.highContrast)
             try await Task.sleep(for: index == 0 ? settle : .milliseconds(300))  // restyled, laid out and drawn
             // GTK draws nothing of a window waiting for its next layout (a web page relaid out in the
             // new style; a page just pushed at 2× under software rendering): try again once it has had
@@ -388,7 +394,22 @@ private struct Tour {
                 }
             }
         }
+        for toast in app.toasts.toasts { toast.dismiss() }  // one that came while the pictures were taken
         await onScreen?(name)  // in the last variant; the walk goes on in it (the next screen sets its own)
+    }
+
+    /// Turns the desktop's high-contrast setting on or off as the desktop would (GSettings, which
+    /// libadwaita follows; the gallery runs on GSettings' memory backend, so no real setting changes), and
+    /// waits until libadwaita has restyled.
+    static func useHighContrast(_ on: Bool) async throws {
+        guard StyleManager.default.isHighContrast != on else { return }
+        guard g_getenv("GSETTINGS_BACKEND").map({ String(cString: $0) }) == "memory" else {
+            throw ReviewError(message: "the high-contrast pictures change the desktop's settings: run with GSETTINGS_BACKEND=memory (make review does)")
+        }
+        let settings = g_settings_new("org.gnome.desktop.a11y.interface")!
+        defer { g_object_unref(UnsafeMutableRawPointer(settings)) }
+        g_settings_set_boolean(settings, "high-contrast", on ? 1 : 0)
+        for _ in 0..<100 where StyleManager.default.isHighContrast != on { try await Task.sleep(for: .milliseconds(20)) }
     }
 
     func waitUntil(_ what: String, _ condition: () -> Bool) async throws {

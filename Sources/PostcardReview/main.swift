@@ -3,7 +3,7 @@
 //     postcard-review --review-tour DIR [--compare OLD] [postcard's options, e.g. --camera test]
 //
 // Walks the real app through every screen (ReviewTour) once per window width, scale and direction
-// (ReviewPart: this program again, one process per part), saving each screen light and dark, then
+// (ReviewPart: this program again, one process per part), saving each screen light, dark and high contrast, then
 // writes DIR/index.html (ReviewGallery), listing what changed since the gallery in OLD.
 import Glibc
 import Gtk

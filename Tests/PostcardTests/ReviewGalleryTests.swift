@@ -6,7 +6,7 @@ import Gtk
 import XCTest
 
 /// The review gallery as a reviewer gets it: `postcard-review --review-tour DIR` run for real (one part of
-/// the five, `POSTCARD_REVIEW_PARTS=360`, to keep `make test` short), every screen's picture in both
+/// the five, `POSTCARD_REVIEW_PARTS=360`, to keep `make test` short), every screen's picture in each
 /// styles there, of the window's size, not blank, dark darker than light; `index.html` showing each;
 /// and `--compare` naming exactly the pictures that changed.
 final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
@@ -53,11 +53,11 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
         try waitFor("the review tour", timeout: 300) { !process.isRunning }
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         XCTAssertEqual(process.terminationStatus, 0, "the tour ran to the end:\n\(output)")
-        XCTAssertTrue(output.contains("Review gallery: 76 pictures of 38 screens"), output)
+        XCTAssertTrue(output.contains("Review gallery: 114 pictures of 38 screens"), output)
 
         for screen in Self.expectedScreens {
             var luminance: [String: Double] = [:]
-            for style in ["light", "dark"] {
+            for style in ["light", "dark", "hc"] {
                 let file = "\(gallery)/\(screen)/360-\(style)-ltr.png"
                 guard let picture = load(file) else {
                     XCTFail("\(screen): no picture \(file)")
@@ -98,7 +98,7 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
         let changes = MainActor.assumeIsolated {
             ReviewGallery.compareGalleries(new: FilePath(gallery), old: FilePath(earlier), parts: [ReviewPart(name: "360")!])
         }
-        XCTAssertEqual(changes.count, Self.expectedScreens.count * 2, "every picture compared")
+        XCTAssertEqual(changes.count, Self.expectedScreens.count * 3, "every picture compared (light, dark, high contrast)")
         let different = changes.filter { $0.kind != .same }
         XCTAssertEqual(different.map { "\($0.screen.name)/\($0.file)" }.sorted(),
                        ["about/360-dark-ltr.png", "my-profile/360-light-ltr.png"])
@@ -113,7 +113,7 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
             ReviewGallery.indexHTML(in: FilePath(gallery), parts: [ReviewPart(name: "360")!], problems: [],
                                     compared: FilePath(earlier), changes: changes)
         }
-        XCTAssertTrue(compared.contains("1 of 76 pictures differ; 1 is new"), "the index counts the changes")
+        XCTAssertTrue(compared.contains("1 of 114 pictures differ; 1 is new"), "the index counts the changes")
         XCTAssertTrue(compared.contains("<a href=\"#my-profile\">"), "the index links the changed screen")
         XCTAssertTrue(compared.contains("<img src=\"\(diff)\""), "the index shows the difference picture")
         XCTAssertTrue(compared.contains("<img src=\"\(FilePath(earlier).appending("my-profile", "360-light-ltr.png").uri)\""),
