@@ -172,11 +172,11 @@ public final class PostStore {
         // 5: a deletion waiting for its Undo to pass: the instance that asked for it, else NULL (see
         // PostStore+Deleting.swift). Every read leaves marked rows out.
         { store in
-            try store.execute("""
-                ALTER TABLE posts ADD COLUMN deleted_by TEXT;
-                ALTER TABLE replies ADD COLUMN deleted_by TEXT;
-                ALTER TABLE messages ADD COLUMN deleted_by TEXT;
-                """)
+            // Only where it is missing: a store whose version was lost (set back to 0) may have it already.
+            for table in ["posts", "replies", "messages"]
+            where try store.integer("SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = 'deleted_by'") == 0 {
+                try store.execute("ALTER TABLE \(table) ADD COLUMN deleted_by TEXT")
+            }
         },
     ]
 
