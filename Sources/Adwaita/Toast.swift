@@ -17,7 +17,7 @@ public final class Toast {
     }
 
     /// What the toast says (plain text).
-    public let title: String
+    public private(set) var title: String
     /// The action's label ("View", "Undo"), if it has one.
     public let buttonLabel: String?
     /// Whether the toast has gone: its time ran out, it was closed, or its action was used.
@@ -48,6 +48,12 @@ public final class Toast {
             self.onAction?()
         }
         toast.connect("dismissed") { [weak self] _ in self?.dismissed() }
+    }
+
+    /// Says `title` instead, in place (a toast showing changes its text).
+    public func update(title: String) {
+        self.title = title
+        adw_toast_set_title(toast.pointer(), markupEscaped(title))
     }
 
     /// Hides the toast now (or takes it out of the queue).
@@ -88,9 +94,12 @@ public final class ToastOverlay: Widget {
     /// A toast's action button is named once for screen readers, and its close button "Close", when it is
     /// shown at once (GTK 4.8 reads libadwaita's mnemonic button by its label twice, "View View", and the
     /// close icon as "GtkImage"); one that waits its turn is named when a later toast is added.
+    /// Adding a toast the overlay shows already starts its time again.
     public func add(_ toast: Toast) {
-        toasts.append(toast)
-        toast.whenDismissed { [weak self, weak toast] in self?.toasts.removeAll { $0 === toast } }
+        if !toasts.contains(where: { $0 === toast }) {
+            toasts.append(toast)
+            toast.whenDismissed { [weak self, weak toast] in self?.toasts.removeAll { $0 === toast } }
+        }
         g_object_ref(toast.toast.gobject)  // the overlay takes a reference of its own (transfer full)
         adw_toast_overlay_add_toast(pointer(), toast.toast.pointer())
         nameButtonsOnce()

@@ -191,14 +191,22 @@ extension AppController {
 
     /// Says `title` in a toast at the bottom of the main window, for 5 seconds (with an action when
     /// `buttonLabel` is given), and returns it. It replaces the toast about what happened before (which
-    /// goes at once, as if its time ran out), so toasts never queue up behind each other; a waiting link's
-    /// toast comes back after it.
+    /// goes at once, as if its time ran out, or, when neither has an action, says the new text in place),
+    /// so toasts never queue up behind each other; a waiting link's toast comes back after it.
     ///
     /// Every toast has libadwaita's normal priority: libadwaita 1.2 frees a toast that was put back in its
     /// queue by a high-priority one while its hiding animation still runs (a crash when toasts follow each
     /// other quickly), so a toast is only ever dismissed, then the next one added.
     @discardableResult
     func showToast(_ title: String, buttonLabel: String? = nil, action: (@MainActor () -> Void)? = nil) -> Toast {
+        // A toast with no action still showing says the new text in place, its time started again:
+        // dismissing toasts while they still slide in (several links refused at once) crashed libadwaita
+        // 1.2 (a hide animation skipped on a toast already freed).
+        if let last = lastToast, !last.isDismissed, last.buttonLabel == nil, buttonLabel == nil {
+            last.update(title: title)
+            toasts.add(last)
+            return last
+        }
         lastToast?.dismiss()
         let linkWaits = waitingLinkToast != nil
         hideWaitingLinkToast()
