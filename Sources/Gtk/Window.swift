@@ -325,10 +325,10 @@ public final class HeaderBar: Widget {
             gtk_header_bar_set_title_widget(bar, nil)
             return
         }
-        let frame = AllocationBox(widget)
+        let frame = AllocationBox(around: widget)
         frame.onAllocated = { [weak self] width in self?.titleAllocated(width: width, title: widget) }
         titleFrame = frame
-        gtk_header_bar_set_title_widget(bar, frame.widget)
+        gtk_header_bar_set_title_widget(bar, frame.view.widget)
     }
 
     /// Whether the window controls (close, minimize, maximize) are shown; false for modal dialogs that
@@ -455,19 +455,28 @@ public final class HeaderBar: Widget {
 /// A box around one child that says the width it is given each time it is laid out (GTK 4 has no
 /// size-allocate signal): a `GtkCustomLayout` that measures and allocates the child as its own size.
 @MainActor
-final class AllocationBox: Widget {
-    /// Called after each layout with the width given, in pixels.
-    var onAllocated: (@MainActor (Int32) -> Void)?
+final class AllocationBox {
+    /// The box, to put where the child would go.
+    let view = Box(.horizontal)
     /// The child.
     let child: Widget
-    private final class Weak { weak var box: AllocationBox?; init(_ box: AllocationBox) { self.box = box } }
-    private static var boxes: [UnsafeMutableRawPointer: Weak] = [:]
+    /// Called after each layout with the width given, in pixels.
+    var onAllocated: (@MainActor (Int32) -> Void)?
+    /// Whether the box is on screen.
+    var isMapped: Bool { view.isMapped }
+    /// The width it was given last, in pixels.
+    var width: Int32 { view.width }
 
-    init(_ child: Widget) {
+    private final class WeakBox {
+        weak var box: AllocationBox?
+        init(box: AllocationBox) { self.box = box }
+    }
+    private static var boxes: [UnsafeMutableRawPointer: WeakBox] = [:]
+
+    init(around child: Widget) {
         self.child = child
-        super.init(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0), transfer: .full)
-        gtk_box_append(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkBox.self), child.widget)
-        gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(
+        view.append(child)
+        gtk_widget_set_layout_manager(view.widget, gtk_custom_layout_new(
             nil,
             { widget, orientation, forSize, minimum, natural, minimumBaseline, naturalBaseline in
                 var childMinimum: Int32 = 0, childNatural: Int32 = 0
@@ -488,9 +497,9 @@ final class AllocationBox: Widget {
                 let key = UnsafeMutableRawPointer(widget)
                 MainActor.assumeIsolated { AllocationBox.boxes[key]?.box?.onAllocated?(width) }
             }))
-        let key = UnsafeMutableRawPointer(widget)
-        Self.boxes[key] = Weak(self)
-        whenFinalized { AllocationBox.boxes[key] = nil }
+        let key = UnsafeMutableRawPointer(view.widget)
+        Self.boxes[key] = WeakBox(box: self)
+        view.whenFinalized { AllocationBox.boxes[key] = nil }
     }
 }
 
