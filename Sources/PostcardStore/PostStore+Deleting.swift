@@ -146,23 +146,4 @@ extension PostStore {
     nonisolated private static func integers(on db: OpaquePointer, _ sql: String, _ values: [String]) throws -> [Int64] {
         try rows(on: db, sql, values) { sqlite3_column_int64($0, 0) }
     }
-
-    nonisolated private static func rows<T>(on db: OpaquePointer, _ sql: String, _ values: [String],
-                                            _ read: (OpaquePointer?) -> T) throws -> [T] {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw PostStoreError(description: SQLiteReason.of(db))
-        }
-        defer { sqlite3_finalize(statement) }
-        for (index, value) in values.enumerated() {
-            sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
-        }
-        var result: [T] = []
-        while true {
-            let step = sqlite3_step(statement)
-            if step == SQLITE_DONE { return result }
-            guard step == SQLITE_ROW else { throw PostStoreError(description: SQLiteReason.of(db)) }
-            result.append(read(statement))
-        }
-    }
 }

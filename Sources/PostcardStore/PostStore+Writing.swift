@@ -178,6 +178,14 @@ extension PostStore {
     /// Runs one statement with text parameters `values` on `db`. The writer's thread.
     /// - Throws: ``PostStoreError`` with SQLite's reason in plain words (the caller's log line says what failed).
     nonisolated static func run(on db: OpaquePointer, _ sql: String, _ values: [String]) throws {
+        _ = try rows(on: db, sql, values) { _ in () }
+    }
+
+    /// Runs one statement with text parameters `values` on `db` and reads each row it returns with `read`.
+    /// The writer's thread.
+    /// - Throws: ``PostStoreError`` with SQLite's reason in plain words.
+    nonisolated static func rows<T>(on db: OpaquePointer, _ sql: String, _ values: [String],
+                                    _ read: (OpaquePointer?) -> T) throws -> [T] {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
             throw PostStoreError(description: SQLiteReason.of(db))
@@ -186,8 +194,12 @@ extension PostStore {
         for (index, value) in values.enumerated() {
             sqlite3_bind_text(statement, Int32(index + 1), value, -1, postcard_sqlite_transient())
         }
-        guard sqlite3_step(statement) == SQLITE_DONE else {
-            throw PostStoreError(description: SQLiteReason.of(db))
+        var result: [T] = []
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { return result }
+            guard step == SQLITE_ROW else { throw PostStoreError(description: SQLiteReason.of(db)) }
+            result.append(read(statement))
         }
     }
 
