@@ -491,14 +491,12 @@ public final class PopupMenu: Widget {
                    transfer: .full)
         gtk_widget_insert_action_group(widget, "popup", OpaquePointer(actions))
         // A popover is a child of its anchor but not a layout child: it must be unparented before the
-        // anchor is finalized (GTK warns). It is attached only while open: from popup() until it has
-        // closed (after the chosen item's action has run; closing the window closes it too).
-        connect("closed") { [weak self] _ in
-            MainLoopBridge.afterLayout { [weak self] in
-                guard let self, !self.isVisible else { return }
-                self.detach()
-            }
-        }
+        // anchor is finalized (GTK warns). It is attached at the first popup() and stays attached while
+        // closed, as GtkMenuButton keeps its popover, until the anchor's window goes (unrealize). It is
+        // not unparented when it closes: that unrealizes its surface while GTK may still hold the chosen
+        // item as the pointer's focus (the crossing events come later), and GTK 4.8's next window layout
+        // then asks that freed surface for a motion event (a crash in gdk_surface_request_motion, seen
+        // with libadwaita's style sheet after choosing a page from Back's history menu).
         anchor.connect("unrealize") { [weak self] _ in  // its window is going
             guard let self else { return }
             if self.isVisible { self.popdown() }  // closed first: an open popover holds the pointer grab
