@@ -105,6 +105,30 @@ public final class ToastOverlay: Widget {
         nameButtonsOnce()
     }
 
+    /// The action button drawn in a toast now showing whose label reads `label` (without its mnemonic
+    /// mark: "Undo"), or nil: to press it as a user would, from a tour or a test.
+    public func shownButton(labeled label: String) -> Button? {
+        func find(in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
+            if String(cString: navgtk_type_name_of(widget)) == "GtkButton", gtk_widget_is_drawable(widget) != 0,
+               let text = gtk_button_get_label(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)),
+               String(cString: text).filter({ $0 != "_" }) == label {
+                return widget
+            }
+            var child = gtk_widget_get_first_child(widget)
+            while let current = child {
+                if let found = find(in: current) { return found }
+                child = gtk_widget_get_next_sibling(current)
+            }
+            return nil
+        }
+        var child = gtk_widget_get_first_child(widget).flatMap { gtk_widget_get_next_sibling($0) }
+        while let current = child {
+            if let found = find(in: current) { return Button(wrapping: found) }
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return nil
+    }
+
     private func nameButtonsOnce() {
         func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
             if String(cString: navgtk_type_name_of(widget)) == "GtkButton" {

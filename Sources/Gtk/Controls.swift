@@ -48,6 +48,30 @@ public final class Button: Widget {
         }
     }
 
+    /// A shorter label ("Reply" for "Reply with Photo") a header bar shows instead of ``label`` when even
+    /// with everything it can move in its overflow menu the title would be cut (``HeaderBar``); nil: none.
+    /// Screen readers read the label shown.
+    public var compactLabel: String?
+
+    /// The label given before the compact one was shown, while it is shown.
+    private var fullLabel: String?
+
+    /// Whether the button shows its ``compactLabel`` (set by a header bar short of room).
+    public var showsCompactLabel: Bool {
+        get { fullLabel != nil }
+        set {
+            guard newValue != showsCompactLabel, let compactLabel else { return }
+            if newValue {
+                fullLabel = label
+                label = compactLabel
+            } else {
+                let full = fullLabel
+                fullLabel = nil
+                label = full
+            }
+        }
+    }
+
     /// The icon name, for icon buttons.
     public var iconName: String? { gtk_button_get_icon_name(pointer()).map { String(cString: $0) } }
 
@@ -418,6 +442,19 @@ public final class MenuButton: Widget {
         setAccessibleLabel(accessibleLabel)
         tooltip = accessibleLabel
         renewPopoverWhenClosed()
+        // Taken out of a bar and put back (a bar's overflow menu when the next page is shown), the
+        // button's popover showed every item insensitive in GTK 4.8: its items did not find their actions
+        // again. A new popover each time the button is realized again finds them.
+        connect("realize") { [weak self] _ in self?.renewPopover() }
+    }
+
+    /// A new popover for the menu, unless it is open.
+    private func renewPopover() {
+        guard !isMenuOpen else { return }
+        let model = UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self)
+        gtk_menu_button_set_menu_model(opaque, nil)
+        gtk_menu_button_set_menu_model(opaque, model)
+        renewPopoverWhenClosed()
     }
 
     /// Gives the button a new popover each time its menu has closed. GTK 4.8's menu items set their
@@ -501,6 +538,18 @@ public final class PopupMenu: Widget {
             guard let self else { return }
             if self.isVisible { self.popdown() }  // closed first: an open popover holds the pointer grab
             self.detach()
+        }
+        // The anchor being destroyed while the popover hangs from it (the menu itself already gone): let
+        // go of it there, as GtkMenuButton does in its dispose (GTK warns when a button is finalized with
+        // a child it did not lay out). The popover is known by its address only: it may be gone.
+        let anchorWidget = anchor.widget
+        let popover = UnsafeMutableRawPointer(widget)
+        _ = Signals.connect(UnsafeMutableRawPointer(anchorWidget), "destroy", after: false) { _ in
+            var child = gtk_widget_get_first_child(anchorWidget)
+            while let current = child {
+                child = gtk_widget_get_next_sibling(current)
+                if UnsafeMutableRawPointer(current) == popover { gtk_widget_unparent(current) }
+            }
         }
     }
 

@@ -9,7 +9,10 @@ extension Widget {
     /// - a button without a name is named by its tooltip, else by its standard icon ("Search" for
     ///   `edit-find-symbolic`), else hidden when it is not on screen (a switcher GTK keeps but does not
     ///   show);
-    /// - a text view without a name is named by the title of the stack page it is on ("License").
+    /// - a button without a name showing a label child is named by that label's text (GTK 4.8 names a
+    ///   button by its `label` only);
+    /// - a text view without a name is named by the title of the stack page it is on ("License"), else
+    ///   by the title in its page's header bar ("Troubleshooting").
     ///
     /// Main actor only. Widgets added later are not seen.
     public func repairScreenReaderNames() {
@@ -32,7 +35,12 @@ extension Widget {
                 let hasText = type == "GtkMenuButton"
                     ? gtk_menu_button_get_label(OpaquePointer(button)) != nil
                     : gtk_button_get_label(button.assumingMemoryBound(to: GtkButton.self)) != nil
-                if hasText || gtk_widget_get_first_child(widget).map({ String(cString: navgtk_type_name_of($0)) == "GtkLabel" }) == true {
+                if hasText { break }
+                if let child = gtk_widget_get_first_child(widget), String(cString: navgtk_type_name_of(child)) == "GtkLabel" {
+                    // GTK 4.8 names a button by its `label` only, not by a label set as its child
+                    // (libadwaita 1.2's version button on About).
+                    let text = String(cString: gtk_label_get_text(OpaquePointer(child)))
+                    if !text.isEmpty { navgtk_accessible_set_label(widget, text) }
                     break
                 }
                 if let tooltip = gtk_widget_get_tooltip_text(widget) {
@@ -44,7 +52,7 @@ extension Widget {
                     return
                 }
             case "GtkTextView" where !named:
-                if let title = stackPageTitle(of: widget) { navgtk_accessible_set_label(widget, title) }
+                if let title = stackPageTitle(of: widget) ?? headerBarTitle(above: widget) { navgtk_accessible_set_label(widget, title) }
             default:
                 break
             }
@@ -71,6 +79,38 @@ extension Widget {
         var child = gtk_widget_get_first_child(widget)
         while let current = child {
             if let name = iconName(in: current) { return name }
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return nil
+    }
+
+    /// The title shown in the header bar of the page `widget` is on (the first sibling of one of its
+    /// ancestors that is a header bar, GTK's or libadwaita's), or nil.
+    private func headerBarTitle(above widget: UnsafeMutablePointer<GtkWidget>) -> String? {
+        var child = widget
+        while let parent = gtk_widget_get_parent(child) {
+            var sibling = gtk_widget_get_first_child(parent)
+            while let current = sibling {
+                if current != child, String(cString: navgtk_type_name_of(current)).hasSuffix("HeaderBar") {
+                    return titleLabelText(in: current)
+                }
+                sibling = gtk_widget_get_next_sibling(current)
+            }
+            child = parent
+        }
+        return nil
+    }
+
+    /// The text of the first non-empty label with CSS class `title` in `widget` (a header bar's title:
+    /// GTK's and libadwaita's window titles both use it), or nil.
+    private func titleLabelText(in widget: UnsafeMutablePointer<GtkWidget>) -> String? {
+        if String(cString: navgtk_type_name_of(widget)) == "GtkLabel", gtk_widget_has_css_class(widget, "title") != 0 {
+            let text = String(cString: gtk_label_get_text(OpaquePointer(widget)))
+            if !text.isEmpty { return text }
+        }
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            if let text = titleLabelText(in: current) { return text }
             child = gtk_widget_get_next_sibling(current)
         }
         return nil

@@ -262,6 +262,7 @@ public final class HeaderBar: Widget {
     private var packedEnd: [Widget] = []
     private var titleFrame: AllocationBox?
     private var widthsOfMoved: [ObjectIdentifier: Int32] = [:]
+    private var widthsSavedByCompacting: [ObjectIdentifier: Int32] = [:]
     private var isArranging = false
     private var menuNames: [String] = []
     private var isRecheckPending = false
@@ -276,6 +277,11 @@ public final class HeaderBar: Widget {
     /// there the title is cut, while `when` is true; it comes back first when there is room or `when` turns
     /// false. A dialog's Cancel, while its Back is shown, so Back, the title and the affirmative action fit.
     public func setMovableStartItem(_ item: Widget?, when: @escaping @MainActor () -> Bool) {
+        if let old = movableStartItem, old !== item, hidStartItem {
+            old.isVisible = true  // the one it replaces comes back where it was
+            hidStartItem = false
+            overflowCount = min(overflowCount, movableItems.count)
+        }
         movableStartItem = item
         startItemMayMove = when
         arrange()
@@ -295,7 +301,8 @@ public final class HeaderBar: Widget {
     /// When the bar is too narrow to show its title whole, end children move into the overflow menu
     /// (``moreButton``), innermost first, and come back when there is room again. Buttons move; the
     /// affirmative action (a button styled `suggested-action`) stays, at the very end (the GNOME HIG's
-    /// order), and so do other widgets (a spinner, a menu button).
+    /// order), and so do other widgets (a spinner, a menu button). When the title is still cut with
+    /// everything moved, a staying button with a ``Button/compactLabel`` shows it, until there is room.
     public func packEnd(_ child: Widget) {
         endItems.append(child)
         arrange()
@@ -311,6 +318,7 @@ public final class HeaderBar: Widget {
     public func remove(_ child: Widget) {
         if let index = endItems.firstIndex(where: { $0 === child }) {
             endItems.remove(at: index)
+            (child as? Button)?.showsCompactLabel = false  // its whole label in the next bar
             arrange()
         } else {
             gtk_header_bar_remove(bar, child.widget)
@@ -326,6 +334,10 @@ public final class HeaderBar: Widget {
             return
         }
         let frame = AllocationBox(around: widget)
+        // It takes all the room between the bar's start and end items (GtkCenterLayout gives an expanding
+        // centre child the width left, still centred), so that it is allocated again whenever the bar's
+        // width changes and says how much room a moved button would have to come back.
+        gtk_widget_set_hexpand(frame.view.widget, 1)
         frame.onAllocated = { [weak self] width in self?.titleAllocated(width: width, title: widget) }
         titleFrame = frame
         gtk_header_bar_set_title_widget(bar, frame.view.widget)
@@ -360,20 +372,26 @@ public final class HeaderBar: Widget {
             hidStartItem = startMoved
         }
         let staying = endItems.filter { !Self.mayMove($0) }
-        var order = staying.filter { $0.hasCSSClass("suggested-action") } + staying.filter { !$0.hasCSSClass("suggested-action") }
-        if overflowCount > 0 { order.append(moreButton) }
-        order += movable.dropLast(moved.count)
-        // Only what changed is taken out and packed again (pack_end adds on the inner side): a button
-        // under the pointer, or one a popover hangs from, stays where it is.
-        var kept = 0
-        while kept < min(order.count, packedEnd.count), order[kept] === packedEnd[kept],
-              gtk_widget_is_ancestor(order[kept].widget, widget) != 0 { kept += 1 }
-        for item in packedEnd[kept...] where item.parentWidget != nil && !order[..<kept].contains(where: { $0 === item }) {
+        // Outermost first. More is always packed, hidden while nothing is in it.
+        let order = staying.filter { $0.hasCSSClass("suggested-action") } + staying.filter { !$0.hasCSSClass("suggested-action") }
+            + [moreButton] + movable.dropLast(moved.count)
+        moreButton.isVisible = overflowCount > 0
+        // What stays in the bar is only reordered, never taken out and put back: taking a widget out
+        // unrealizes it and its popovers, and GTK 4.8 then still refers to a popover's freed surface (its
+        // tooltip timer after More's menu was used: a critical, as the pointer-focus crash was).
+        for item in packedEnd where gtk_widget_is_ancestor(item.widget, widget) != 0 && !order.contains(where: { $0 === item }) {
             gtk_header_bar_remove(bar, item.widget)
         }
-        for item in order[kept...] {
-            if item.parentWidget != nil { gtk_header_bar_remove(bar, item.widget) }
+        for item in order.reversed() where gtk_widget_is_ancestor(item.widget, widget) == 0 {
+            if item.parentWidget != nil { gtk_widget_unparent(item.widget) }  // in another bar's box
             gtk_header_bar_pack_end(bar, item.widget)
+        }
+        if let endBox = gtk_widget_get_parent(moreButton.widget) {
+            var previous: UnsafeMutablePointer<GtkWidget>?
+            for item in order.reversed() {  // the end box's children, start to end
+                gtk_box_reorder_child_after(UnsafeMutableRawPointer(endBox).assumingMemoryBound(to: GtkBox.self), item.widget, previous)
+                previous = item.widget
+            }
         }
         packedEnd = order
         recheckAfterLayout()
@@ -424,7 +442,25 @@ public final class HeaderBar: Widget {
         func item(at index: Int) -> Widget? {
             index < movable.count ? movable[movable.count - 1 - index] : movableStartItem
         }
-        if width < natural, overflowCount < overflowLimit, let next = item(at: overflowCount) {
+        let compactable = endItems.compactMap { $0 as? Button }.filter { !Self.mayMove($0) && $0.compactLabel != nil && $0.isVisible }
+        if width < natural, overflowCount >= overflowLimit, let next = compactable.first(where: { !$0.showsCompactLabel }) {
+            // Everything that can move has: a staying button (the affirmative action) shows its shorter label.
+            guard isShortOfRoom else {
+                isShortOfRoom = true
+                return recheck(inMilliseconds: 100)
+            }
+            isShortOfRoom = false
+            let before = next.width
+            next.showsCompactLabel = true
+            widthsSavedByCompacting[ObjectIdentifier(next)] = max(0, before - next.naturalWidth)
+            recheckAfterLayout()
+        } else if width >= natural, let last = compactable.last(where: \.showsCompactLabel) {
+            // Room again: the full label comes back first (before anything moved comes out of the menu).
+            isShortOfRoom = false
+            guard width - natural >= (widthsSavedByCompacting[ObjectIdentifier(last)] ?? 0) + 6 else { return }
+            last.showsCompactLabel = false
+            recheckAfterLayout()
+        } else if width < natural, overflowCount < overflowLimit, let next = item(at: overflowCount) {
             // Short of room twice, 100 ms apart: a width seen only while the bar changes moves nothing.
             guard isShortOfRoom else {
                 isShortOfRoom = true

@@ -275,6 +275,16 @@ extension NavigationStack {
         }
         for other in pages where other !== page { other.unpackBarItems() }
         page?.packBarItems(into: headerBar)
+        // The visible page's last start button (a flow's Cancel, pushed here) may go into the bar's
+        // overflow menu while Back is shown, as a dialog's Cancel does; a movable start item the bar's
+        // owner set (the dialog's own Cancel) is left alone.
+        if headerBar.movableStartItem == nil || headerBar.movableStartItem === pageMovableStartItem {
+            let start = page?.startBarItems.last { $0 is Button }
+            if start !== headerBar.movableStartItem {
+                pageMovableStartItem = start
+                headerBar.setMovableStartItem(start) { [weak self] in self?.backButton.isVisible == true }
+            }
+        }
     }
 
     /// Packs the visible page's bar items again, after the bar's own items (so they sit inside them).

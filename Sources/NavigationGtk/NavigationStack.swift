@@ -94,6 +94,9 @@ public final class NavigationStack {
     /// flows pushed onto it add none of their own.
     public var providesCancel = false
 
+    /// The visible page's start button the bar may move into its overflow menu (see ``updateBar()``).
+    var pageMovableStartItem: Widget?
+
     /// The height in pixels of the translucent bar floating over this stack's pages (0 when the bar is
     /// opaque or hidden), as the window hosting the stack measured it at its last layout. Pages whose
     /// ``Page/extendsUnderTopBar`` is true are told each change (``Page/topInsetDidChange(_:)``).

@@ -112,8 +112,11 @@ private struct Tour {
         comment.commentView.insertAtCursor(" " + String(repeating: "More about this coffee. ", count: 87))
         try await save(window(of: dialog), "add-a-comment-near-the-limit")
         comment.commentView.text = typed
+        try await saveMoreMenu(of: dialog, as: "add-a-comment-more-menu")
         comment.postButton.activate()
         try await waitUntil("the new post") { dialog.isDismissed && app.myProfile.feedItems.first?.isPhotoLoaded == true }
+        try await waitUntil("the Posted toast") { app.toasts.shownButton(labeled: localized("View")) != nil }
+        try await save(main, "my-profile-posted-toast", keepingToasts: true)
         try await save(main, "my-profile-with-post")
 
         let second = try await openPhotoFlow(app.myProfile.postButton)
@@ -307,6 +310,49 @@ private struct Tour {
         try await save(main, "link-not-found")
         stack.popToRoot()
         try await waitForStack(depth: 1)
+
+        // Delete on a post's page: the page goes, and a toast offers Undo; Undo brings the post back.
+        app.open(link: Route.post(onFriends.id).link)
+        try await waitForStack(depth: 3)
+        let doomed = stack.visiblePage as! PhotoDetailPage
+        try await waitUntil("the post's photo") { doomed.isPhotoLoaded }
+        try await activateButton(localized("Delete"), in: doomed)
+        try await waitForStack(depth: 2)
+        try await waitUntil("Undo") { app.toasts.shownButton(labeled: localized("Undo")) != nil }
+        try await save(main, "post-deleted-undo", keepingToasts: true)
+        guard let undo = app.toasts.shownButton(labeled: localized("Undo")) else {
+            throw ReviewError(message: "Undo went before it was pressed")
+        }
+        undo.activate()
+        try await waitUntil("the post back") { (try? app.store.post(id: onFriends.id)) != nil }
+        stack.popToRoot()
+        try await waitForStack(depth: 1)
+    }
+
+    /// Saves `dialog`'s bar with its overflow menu (More) open, as screen `name`: in a window 360 px
+    /// wide, as a phone has (a flow in its own window is made that narrow for it, then given its width
+    /// back), where the bar's end buttons and, while Back shows, Cancel are in More.
+    func saveMoreMenu(of dialog: ModalDialog, as name: String) async throws {
+        let bar = dialog.stack.headerBar
+        let (width, height) = (dialog.window.width, dialog.window.height)
+        if dialog.style == .window {
+            dialog.window.setDefaultSize(width: 360, height: height)
+            try await waitUntil("the flow's window 360 px wide") { abs(dialog.window.width - 360) <= 12 }
+        }
+        try await waitUntil("items in More") { bar.overflowCount > 0 && bar.moreButton.isMapped }
+        bar.moreButton.openMenu()
+        try await waitUntil("More open") { bar.moreButton.isMenuOpen && bar.moreButton.menuPopover?.isMapped == true }
+        try await save(window(of: dialog), name, overlays: [bar.moreButton.menuPopover].compactMap { $0 })
+        bar.moreButton.closeMenu()
+        try await waitUntil("More closed") { !bar.moreButton.isMenuOpen }
+        if dialog.style == .window {
+            dialog.window.setDefaultSize(width: width, height: height)
+            do {
+                try await waitUntil("the flow's window as wide as before") { abs(dialog.window.width - width) <= 12 && bar.overflowCount == 0 }
+            } catch {
+                throw ReviewError(message: "\(error): \(dialog.window.width) px wide (was \(width)), \(bar.overflowCount) in More")
+            }
+        }
     }
 
     func waitForWebPage(_ page: WebPage) async throws {
@@ -345,9 +391,19 @@ private struct Tour {
         return stack.visiblePage as! CommentPage
     }
 
+    /// Activates the button reading `label` among `page`'s actions (under the photo).
     func activateButton(_ label: String, in page: PhotoDetailPage) async throws {
-        guard let button = page.actions.child(at: 0) else { throw ReviewError(message: "no \(label) button") }
-        Widget(UnsafeMutableRawPointer(button), transfer: .none).activate()
+        var index = 0
+        while let button = page.actions.child(at: index) {
+            if String(cString: navgtk_type_name_of(button)) == "GtkButton",
+               let text = gtk_button_get_label(UnsafeMutableRawPointer(button).assumingMemoryBound(to: GtkButton.self)),
+               String(cString: text).filter({ $0 != "_" }) == label {
+                Widget(UnsafeMutableRawPointer(button), transfer: .none).activate()
+                return
+            }
+            index += 1
+        }
+        throw ReviewError(message: "no \(label) button")
     }
 
     func activateBarButton(_ label: String) async throws {
@@ -367,7 +423,12 @@ private struct Tour {
     /// ``ReviewGallery/screens``, then runs ``onScreen``.
     /// `settle`: how long the first variant waits; a scrolled list or page waits for GTK's and WebKit's
     /// scroll indicators to fade (about 3 s), so that the picture is the same on every run.
-    func save(_ window: Window, _ name: String, overlays: [Widget] = [], settle: Duration = .milliseconds(400)) async throws {
+    ///
+    /// `keepingToasts`: the screen shows the toast that is up (a toast screen); it must last through every
+    /// variant's picture (a toast goes after 5 s), else this throws rather than save pictures that differ.
+    /// The caller then deals with it (presses its button), as the next screen dismisses it.
+    func save(_ window: Window, _ name: String, overlays: [Widget] = [], settle: Duration = .milliseconds(400),
+              keepingToasts: Bool = false) async throws {
         guard ReviewGallery.screens.contains(where: { $0.name == name }) else {
             throw ReviewError(message: "\(name) is not in ReviewGallery.screens")
         }
@@ -375,7 +436,8 @@ private struct Tour {
         try Files.makeDirectory(folder)
         // A toast goes by itself after 5 seconds: whether one still shows would depend on how fast the tour
         // ran. Each screen is saved without the toasts of earlier steps (they slide away while it settles).
-        for toast in app.toasts.toasts { toast.dismiss() }
+        let shownToasts = keepingToasts ? app.toasts.toasts : []
+        if !keepingToasts { for toast in app.toasts.toasts { toast.dismiss() } }
         for (index, variant) in variants.enumerated() {
             StyleManager.default.colorScheme = variant.dark ? .forceDark : .forceLight  // the text direction is the part's, set before the app was built
             try await Self.useHighContrast(variant.highContrast)
@@ -394,7 +456,13 @@ private struct Tour {
                 }
             }
         }
-        for toast in app.toasts.toasts { toast.dismiss() }  // one that came while the pictures were taken
+        if keepingToasts {
+            guard !shownToasts.isEmpty, !shownToasts.contains(where: \.isDismissed) else {
+                throw ReviewError(message: "\(name): the toast went before all its pictures were saved")
+            }
+        } else {
+            for toast in app.toasts.toasts { toast.dismiss() }  // one that came while the pictures were taken
+        }
         await onScreen?(name)  // in the last variant; the walk goes on in it (the next screen sets its own)
     }
 

@@ -170,6 +170,7 @@ final class AccessibilityTourTests: GtkTestCase, @unchecked Sendable {
 
             for line in heard where !line.hasPrefix("## ") && !line.hasPrefix("frame|") {
                 XCTAssertFalse(line.hasSuffix("|"), "a control without a name: \(line)")
+                XCTAssertFalse(line.contains("|Gtk") || line.contains("|Adw"), "a control read by its type name: \(line)")
             }
             let root = ((bundledPhotos as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
             let fixture = (try? String(contentsOfFile: root + "/Tests/PostcardTests/Fixtures/accessibility-tour.txt", encoding: .utf8)) ?? ""

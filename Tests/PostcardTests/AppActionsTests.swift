@@ -51,6 +51,15 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(String(cString: adw_about_window_get_application_name(about)), "Postcard")
             XCTAssertEqual(String(cString: adw_about_window_get_version(about)), AppController.version)
             let lines = try readAccessibilityTree()
+            // Every part a screen reader reaches has a name, none a type name (GTK 4.8 reads libadwaita's
+            // version button and the text views of the Troubleshooting and What's New pages as "GtkButton"
+            // and "GtkTextView" unless the window is repaired).
+            let heardInAbout = Array(lines.drop(while: { !$0.hasPrefix("dialog|") }))
+            XCTAssertFalse(heardInAbout.isEmpty, "About is read: \(lines)")
+            XCTAssertEqual(heardInAbout.filter { $0.contains("|Gtk") || $0.contains("|Adw") || $0.hasSuffix("|") }, [],
+                           "nothing in About is read by its type name, or without a name")
+            XCTAssertTrue(heardInAbout.contains("push button|\(AppController.version)"), "the version button reads the version")
+            XCTAssertTrue(heardInAbout.contains("text|Debugging Information"), "the debugging text is named by its page's title")
             XCTAssertTrue(lines.contains("dialog|About Postcard") || lines.contains { $0.hasPrefix("dialog|") },
                           "About is announced as a dialog: \(lines.filter { $0.hasPrefix("dialog") || $0.hasPrefix("frame") })")
             app.aboutWindow?.destroy()

@@ -786,11 +786,13 @@ extension AppNavigationTests {
                     for label in bar.moreButton.itemLabels {
                         XCTAssertEqual(menu.filter { $0 == "menu item|" + label }.count, 1, "“\(label)” read once in the menu: \(menu.filter { $0.hasPrefix("menu item") })")
                     }
-                    pressKey(XK_Escape)
-                    spin(until: { !bar.moreButton.isMenuOpen }, "Escape closes it")
-                    // Choosing a moved item does what its button does: Take Photo pushes the Camera.
-                    if bar.moreButton.itemLabels.contains("Take Photo") {
-                        bar.moreButton.activateItem("Take Photo")
+                    XCTAssertTrue(menu.contains("menu item|Take Photo"), "Take Photo is in More: \(bar.moreButton.itemLabels)")
+                    // Chosen with the keyboard (the first item has focus; Down moves; Return chooses), a moved
+                    // item does what its button does: Take Photo pushes the Camera.
+                    if let index = bar.moreButton.itemLabels.firstIndex(of: "Take Photo") {
+                        spin(for: 0.2)
+                        for _ in 0..<index { pressKey(XK_Down) }
+                        pressKey(XK_Return)
                         spin(until: { dialog.stack.visiblePage is CameraPage && dialog.stack.transition == .idle }, "the Camera")
                         spin(for: 0.3)
                         spin(until: { !dialog.stack.titleLabel.isEllipsized }, "“Camera” whole")
@@ -800,6 +802,15 @@ extension AppNavigationTests {
                 } else {
                     XCTAssertEqual(bar.overflowCount, 0, "nothing moved at 1280 px")
                     XCTAssertFalse(bar.moreButton.isMapped)
+                    XCTAssertEqual(Set(endItemsShown(bar)), ["Help", "Take Photo", "Open File…"])
+                    // The flow's own window made as narrow as a phone, then wide again: the buttons move into
+                    // More, then all come back.
+                    let (dialogWidth, dialogHeight) = (dialog.window.width, dialog.window.height)
+                    dialog.window.setDefaultSize(width: 360, height: dialogHeight)
+                    spin(until: { bar.overflowCount > 0 && bar.moreButton.isMapped }, "buttons in More at 360 px")
+                    spin(until: { !dialog.stack.titleLabel.isEllipsized }, "the title whole in the narrowed window")
+                    dialog.window.setDefaultSize(width: dialogWidth, height: dialogHeight)
+                    spin(until: { bar.overflowCount == 0 && !bar.moreButton.isMapped }, "every button back in the bar")
                     XCTAssertEqual(Set(endItemsShown(bar)), ["Help", "Take Photo", "Open File…"])
                 }
                 let picker = dialog.stack.visiblePage as! PhotoPickerPage
@@ -826,7 +837,13 @@ extension AppNavigationTests {
                     (dialog.stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
                     spin(until: { dialog.stack.visiblePage is CommentPage && dialog.stack.transition == .idle }, "Add a Comment again")
                     spin(until: { bar.moreButton.itemLabels.contains("Cancel") }, "Cancel in the menu again")
-                    bar.moreButton.activateItem("Cancel")
+                    // Chosen with the keyboard from the menu rebuilt for this page.
+                    XCTAssertTrue(bar.moreButton.grabFocus())
+                    pressKey(XK_Return)
+                    spin(until: { bar.moreButton.isMenuOpen }, "More open on Add a Comment")
+                    spin(for: 0.2)
+                    for _ in 0..<bar.moreButton.itemLabels.firstIndex(of: "Cancel")! { pressKey(XK_Down) }
+                    pressKey(XK_Return)
                 } else {
                     XCTAssertEqual(bar.overflowCount, 0)
                     XCTAssertTrue(dialog.cancelButton.isMapped)
@@ -844,5 +861,51 @@ extension AppController {
     @MainActor
     fileprivate func toastButtonShown(_ test: GtkTestCase, _ label: String) -> Bool {
         test.findButton(labeled: label, in: toasts) != nil
+    }
+}
+
+/// Pages pushed on the main window's stack at 360 px: Comments, and a flow pushed on it (Reply with
+/// Photo), show their whole titles; the flow's Cancel goes into More while Back shows, and the suggested
+/// action shows its shorter label only while the bar is that narrow.
+extension AppNavigationTests {
+    func testPushedPagesAndAPushedFlowShowWholeTitlesAt360() throws {
+        try onMain {
+            let app = try makeApp(posts: ["A coffee"], width: 360)
+            let main = app.mainWindow.window
+            let stack = app.mainWindow.stack
+            let bar = stack.headerBar
+            spin(until: { abs(main.width - 360) <= 12 }, "360 px")
+            let post = try XCTUnwrap(app.store.posts(onProfile: "me").first)
+            app.open(.comments(post.id))
+            spin(until: { stack.visiblePage is CommentThreadPage && stack.transition == .idle }, "Comments")
+            let thread = stack.visiblePage as! CommentThreadPage
+            spin(until: { !stack.titleLabel.isEllipsized && thread.replyButton.label == "Reply" }, "“Comments” whole, beside Reply")
+            XCTAssertTrue(thread.replyButton.isMapped, "the affirmative action stays in the bar")
+            XCTAssertTrue(try readAccessibilityTree().contains("push button|Reply"), "read as it shows")
+
+            thread.replyButton.activate()
+            spin(until: { (stack.visiblePage as? PhotoPickerPage)?.hasSettled == true && stack.transition == .idle }, "Choose a Photo pushed")
+            spin(until: { !stack.titleLabel.isEllipsized && stack.titleLabel.text == "Choose a Photo" }, "“Choose a Photo” whole")
+            XCTAssertTrue(bar.moreButton.itemLabels.contains("Cancel"), "the flow's Cancel in More while Back shows: \(bar.moreButton.itemLabels)")
+            (stack.visiblePage as! PhotoPickerPage).grid.activateItem(at: 0)
+            spin(until: { stack.visiblePage is CommentPage && stack.transition == .idle }, "Add a Comment")
+            spin(until: { !stack.titleLabel.isEllipsized && stack.titleLabel.text == "Add a Comment" }, "“Add a Comment” whole")
+            // Cancel chosen from More with the keyboard ends the flow: back on Comments.
+            spin(until: { bar.moreButton.itemLabels.contains("Cancel") && bar.moreButton.isMapped }, "Cancel in More")
+            XCTAssertTrue(bar.moreButton.grabFocus())
+            pressKey(XK_Return)
+            spin(until: { bar.moreButton.isMenuOpen }, "More open")
+            spin(for: 0.2)
+            for _ in 0..<bar.moreButton.itemLabels.firstIndex(of: "Cancel")! { pressKey(XK_Down) }
+            pressKey(XK_Return)
+            spin(until: { stack.visiblePage === thread && stack.transition == .idle }, "the flow cancelled, Comments again")
+            XCTAssertFalse(bar.moreButton.itemLabels.contains("Cancel"))
+
+            // Wide again: the whole label comes back.
+            main.setDefaultSize(width: 1280, height: 720)
+            spin(until: { thread.replyButton.label == "Reply with Photo" }, "“Reply with Photo” at 1280 px")
+            XCTAssertFalse(stack.titleLabel.isEllipsized)
+            main.destroy()
+        }
     }
 }

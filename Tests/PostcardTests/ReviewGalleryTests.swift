@@ -12,15 +12,15 @@ import XCTest
 final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
     /// Every screen the gallery must have (its folder names); a screen dropped from the tour fails here.
     static let expectedScreens = [
-        "my-profile", "primary-menu", "my-profile-with-post", "my-profile-scrolled-under-the-bar",
+        "my-profile", "primary-menu", "my-profile-posted-toast", "my-profile-with-post", "my-profile-scrolled-under-the-bar",
         "choose-a-photo", "choose-a-photo-no-photos", "choose-a-photo-damaged-photo", "choose-a-photo-reply-pushed",
         "choose-a-photo-message", "add-a-comment", "add-a-comment-failed", "add-a-comment-not-saved",
-        "add-a-comment-near-the-limit", "add-a-comment-reply-pushed",
+        "add-a-comment-near-the-limit", "add-a-comment-more-menu", "add-a-comment-reply-pushed",
         "add-a-comment-message", "add-a-comment-after-quick-snap", "discard-this-post", "friend-profile",
         "post-detail-pushed", "post-detail-presented", "comments", "back-history-menu", "comments-with-reply",
         "edit-caption", "messages", "messages-with-message", "choose-recipient", "camera-pushed", "camera-presented",
         "camera-no-camera", "web-page-pushed", "web-page-scrolled-under-the-bar", "web-page-presented",
-        "web-page-failed-to-load", "keyboard-shortcuts", "about", "post-opened-by-link", "link-not-found",
+        "web-page-failed-to-load", "keyboard-shortcuts", "about", "post-opened-by-link", "link-not-found", "post-deleted-undo",
     ]
     /// Screens shown in the main window (at 360 px flows are bottom sheets in it); the others are
     /// windows of their own (the discard question, pages presented alone, shortcuts, About).
@@ -53,7 +53,7 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
         try waitFor("the review tour", timeout: 300) { !process.isRunning }
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         XCTAssertEqual(process.terminationStatus, 0, "the tour ran to the end:\n\(output)")
-        XCTAssertTrue(output.contains("Review gallery: 114 pictures of 38 screens"), output)
+        XCTAssertTrue(output.contains("Review gallery: 123 pictures of 41 screens"), output)
 
         for screen in Self.expectedScreens {
             var luminance: [String: Double] = [:]
@@ -113,7 +113,7 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
             ReviewGallery.indexHTML(in: FilePath(gallery), parts: [ReviewPart(name: "360")!], problems: [],
                                     compared: FilePath(earlier), changes: changes)
         }
-        XCTAssertTrue(compared.contains("1 of 114 pictures differ; 1 is new"), "the index counts the changes")
+        XCTAssertTrue(compared.contains("1 of 123 pictures differ; 1 is new"), "the index counts the changes")
         XCTAssertTrue(compared.contains("<a href=\"#my-profile\">"), "the index links the changed screen")
         XCTAssertTrue(compared.contains("<img src=\"\(diff)\""), "the index shows the difference picture")
         XCTAssertTrue(compared.contains("<img src=\"\(FilePath(earlier).appending("my-profile", "360-light-ltr.png").uri)\""),

@@ -128,6 +128,7 @@ public final class PhotoPickerPage: Page {
 
         let icon = Image(iconName: "image-x-generic-symbolic", pixelSize: 64)
         icon.addCSSClass("dim-label")
+        icon.hideFromScreenReaders()  // decoration: the label says it (GTK 4.8 would read "GtkImage")
         statusLabel.wraps = true
         statusLabel.widthInCharacters = 30
         statusLabel.addCSSClass("dim-label")

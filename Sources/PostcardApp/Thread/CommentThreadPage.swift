@@ -51,6 +51,8 @@ public final class CommentThreadPage: ListPage {
         subject = post.id
         list.readMoreWhenScrolled()
         linkRelay.onOpenLink = { [weak self] uri in self?.onOpenLink?(uri) }
+        // Translators: Reply with Photo shortened, shown in a bar too narrow for the whole title otherwise.
+        replyButton.compactLabel = localized("Reply")
         replyButton.onClicked { [weak self] in self?.onReply?() }
         list.onLoadError = { [weak self] error in self?.showError(localized("Can't load more replies: %s", "\(error)")) }
         update(total: 0)
