@@ -67,8 +67,7 @@ public final class MessageDialog {
         // libadwaita makes them mnemonic buttons (two of each: for a wide and a narrow dialog), which GTK
         // 4.8 names twice ("Discard Discard"): once.
         for button in buttons where button.label == keepLabel || button.label == confirmLabel {
-            navgtk_accessible_reset_labelled_by(button.widget)
-            button.setAccessibleLabel(String((button.label ?? "").filter { $0 != "_" }))
+            button.nameMnemonicLabelOnce()
         }
         window.connect("response") { [weak self] args in
             self?.finish(args.string(at: 1) == Self.confirmResponse)

@@ -133,10 +133,9 @@ public final class ToastOverlay: Widget {
         func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
             if String(cString: navgtk_type_name_of(widget)) == "GtkButton" {
                 let button = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)
-                if let label = gtk_button_get_label(button), gtk_button_get_use_underline(button) != 0 {
-                    navgtk_accessible_reset_labelled_by(widget)
-                    navgtk_accessible_set_label(widget, String(cString: label).filter { $0 != "_" })
-                } else if gtk_button_get_label(button) == nil, navgtk_accessible_has_label(widget) == 0 {
+                if gtk_button_get_label(button) != nil {
+                    Button(wrapping: widget).nameMnemonicLabelOnce()
+                } else if navgtk_accessible_has_label(widget) == 0 {
                     // The toast's own close button: an icon GTK 4.8 reads as "GtkImage".
                     navgtk_accessible_set_label(widget, localized("Close"))
                     gtk_widget_set_tooltip_text(widget, localized("Close"))

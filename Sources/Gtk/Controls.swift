@@ -25,6 +25,14 @@ public final class Button: Widget {
         setAccessibleLabel(String(label.filter { $0 != "_" }))
     }
 
+    /// Names a mnemonic button (one GTK or a library made, e.g. libadwaita's dialogs and toasts) once,
+    /// by its label without the `_`: GTK 4.8 reads it by its label as written and again by its
+    /// labelled-by relation ("_Undo Undo"). A button with no mnemonic label is left as it is.
+    package func nameMnemonicLabelOnce() {
+        guard let label, gtk_button_get_use_underline(pointer()) != 0 else { return }
+        setMnemonicAccessibleLabel(label)
+    }
+
     /// Wraps a button GTK or a library made inside a composite widget (libadwaita's dialogs), with a
     /// reference of its own.
     package init(wrapping button: UnsafeMutablePointer<GtkWidget>) {
