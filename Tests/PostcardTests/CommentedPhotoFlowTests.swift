@@ -310,8 +310,8 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
         onMain {
             let harness = startedFlow(library: "/nonexistent/photos")
             let picker = harness.picker!
-            XCTAssertTrue(picker.statusLabel.isVisible)
-            XCTAssertTrue(picker.statusLabel.text.contains("/nonexistent/photos"), picker.statusLabel.text)
+            XCTAssertTrue(picker.emptyState.isVisible)
+            XCTAssertTrue(picker.emptyState.text.contains("/nonexistent/photos"), picker.emptyState.text)
             XCTAssertTrue(picker.openFileButton.isSensitive)
             harness.dialog!.cancelButton.activate()
             assertEndedOnce(harness, .canceled)

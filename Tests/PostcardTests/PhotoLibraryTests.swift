@@ -303,7 +303,7 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
             let harness = openPicker(makeTemporaryDirectory())
             let picker = harness.picker!
             XCTAssertTrue(picker.emptyState.isMapped)
-            XCTAssertTrue(picker.statusLabel.text.hasPrefix("No photos in"), picker.statusLabel.text)
+            XCTAssertTrue(picker.emptyState.text.hasPrefix("No photos in"), picker.emptyState.text)
             XCTAssertNotNil(findButton(labeled: "Open File…", in: picker.emptyState), "Open File… in the empty state")
             XCTAssertTrue(picker.openFileButton.isMapped, "and in the bar")
         }

@@ -1,3 +1,4 @@
+import Adwaita
 import Gtk
 import NavigationGtk
 import PostcardModel
@@ -43,10 +44,9 @@ public final class PhotoPickerPage: Page {
     public var onTakePhoto: (@MainActor () -> Void)? {
         didSet { takePhotoButton.isVisible = onTakePhoto != nil }
     }
-    /// The empty state (no photos, or the folder cannot be read): a message and its own Open File….
-    public let emptyState = Box(.vertical, spacing: 12)
-    /// The empty state's message.
-    public let statusLabel = Label()
+    /// The empty state (no photos, or the folder cannot be read), libadwaita's status page: what
+    /// happened (its ``Adwaita/StatusPage/text`` names the folder) and its own Open File….
+    public let emptyState = Adwaita.StatusPage(iconName: "image-x-generic-symbolic")
     /// A problem with one photo (e.g. it was deleted after the grid was shown), above the grid.
     public let messageLabel = Label()
 
@@ -126,22 +126,10 @@ public final class PhotoPickerPage: Page {
         messageLabel.setMargins(top: 8, bottom: 0, start: 12, end: 12)
         messageLabel.isVisible = false
 
-        let icon = Image(iconName: "image-x-generic-symbolic", pixelSize: 64)
-        icon.addCSSClass("dim-label")
-        icon.hideFromScreenReaders()  // decoration: the label says it (GTK 4.8 would read "GtkImage")
-        statusLabel.wraps = true
-        statusLabel.widthInCharacters = 30
-        statusLabel.addCSSClass("dim-label")
         let emptyOpenFile = Button(label: localized("Open File…"))
-        emptyOpenFile.horizontalAlignment = .center
-        emptyOpenFile.addCSSClass("pill")
         emptyOpenFile.onClicked { [weak self] in self?.openFile() }
-        emptyState.append(icon)
-        emptyState.append(statusLabel)
-        emptyState.append(emptyOpenFile)
-        emptyState.verticalAlignment = .center
+        emptyState.addAction(emptyOpenFile)
         emptyState.expandsVertically = true
-        emptyState.setMargins(24)
         emptyState.isVisible = false
 
         content.append(messageLabel)
@@ -264,16 +252,20 @@ public final class PhotoPickerPage: Page {
         index.makesThumbnails = true
         for (_, tile) in boundTiles { tile.loadIfShown() }
         if let error {
-            // Translators: %1$s is a folder, %2$s why it can't be read.
-            showEmptyState(localized("Can't read the photo folder “%1$s”: %2$s", library.directory, "\(error)"))
+            // Translators: the headline of Choose a Photo when its folder can't be read.
+            showEmptyState(localized("Can't Read the Photo Folder"),
+                           // Translators: %1$s is a folder, %2$s why it can't be read.
+                           localized("Can't read the photo folder “%1$s”: %2$s", library.directory, "\(error)"))
         } else if libraryPhotos.isEmpty {
-            // Translators: %s is a folder. “Open File…” is the button beside this text.
-            showEmptyState(localized("No photos in “%s”. Use Open File… to choose one from elsewhere.", library.directory))
+            // Translators: the headline of Choose a Photo over a folder with no photos.
+            showEmptyState(localized("No Photos"),
+                           // Translators: %s is a folder. “Open File…” is the button beside this text.
+                           localized("No photos in “%s”. Use Open File… to choose one from elsewhere.", library.directory))
         }
     }
 
-    private func showEmptyState(_ message: String) {
-        statusLabel.text = message
+    private func showEmptyState(_ title: String, _ message: String) {
+        emptyState.set(title: title, description: message)
         emptyState.isVisible = true
         scroller.isVisible = false
     }
