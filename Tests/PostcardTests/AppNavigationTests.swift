@@ -756,6 +756,21 @@ extension AppNavigationTests {
             .compactMap { ($0 as? Button).map { $0.label ?? $0.tooltip ?? "" } }
     }
 
+    /// Opens the bar's More with the keyboard (focus, Return) and chooses `label` as a keyboard user
+    /// does: the first item has focus, Down moves, Return chooses.
+    @MainActor
+    private func chooseWithTheKeyboard(_ label: String, fromMoreIn bar: HeaderBar, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(bar.moreButton.grabFocus(), "More is reached by keyboard", file: file, line: line)
+        pressKey(XK_Return)
+        spin(until: { bar.moreButton.isMenuOpen }, "Return opens More", file: file, line: line)
+        spin(for: 0.2)
+        guard let index = bar.moreButton.itemLabels.firstIndex(of: label) else {
+            return XCTFail("“\(label)” is not in More: \(bar.moreButton.itemLabels)", file: file, line: line)
+        }
+        for _ in 0..<index { pressKey(XK_Down) }
+        pressKey(XK_Return)
+    }
+
     func testTheFlowsBarShowsWholeTitlesAt360WithTheRestInItsOverflowMenuAndEverythingAt1280() throws {
         try onMain {
             for width: Int32 in [360, 1280] {
@@ -838,12 +853,7 @@ extension AppNavigationTests {
                     spin(until: { dialog.stack.visiblePage is CommentPage && dialog.stack.transition == .idle }, "Add a Comment again")
                     spin(until: { bar.moreButton.itemLabels.contains("Cancel") }, "Cancel in the menu again")
                     // Chosen with the keyboard from the menu rebuilt for this page.
-                    XCTAssertTrue(bar.moreButton.grabFocus())
-                    pressKey(XK_Return)
-                    spin(until: { bar.moreButton.isMenuOpen }, "More open on Add a Comment")
-                    spin(for: 0.2)
-                    for _ in 0..<bar.moreButton.itemLabels.firstIndex(of: "Cancel")! { pressKey(XK_Down) }
-                    pressKey(XK_Return)
+                    chooseWithTheKeyboard("Cancel", fromMoreIn: bar)
                 } else {
                     XCTAssertEqual(bar.overflowCount, 0)
                     XCTAssertTrue(dialog.cancelButton.isMapped)
@@ -892,12 +902,7 @@ extension AppNavigationTests {
             spin(until: { !stack.titleLabel.isEllipsized && stack.titleLabel.text == "Add a Comment" }, "“Add a Comment” whole")
             // Cancel chosen from More with the keyboard ends the flow: back on Comments.
             spin(until: { bar.moreButton.itemLabels.contains("Cancel") && bar.moreButton.isMapped }, "Cancel in More")
-            XCTAssertTrue(bar.moreButton.grabFocus())
-            pressKey(XK_Return)
-            spin(until: { bar.moreButton.isMenuOpen }, "More open")
-            spin(for: 0.2)
-            for _ in 0..<bar.moreButton.itemLabels.firstIndex(of: "Cancel")! { pressKey(XK_Down) }
-            pressKey(XK_Return)
+            chooseWithTheKeyboard("Cancel", fromMoreIn: bar)
             spin(until: { stack.visiblePage === thread && stack.transition == .idle }, "the flow cancelled, Comments again")
             XCTAssertFalse(bar.moreButton.itemLabels.contains("Cancel"))
 
