@@ -4,10 +4,13 @@ SHELL := /bin/bash
 
 # Debian packages: build (gtk4, sqlite3, XTEST for test input), run (icons, fonts), test display (Xvfb, D-Bus).
 # Photos: thumbnails (libgnome-desktop-4 and its thumbnailers), EXIF (gexiv2), HEIC/WebP/AVIF/SVG loaders.
+# Codes: GStreamer's zbar element (plugins-bad) reads them, libqrencode draws them, zbarimg (zbar-tools) checks
+# the drawn ones in the tests.
 PACKAGES := pkg-config libgtk-4-dev libadwaita-1-dev libsqlite3-dev libxtst-dev adwaita-icon-theme fonts-dejavu-core \
             libgnome-desktop-4-dev libgexiv2-dev libgdk-pixbuf2.0-bin bubblewrap \
             heif-gdk-pixbuf webp-pixbuf-loader libavif-gdk-pixbuf librsvg2-common \
             libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+            gstreamer1.0-plugins-bad libqrencode-dev zbar-tools \
             libwebkitgtk-6.0-dev \
             desktop-file-utils appstream xvfb xauth dbus dbus-x11 at-spi2-core python3-pyatspi \
             gettext locales

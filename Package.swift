@@ -28,6 +28,8 @@ let package = Package(
         // The camera: GStreamer's core, appsink and video library.
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-video-1.0",
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+        // Postcard codes drawn for My Code: libqrencode.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // Web pages: WebKitGTK 6.0 (the GTK 4 API), used only by NavigationWeb and opened on first use
         // (its header declares what is used; only GTK's flags are needed to build).
         .systemLibrary(name: "CWebKit", pkgConfig: "gtk4", providers: [.apt(["libwebkitgtk-6.0-dev"])]),
@@ -59,7 +61,7 @@ let package = Package(
         .target(name: "PhotoPosting", dependencies: ["PostcardModel", "Adwaita", "NavigationGtk", "Gtk", "Navigation", "CGtk", "CGnomeDesktop", "CGExiv2", "CGStreamer"]),
         .target(
             name: "PostcardApp",
-            dependencies: ["PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "PostcardResources"]
+            dependencies: ["PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "PostcardResources", "CQRencode"]
         ),
         .executableTarget(name: "Postcard", dependencies: ["PostcardApp"]),
         // The review gallery and tour: `postcard-review --review-tour DIR` (`make review`).
@@ -76,7 +78,7 @@ let package = Package(
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
         .testTarget(
             name: "PostcardTests",
-            dependencies: ["PostcardApp", "PostcardReview", "PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "CAdwaita", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CGtk", "CSQLite", "CXTest",
+            dependencies: ["PostcardApp", "PostcardReview", "PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "CAdwaita", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CGtk", "CSQLite", "CXTest", "CGStreamer",
                            "PostcardResources"],
             exclude: ["Fixtures", "Scripts"]  // images in every format people have; the AT-SPI reader
         ),

@@ -44,6 +44,11 @@ static inline GtkWidget *navgtk_alert_label_new(void) {
     return GTK_WIDGET(g_object_new(GTK_TYPE_LABEL, "accessible-role", GTK_ACCESSIBLE_ROLE_ALERT, NULL));
 }
 
+// A new GtkDrawingArea that screen readers read as an image (the role is construct-only).
+static inline GtkWidget *navgtk_image_drawing_area_new(void) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_DRAWING_AREA, "accessible-role", GTK_ACCESSIBLE_ROLE_IMG, NULL));
+}
+
 // A new GtkWindow with an accessible role (construct-only; g_object_new is variadic).
 static inline GtkWidget *navgtk_box_new_with_role(GtkOrientation orientation, GtkAccessibleRole role) {
     return GTK_WIDGET(g_object_new(GTK_TYPE_BOX, "orientation", orientation, "accessible-role", role, NULL));

@@ -132,6 +132,12 @@ public final class Label: Widget {
         }
     }
 
+    /// Whether the user can select (and copy) the text.
+    public var isSelectable: Bool {
+        get { gtk_label_get_selectable(pointer()) != 0 }
+        set { gtk_label_set_selectable(pointer(), newValue ? 1 : 0) }
+    }
+
     /// Horizontal alignment of the text within the label, 0 (start) to 1 (end).
     public var xAlign: Float {
         get { gtk_label_get_xalign(pointer()) }
@@ -418,4 +424,47 @@ package func markupEscaped(_ text: String) -> String {
     let escaped = g_markup_escape_text(text, -1)!
     defer { g_free(escaped) }
     return String(cString: escaped)
+}
+
+/// A `GtkEntry`: one line of editable text (a name, a link). Screen readers name it by its accessible
+/// label. Main actor only.
+@MainActor
+public final class Entry: Widget {
+    /// Creates an empty entry named `accessibleLabel` for screen readers, showing `placeholder` (dimmed)
+    /// while empty.
+    public init(accessibleLabel: String, placeholder: String? = nil) {
+        super.init(gtk_entry_new(), transfer: .full)
+        gtk_entry_set_placeholder_text(pointer(), placeholder)
+        setAccessibleLabel(accessibleLabel)
+    }
+
+    private var editable: OpaquePointer { OpaquePointer(gobject) }
+
+    /// The text typed (plain text).
+    public var text: String {
+        get { String(cString: gtk_editable_get_text(editable)) }
+        set { gtk_editable_set_text(editable, newValue) }
+    }
+
+    /// The longest text, in characters, the entry takes (0: no limit).
+    public var maximumLength: Int32 {
+        get { gtk_entry_get_max_length(pointer()) }
+        set { gtk_entry_set_max_length(pointer(), newValue) }
+    }
+
+    /// The width the entry asks for, in characters.
+    public var widthInCharacters: Int32 {
+        get { gtk_editable_get_width_chars(editable) }
+        set { gtk_editable_set_width_chars(editable, newValue) }
+    }
+
+    /// Runs `handler` after each change of the text (typed, pasted, or set).
+    public func onChanged(_ handler: @escaping @MainActor () -> Void) {
+        connect("changed") { _ in handler() }
+    }
+
+    /// Runs `handler` when the user presses Return in the entry (GTK's `activate`).
+    public func onActivate(_ handler: @escaping @MainActor () -> Void) {
+        connect("activate") { _ in handler() }
+    }
 }

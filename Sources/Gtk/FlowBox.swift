@@ -28,6 +28,11 @@ public final class FlowBox: Widget {
         return cell
     }
 
+    /// Removes every child (and its cell).
+    public func removeAll() {
+        while let cell = gtk_widget_get_first_child(widget) { gtk_flow_box_remove(box, cell) }
+    }
+
     /// The most children per row (the grid reflows to fewer when narrow).
     public var maxChildrenPerLine: UInt32 {
         get { gtk_flow_box_get_max_children_per_line(box) }

@@ -331,14 +331,14 @@ public enum NavigationMeasurement {
         var builds: [Double] = []
         for _ in 0..<transitions {
             let start = DateText.monotonicMicroseconds
-            _ = ProfilePage(person: Person.friends[0])
+            _ = ProfilePage(person: Person(id: "ada", name: "Ada Lovelace"), viewer: Person(id: Identity.localID, name: "Sam Rivera"))
             builds.append(Double(DateText.monotonicMicroseconds - start) / 1000)
         }
         emit("push-build-ms", median(builds))
         // And what part is the stack's push itself (a page built beforehand, pushed without the app).
         var stackPushes: [Double] = []
         for _ in 0..<20 {
-            let page = ProfilePage(person: Person.friends[1])
+            let page = ProfilePage(person: Person(id: "grace", name: "Grace Hopper"), viewer: Person(id: Identity.localID, name: "Sam Rivera"))
             guard let sample = await transition(stack, recorder, { stack.push(page) }) else { break }
             stackPushes.append(sample.call)
             await sleep(milliseconds: 100)

@@ -132,3 +132,46 @@ public struct Draft: Equatable, Sendable {
         self.updatedAt = updatedAt
     }
 }
+
+/// Who the user of this Postcard is to other Postcards: an id made at first launch (a random UUID) and
+/// a name they can change. Their posts are stored under ``localID``, the same in every store.
+public struct Identity: Equatable, Sendable {
+    /// The key the store keeps the user's own posts, replies and messages under (`author`, `profile`).
+    public static let localID = "me"
+    /// How other Postcards know this user (in their Postcard code): a random UUID, e.g.
+    /// `"3f2b…-…"`, made when the store was created.
+    public let id: String
+    /// The user's name, shown on My Profile and in their code (1 to ``maximumNameLength`` characters,
+    /// no control characters).
+    public let name: String
+
+    /// The longest name, in characters, that is kept.
+    public static let maximumNameLength = 100
+
+    /// An identity (the store makes these; tests and tools may too).
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// A friend as stored: someone added from their Postcard code (or one of the sample friends).
+public struct Friend: Equatable, Hashable, Sendable, Identifiable {
+    /// The person's id (their ``Identity/id`` on their own Postcard; "ada", "grace" and "alan" for the
+    /// sample friends).
+    public let id: String
+    /// Their name, as their code gave it (shown as text, never interpreted).
+    public let name: String
+    /// The row id (what removing them marks).
+    public let rowID: Int64
+    /// When they were added, in seconds since 1970-01-01 UTC (0 for the sample friends).
+    public let addedAt: Int64
+
+    /// A friend as stored (the store makes these; tests and tools may too).
+    public init(id: String, name: String, rowID: Int64, addedAt: Int64) {
+        self.id = id
+        self.name = name
+        self.rowID = rowID
+        self.addedAt = addedAt
+    }
+}

@@ -86,7 +86,7 @@ private struct Tour {
         for (name, text) in [(photo("hubble_deep_field.jpg", else: 0), "Galaxies, as far as Hubble sees"),
                              (photo("retina.jpg", else: 1), "My eye doctor's best picture")] {
             let post = try app.store.addNow(photo: Photo(path: app.library.directory.appending(name)), comment: text,
-                                         author: Person.me.id, profile: Person.me.id)
+                                         author: Identity.localID, profile: Identity.localID)
             app.myProfile.insertNewPost(post)
         }
 
@@ -295,10 +295,10 @@ private struct Tour {
 
         // Links from outside: a post on a friend's profile opens above that profile, and a link to a post
         // that is gone opens Not Found.
-        let friend = Person.friends[0]
+        let friend = app.people.friendPeople[0]
         let onFriends = try app.store.addNow(photo: Photo(path: app.library.directory.appending(photo("rocket.jpg", else: 1))),
                                           comment: "For \(friend.name): postcard://profile/\(friend.id)",
-                                          author: Person.me.id, profile: friend.id)
+                                          author: Identity.localID, profile: friend.id)
         try await waitUntil("About closed") { !app.isBusyWithAFlowOrDialog }
         app.open(link: Route.post(onFriends.id).link)
         try await waitForStack(depth: 3)
@@ -327,6 +327,90 @@ private struct Tour {
         try await waitUntil("the post back") { (try? app.store.post(id: onFriends.id)) != nil }
         stack.popToRoot()
         try await waitForStack(depth: 1)
+        try await walkFriendsAndCodes()
+    }
+
+    /// Scan a Code presented alone (looking, a code read, no camera), My Code, and Add Friend with the
+    /// scanner pushed (a code refused) and New Friend. The camera is a still picture (`--camera image:`),
+    /// so each picture is the same every run: a photo with no code in it, then QR codes made by the app's
+    /// own encoder.
+    func walkFriendsAndCodes() async throws {
+        let folder = app.store.directory.appending("review-codes")
+        try Files.makeDirectory(folder)
+        func picture(_ name: String, of text: String) throws -> CameraSource {
+            let path = folder.appending(name)
+            guard try QRCode(encoding: text).texture(modulePixels: 10)?.save(toPNG: path) == true else {
+                throw ReviewError(message: "can't write \(path)")
+            }
+            return .image(path: path.string ?? "")
+        }
+        let cameraBefore = app.camera.sources
+        defer { if let source = cameraBefore.first { app.switchCamera(to: source) } }
+
+        func presented(_ dialog: () -> ModalDialog?) async throws -> ModalDialog {
+            try await waitUntil("presented") { dialog()?.root.view.isMapped == true && dialog()?.stack.transition == .idle }
+            return dialog()!
+        }
+        func scanner(until state: @escaping (ScanCodePage.State) -> Bool) async throws -> ModalDialog {
+            try await waitUntil("nothing open over the main window") { !app.isBusyWithAFlowOrDialog }
+            guard app.presentScanner() != nil else { throw ReviewError(message: "Scan a Code was not presented") }
+            let dialog = try await presented { app.presentedScanner }
+            let page = dialog.root as! ScanCodePage
+            try await waitUntil("Scan a Code's state") { state(page.state) }
+            return dialog
+        }
+        func close(_ dialog: ModalDialog) async throws {
+            dialog.dismiss()
+            try await waitUntil("closed") { !app.isBusyWithAFlowOrDialog }
+        }
+
+        app.switchCamera(to: .image(path: app.library.directory.appending(photo("coffee.png", else: 0)).string ?? ""))
+        var dialog = try await scanner { $0 == .looking }
+        try await save(window(of: dialog), "scan-a-code")
+        try await close(dialog)
+
+        app.switchCamera(to: try picture("text.png", of: "Meet at the north entrance at 10:30"))
+        dialog = try await scanner { if case .read = $0 { true } else { false } }
+        try await save(window(of: dialog), "scan-a-code-read")
+        try await close(dialog)
+
+        app.switchCamera(to: .device(path: "/dev/video-review-none"))
+        dialog = try await scanner { if case .problem = $0 { true } else { false } }
+        try await save(window(of: dialog), "scan-a-code-no-camera")
+        try await close(dialog)
+
+        try await waitUntil("nothing open over the main window") { !app.isBusyWithAFlowOrDialog }
+        guard app.presentMyCode() != nil else { throw ReviewError(message: "My Code was not presented") }
+        dialog = try await presented { app.presentedMyCode }
+        try await save(window(of: dialog), "my-code")
+        try await close(dialog)
+
+        // Add Friend: a code that is not a Postcard code is refused on the pushed scanner; a friend's goes on.
+        app.switchCamera(to: try picture("web.png", of: "https://example.org/postcard"))
+        app.startAddFriend()
+        try await waitUntil("Add Friend") { app.flowDialog?.stack.visiblePage is AddFriendPage && app.flowDialog?.stack.transition == .idle }
+        dialog = app.flowDialog!
+        try await save(window(of: dialog), "add-friend")
+        (dialog.stack.visiblePage as! AddFriendPage).scanButton.activate()
+        try await waitUntil("refused") {
+            guard let page = dialog.stack.visiblePage as? ScanCodePage, dialog.stack.transition == .idle else { return false }
+            if case .refused = page.state { return true }
+            return false
+        }
+        try await save(window(of: dialog), "add-friend-not-a-postcard-code")
+        dialog.stack.goBack()
+        try await waitUntil("Add Friend again") { dialog.stack.visiblePage is AddFriendPage && dialog.stack.transition == .idle }
+        app.switchCamera(to: try picture("friend.png", of: FriendCode(id: "3e8c5d1a-7b2f-4c69-8d04-b5a1f6e9c270", name: "Mei Chen").link))
+        dialog.cancelButton.activate()
+        try await waitUntil("canceled") { !app.isBusyWithAFlowOrDialog }
+        app.startAddFriend()
+        try await waitUntil("Add Friend") { app.flowDialog?.stack.visiblePage is AddFriendPage && app.flowDialog?.stack.transition == .idle }
+        dialog = app.flowDialog!
+        (dialog.stack.visiblePage as! AddFriendPage).scanButton.activate()
+        try await waitUntil("New Friend") { dialog.stack.visiblePage is NewFriendPage && dialog.stack.transition == .idle }
+        try await save(window(of: dialog), "add-friend-new-friend")
+        dialog.cancelButton.activate()
+        try await waitUntil("canceled") { !app.isBusyWithAFlowOrDialog }
     }
 
     /// Saves `dialog`'s bar with its overflow menu (More) open, as screen `name`: in a window 360 px

@@ -11,18 +11,21 @@ public enum DeletableItem: Hashable, Sendable {
     case reply(Int64)
     /// A private message.
     case message(Int64)
+    /// A friend, by their row (``Friend/rowID``): removed from the friends list (their posts stay).
+    case friend(Int64)
 
     var table: String {
         switch self {
         case .post: "posts"
         case .reply: "replies"
         case .message: "messages"
+        case .friend: "friends"
         }
     }
 
     var id: Int64 {
         switch self {
-        case .post(let id), .reply(let id), .message(let id): id
+        case .post(let id), .reply(let id), .message(let id), .friend(let id): id
         }
     }
 }
@@ -93,7 +96,7 @@ extension PostStore {
         let directory = directory
         let owners = (try? query("""
             SELECT deleted_by FROM posts WHERE deleted_by IS NOT NULL UNION SELECT deleted_by FROM replies WHERE deleted_by IS NOT NULL
-            UNION SELECT deleted_by FROM messages WHERE deleted_by IS NOT NULL
+            UNION SELECT deleted_by FROM messages WHERE deleted_by IS NOT NULL UNION SELECT deleted_by FROM friends WHERE deleted_by IS NOT NULL
             """, bind: { _ in }, row: { self.text($0, 0) })) ?? []
         for owner in owners where !instances.isLive(owner) {
             do {
@@ -112,7 +115,8 @@ extension PostStore {
     /// The items marked deleted that match `condition` (with text parameters `values`). The writer's thread.
     nonisolated private static func marked(on db: OpaquePointer, where condition: String, _ values: [String]) throws -> [DeletableItem] {
         var items: [DeletableItem] = []
-        for (table, make) in [("posts", DeletableItem.post), ("replies", DeletableItem.reply), ("messages", DeletableItem.message)] {
+        for (table, make) in [("posts", DeletableItem.post), ("replies", DeletableItem.reply), ("messages", DeletableItem.message),
+                              ("friends", DeletableItem.friend)] {
             for id in try integers(on: db, "SELECT id FROM \(table) WHERE \(condition)", values) { items.append(make(id)) }
         }
         return items
@@ -121,6 +125,11 @@ extension PostStore {
     /// Removes `item`'s photo files, then its rows (only while it is still marked deleted). The writer's thread.
     nonisolated private static func purge(_ item: DeletableItem, on db: OpaquePointer, directory: FilePath) throws {
         let id = String(item.id)
+        if case .friend = item {  // no photo: only the row
+            try Self.run(on: db, "DELETE FROM friends WHERE id = ?1 AND deleted_by IS NOT NULL", [id])
+            appLog.debug("Deleted for good: \(item)")
+            return
+        }
         var photos = try texts(on: db, "SELECT photo_path FROM \(item.table) WHERE id = ?1 AND deleted_by IS NOT NULL", [id])
         guard !photos.isEmpty else { return }  // restored meanwhile, or gone already
         if case .post = item { photos += try texts(on: db, "SELECT photo_path FROM replies WHERE post_id = ?1", [id]) }

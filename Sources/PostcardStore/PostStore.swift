@@ -178,6 +178,9 @@ public final class PostStore {
                 try store.execute("ALTER TABLE \(table) ADD COLUMN deleted_by TEXT")
             }
         },
+        // 6: who the user is (a new id and their name) and their friends, the three sample friends kept
+        // (see PostStore+People.swift).
+        { store in try createPeople(in: store) },
     ]
 
     static let schemaVersion1 = """

@@ -17,6 +17,7 @@ final class AccessibilityTests: GtkTestCase, @unchecked Sendable {
         try onMain {
             StyleSheet.load(path: bundledPhotos + "/../style.css")
             let store = try PostStore(directory: makeTemporaryDirectory())
+            try store.setIdentityNow(.sample)
             let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos),
                                     cameraSources: [.test])
             app.myProfile.content.append(Button(label: "_Save Draft"))  // a mnemonic: reads without its mark
@@ -156,6 +157,7 @@ final class AccessibilityTourTests: GtkTestCase, @unchecked Sendable {
         try onMain {
             StyleSheet.load(path: bundledPhotos + "/../style.css")
             let store = try PostStore(directory: makeTemporaryDirectory())
+            try store.setIdentityNow(.sample)
             let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos), cameraSources: [.test])
             app.present()
             var heard: [String] = []

@@ -33,7 +33,7 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
             pressKey(XK_w, modifiers: [XK_Control_L])
             spin(until: { dialog.isDismissed }, "Ctrl+W closes the dialog (nothing typed: it leaves at once)")
 
-            XCTAssertEqual(app.primaryMenu.itemLabels, ["Keyboard Shortcuts", "Help", "Copy Link to My Profile", "About Postcard"])
+            XCTAssertEqual(app.primaryMenu.itemLabels, ["Keyboard Shortcuts", "Help", "Scan a Code", "My Code", "Copy Link to My Profile", "About Postcard"])
             show(app.mainWindow.window)  // focus back on the main window
             pressKey(XK_F10)
             spin(until: { app.primaryMenu.isMenuOpen }, "F10 opens the primary menu (GNOME HIG)")

@@ -335,6 +335,7 @@ extension GtkTestCase {
                  dataDirectory: String? = nil) throws -> AppController {
         StyleSheet.load(path: bundledPhotos + "/../style.css")  // a CSS error would be a fatal warning
         let store = try PostStore(directory: dataDirectory ?? makeTemporaryDirectory())
+        if dataDirectory == nil { try store.setIdentityNow(.sample) }
         for (index, comment) in posts.enumerated() {
             let photo = ["coffee.png", "rocket.jpg", "chelsea.png"][index % 3]
             try store.addNow(photo: Photo(path: bundledPhotos + "/" + photo), comment: comment,
@@ -367,4 +368,9 @@ extension GtkTestCase {
             sqlite3_free(message)
         }
     }
+}
+
+extension Identity {
+    /// The user the tests' stores have (the name the app's pictures and fixtures show).
+    static let sample = Identity(id: "0d6a2c1e-8b3f-4e57-9a10-c4f2e7b85d93", name: "Sam Rivera")
 }

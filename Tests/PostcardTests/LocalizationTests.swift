@@ -74,7 +74,7 @@ final class LocalizationTests: GtkTestCase, @unchecked Sendable {
 
             StyleSheet.load(path: bundledPhotos + "/../style.css")
             let store = try PostStore(directory: makeTemporaryDirectory())
-            try store.addNow(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Kaffee", author: Person.me.id, profile: Person.me.id)
+            try store.addNow(photo: Photo(path: bundledPhotos + "/coffee.png"), comment: "Kaffee", author: Identity.localID, profile: Identity.localID)
             let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: bundledPhotos), cameraSources: [.test])
             let window = app.mainWindow.window
             show(window)

@@ -253,7 +253,7 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             settle(app)
             let ada = try XCTUnwrap(app.mainWindow.stack.visiblePage as? ProfilePage)
             XCTAssertTrue(try readAccessibilityTree().contains("push button|Copy Link"), "the bar's icon is named for a screen reader")
-            try XCTUnwrap(ada.endBarItems.last).activate()
+            try XCTUnwrap(ada.endBarItems.first { $0.hasAccessibleLabel("Copy Link") }).activate()
             spin(until: { (try? self.readClipboard()) == "postcard://profile/ada" }, "Copy Link in the bar")
             XCTAssertEqual(app.toasts.toasts.map(\.title), ["Link copied"], "the new toast replaced the first")
             XCTAssertEqual(try readClipboard(), "postcard://profile/ada")

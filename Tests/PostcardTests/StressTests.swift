@@ -202,7 +202,7 @@ final class StressTests: GtkTestCase, @unchecked Sendable {
     @MainActor
     private func checkStore(_ store: PostStore, _ context: String) throws {
         var referenced = Set<String>()
-        for post in try store.posts(onProfile: Person.me.id) + Person.friends.flatMap({ try store.posts(onProfile: $0.id) }) {
+        for post in try store.posts(onProfile: Identity.localID) + store.friends().flatMap({ try store.posts(onProfile: $0.id) }) {
             referenced.insert(post.photoPath.text)
             for reply in try store.replies(to: post) { referenced.insert(reply.photoPath.text) }
         }

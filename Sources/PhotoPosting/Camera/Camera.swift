@@ -32,13 +32,29 @@ public struct CameraProblem: Error, Equatable, Sendable, CustomStringConvertible
 
     static func noCamera(_ detail: String? = nil) -> CameraProblem {
         CameraProblem(kind: .noCamera, title: localized("No Camera Found"),
-                      detail: detail ?? localized("Postcard found no camera on this computer. Connect one, or choose a photo instead."))
+                      detail: detail ?? localized("Postcard found no camera on this computer. Connect one and try again."))
+    }
+}
+
+/// A code read from the camera's picture by GStreamer's `zbar` element (the ZBar library).
+public struct ScannedCode: Equatable, Sendable {
+    /// The code's text, as ZBar decoded it (bytes that are not UTF-8 are shown as U+FFFD).
+    public let text: String
+    /// The kind of code, as ZBar names it: "QR-Code", "EAN-13", "CODE-128", …
+    public let type: String
+
+    /// A code as read (the camera makes these; tests may too).
+    public init(text: String, type: String) {
+        self.text = text
+        self.type = type
     }
 }
 
 /// A live camera: a GStreamer pipeline `source → videoconvert → appsink` (RGB), whose frames are
 /// handed to the main thread without blocking it, newest only (a slow main thread skips frames instead
-/// of queueing them).
+/// of queueing them). Made with `readsCodes`, the source also feeds a second branch,
+/// `queue (leaky) → videoconvert → zbar → fakesink`, whose codes come to ``onCodeRead`` (a slow
+/// reader drops frames rather than holding up the preview).
 ///
 /// - ``play()`` starts (or resumes) the preview; ``pause()`` holds it (a page pushed above the preview);
 ///   ``stop()`` puts the pipeline in `NULL` and releases it, which ends its streaming threads. Dropping
@@ -60,6 +76,11 @@ public final class Camera {
     public var onFrame: (@MainActor (PixelBuffer) -> Void)?
     /// Called on the main thread when the camera stops with a problem (once per ``play()``).
     public var onProblem: (@MainActor (CameraProblem) -> Void)?
+    /// Called on the main thread with each code the `zbar` branch reads (cameras made with
+    /// `readsCodes`), once per frame that shows it: deciding what is new is the caller's.
+    public var onCodeRead: (@MainActor (ScannedCode) -> Void)?
+    /// Whether the pipeline has the code-reading branch.
+    public let readsCodes: Bool
     /// The newest frame received, at full resolution (what the shutter captures); nil before the first.
     public private(set) var latestFrame: PixelBuffer?
     /// Frames received since the last ``play()``.
@@ -87,8 +108,12 @@ public final class Camera {
     private var framesAtLastCheck = 0
     private var mailbox: FrameMailbox?
 
-    /// Creates a camera for `device` (nothing starts until ``play()``).
-    public init(device: CameraDevice) { self.device = device }
+    /// Creates a camera for `device` (nothing starts until ``play()``); with `readsCodes`, it reads
+    /// codes from its picture too (``onCodeRead``).
+    public init(device: CameraDevice, readsCodes: Bool = false) {
+        self.device = device
+        self.readsCodes = readsCodes
+    }
 
     isolated deinit { stop() }
 
@@ -179,6 +204,23 @@ public final class Camera {
             gst_util_set_object_arg(object(filter), "caps", caps)
             chain.append(filter)
         }
+        var codeBranch: [UnsafeMutablePointer<GstElement>] = []
+        if readsCodes {
+            let tee = try make("tee")
+            let toReader = try make("queue"), toPreview = try make("queue")
+            gst_util_set_object_arg(object(toReader), "leaky", "downstream")
+            gst_util_set_object_arg(object(toReader), "max-size-buffers", "1")
+            guard let reader = gst_element_factory_make("zbar", nil) else {
+                gst_object_unref(UnsafeMutableRawPointer(pipeline))
+                // Translators: keep the package name.
+                let detail = localized("GStreamer's zbar element, which reads codes, is missing (install gstreamer1.0-plugins-bad).")
+                throw CameraProblem(kind: .failed, title: localized("Codes Can't Be Read"), detail: detail)
+            }
+            let sink = try make("fakesink")
+            gst_util_set_object_arg(object(sink), "sync", "false")
+            codeBranch = [tee, toReader, try make("videoconvert"), reader, sink]
+            chain += [tee, toPreview]
+        }
         chain.append(try make("videoconvert"))
         let sink = try make("appsink")
         let rgb = gst_caps_from_string("video/x-raw,format=RGB")
@@ -188,8 +230,9 @@ public final class Camera {
         gst_app_sink_set_drop(appSink(sink), 1)
         gst_util_set_object_arg(object(sink), "sync", "false")
         chain.append(sink)
-        for element in chain { _ = gst_bin_add(bin(pipeline), element) }
-        for (from, to) in zip(chain, chain.dropFirst()) where gst_element_link(from, to) == 0 {
+        for element in chain + codeBranch.dropFirst() { _ = gst_bin_add(bin(pipeline), element) }
+        let links = Array(zip(chain, chain.dropFirst())) + Array(zip(codeBranch, codeBranch.dropFirst()))
+        for (from, to) in links where gst_element_link(from, to) == 0 {
             gst_object_unref(UnsafeMutableRawPointer(pipeline))
             // Translators: %s is the name of a camera.
             let detail = localized("GStreamer could not convert %s's pictures.", device.name)
@@ -235,6 +278,9 @@ public final class Camera {
         switch postcard_message_type(message) {
         case GST_MESSAGE_ERROR:
             fail(problem(from: message))
+        case GST_MESSAGE_ELEMENT:
+            guard state == .playing, let code = Self.code(in: message) else { return }
+            onCodeRead?(code)
         case GST_MESSAGE_EOS:
             // Translators: %s is the name of a camera.
             let detail = localized("%s stopped sending pictures.", device.name)
@@ -242,6 +288,14 @@ public final class Camera {
         default:
             break
         }
+    }
+
+    /// The code a `zbar` element's `barcode` message carries (its `symbol` and `type`), else nil.
+    private static func code(in message: UnsafeMutablePointer<GstMessage>) -> ScannedCode? {
+        guard let structure = gst_message_get_structure(message), gst_structure_has_name(structure, "barcode") != 0,
+              let symbol = gst_structure_get_string(structure, "symbol") else { return nil }
+        let type = gst_structure_get_string(structure, "type").map { String(cString: $0) } ?? ""
+        return ScannedCode(text: String(cString: symbol), type: type)
     }
 
     /// An error message already on the bus (a failed state change posts one), as a problem.
@@ -262,34 +316,10 @@ public final class Camera {
             g_free(debug)
         }
         let text = error.map { String(cString: $0.pointee.message) } ?? localized("unknown error")
-        let details = (debug.map { String(cString: $0) } ?? "").lowercased()
-        let isResource = error?.pointee.domain == gst_resource_error_quark()
-        let code = error.map { Int($0.pointee.code) } ?? 0
-        let name = device.name
-        if isResource && code == Int(GST_RESOURCE_ERROR_BUSY.rawValue) || details.contains("busy") {
-            // Translators: %s is the name of a camera.
-            let detail = localized("Another app is using %s. Close it and try again, or choose a photo instead.", name)
-            return CameraProblem(kind: .busy, title: localized("The Camera Is Busy"), detail: detail)
-        }
-        if details.contains("permission") || text.lowercased().contains("permission")
-            || isResource && code == Int(GST_RESOURCE_ERROR_NOT_AUTHORIZED.rawValue) {
-            // Translators: %s is the name of a camera.
-            let detail = localized("You don't have permission to use %s. Ask your administrator, or choose a photo instead.", name)
-            return CameraProblem(kind: .notPermitted, title: localized("Postcard May Not Use the Camera"), detail: detail)
-        }
-        if isResource && code == Int(GST_RESOURCE_ERROR_NOT_FOUND.rawValue) || details.contains("no such file") {
-            // Translators: %s is a camera's device file, e.g. /dev/video0.
-            return .noCamera(localized("There is no camera at %s. Connect one, or choose a photo instead.", name))
-        }
-        if state == .playing && frameCount > 0 {
-            // Translators: %1$s is the name of a camera, %2$s the error GStreamer reported.
-            let detail = localized("%1$s was disconnected or stopped working (%2$s).", name, text)
-            return CameraProblem(kind: .stopped, title: localized("The Camera Stopped"), detail: detail)
-        }
-        // Translators: why a camera didn't start: %1$s is the name of the camera, %2$s the error GStreamer
-        // reported.
-        let detail = localized("%1$s: %2$s", name, text)
-        return CameraProblem(kind: .failed, title: localized("The Camera Didn't Start"), detail: detail)
+        let resourceCode = error?.pointee.domain == gst_resource_error_quark() ? error.map { $0.pointee.code } : nil
+        return CameraProblem(gstreamerError: text, debug: debug.map { String(cString: $0) } ?? "",
+                             resourceError: resourceCode.map { GstResourceError(rawValue: UInt32($0)) },
+                             device: device, wasStreaming: state == .playing && frameCount > 0)
     }
 
     private func fail(_ problem: CameraProblem) {
@@ -412,5 +442,55 @@ final class FrameMailbox: @unchecked Sendable {
         defer { gst_buffer_unmap(buffer, &map) }
         guard let data = map.data, Int(map.size) >= offset + stride * Int(height) else { return nil }
         return PixelBuffer(copying: UnsafeRawPointer(data) + offset, width: width, height: height, stride: stride)
+    }
+}
+
+extension CameraProblem {
+    /// The problem a GStreamer error from `device`'s pipeline means, told apart by its resource error
+    /// code (`GST_RESOURCE_ERROR_BUSY`, `…_NOT_AUTHORIZED`, `…_NOT_FOUND`) and the words of its debug
+    /// text (V4L2 says "busy", "permission" and "no such file" there): the device busy, not permitted,
+    /// missing; stopped when it had been `wasStreaming` (unplugged); else failed. `message` is
+    /// GStreamer's own sentence, kept in the detail.
+    package init(gstreamerError message: String, debug: String, resourceError: GstResourceError?, device: CameraDevice,
+                wasStreaming: Bool) {
+        let text = message
+        let details = debug.lowercased()
+        let isResource = resourceError != nil
+        let code = Int(resourceError?.rawValue ?? 0)
+        let name = device.name
+        if device.imagePath != nil {
+            // Translators: %1$s is a picture file given as the camera (--camera image:FILE), %2$s GStreamer's error.
+            let detail = localized("Postcard can't show the picture %1$s as a camera: %2$s", name, text)
+            self = CameraProblem(kind: .noCamera, title: localized("The Picture Can't Be Shown"), detail: detail)
+            return
+        }
+        if isResource && code == Int(GST_RESOURCE_ERROR_BUSY.rawValue) || details.contains("busy") {
+            // Translators: %s is the name of a camera.
+            let detail = localized("Another app is using %s. Close it and try again.", name)
+            self = CameraProblem(kind: .busy, title: localized("The Camera Is Busy"), detail: detail)
+            return
+        }
+        if details.contains("permission") || text.lowercased().contains("permission")
+            || isResource && code == Int(GST_RESOURCE_ERROR_NOT_AUTHORIZED.rawValue) {
+            // Translators: %s is the name of a camera.
+            let detail = localized("You don't have permission to use %s. Ask your administrator to allow it.", name)
+            self = CameraProblem(kind: .notPermitted, title: localized("Postcard May Not Use the Camera"), detail: detail)
+            return
+        }
+        if isResource && code == Int(GST_RESOURCE_ERROR_NOT_FOUND.rawValue) || details.contains("no such file") {
+            // Translators: %s is a camera's device file, e.g. /dev/video0.
+            self = .noCamera(localized("There is no camera at %s. Connect one and try again.", name))
+            return
+        }
+        if wasStreaming {
+            // Translators: %1$s is the name of a camera, %2$s the error GStreamer reported.
+            let detail = localized("%1$s was disconnected or stopped working (%2$s).", name, text)
+            self = CameraProblem(kind: .stopped, title: localized("The Camera Stopped"), detail: detail)
+            return
+        }
+        // Translators: why a camera didn't start: %1$s is the name of the camera, %2$s the error GStreamer
+        // reported.
+        let detail = localized("%1$s: %2$s", name, text)
+        self = CameraProblem(kind: .failed, title: localized("The Camera Didn't Start"), detail: detail)
     }
 }

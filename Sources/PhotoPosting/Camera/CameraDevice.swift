@@ -12,18 +12,23 @@ public enum CameraSource: Equatable, Sendable {
     /// GStreamer's test picture (`videotestsrc`, pattern "ball", 1280 × 720 at 30 frames a second): the
     /// whole path — pipeline, preview, capture, post — on a machine without a camera.
     case test
+    /// A picture file shown as a still camera (decoded by GStreamer, repeated ten times a second), for
+    /// computers without a camera and for tests: a QR code to scan, a scene to take.
+    case image(path: String)
 
     /// What `POSTCARD_CAMERA` says (see ``init(option:)``), else `.automatic`; as a list of sources.
     public static var fromEnvironment: [CameraSource] {
         [getenv("POSTCARD_CAMERA").flatMap { CameraSource(option: String(cString: $0)) } ?? .automatic]
     }
 
-    /// Parses an option value: `test`, `auto` (or empty), or a device path such as `/dev/video0`;
-    /// nil for anything else.
+    /// Parses an option value: `test`, `auto` (or empty), `image:FILE` (a picture shown as a still
+    /// camera), or a device path such as `/dev/video0`; nil for anything else.
     public init?(option: String) {
         switch option {
         case "test": self = .test
         case "auto", "": self = .automatic
+        case let value where value.hasPrefix("image:") && value.count > 6:
+            self = .image(path: String(value.dropFirst(6)))
         default:
             guard option.hasPrefix("/") else { return nil }
             self = .device(path: option)
@@ -51,6 +56,7 @@ public struct CameraSettings: Equatable, Sendable {
 public struct CameraDevice: Equatable, Sendable {
     enum Kind: Equatable, Sendable {
         case test(pattern: String)
+        case image(path: String)
         case v4l2(path: String)
         case monitored(DeviceHandle)
     }
@@ -68,6 +74,32 @@ public struct CameraDevice: Equatable, Sendable {
             gst_util_set_object_arg(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GObject.self), "pattern", pattern)
             gst_util_set_object_arg(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GObject.self), "is-live", "true")
             return source
+        case .image(let path):
+            // The file decoded once, then repeated as a live source (imagefreeze), as a camera sends frames.
+            // Only imagefreeze's output is ghosted: ghosting every unlinked pad would also ghost
+            // videoconvert's input, which decodebin links to only once it has found the file's type.
+            var error: UnsafeMutablePointer<GError>?
+            guard let parsed = gst_parse_bin_from_description("filesrc name=file ! decodebin ! videoconvert ! imagefreeze name=still is-live=true",
+                                                              0, &error) else {
+                g_clear_error(&error)
+                return nil
+            }
+            let bin = UnsafeMutableRawPointer(parsed).assumingMemoryBound(to: GstBin.self)
+            let element = UnsafeMutableRawPointer(parsed).assumingMemoryBound(to: GstElement.self)
+            guard let file = gst_bin_get_by_name(bin, "file"), let still = gst_bin_get_by_name(bin, "still") else {
+                gst_object_unref(UnsafeMutableRawPointer(parsed))
+                return nil
+            }
+            defer {
+                gst_object_unref(UnsafeMutableRawPointer(file))
+                gst_object_unref(UnsafeMutableRawPointer(still))
+            }
+            gst_util_set_object_arg(UnsafeMutableRawPointer(file).assumingMemoryBound(to: GObject.self), "location", path)
+            if let output = gst_element_get_static_pad(still, "src") {
+                _ = gst_element_add_pad(element, gst_ghost_pad_new("src", output))
+                gst_object_unref(UnsafeMutableRawPointer(output))
+            }
+            return element
         case .v4l2(let path):
             guard let source = gst_element_factory_make("v4l2src", "camera-source") else { return nil }
             gst_util_set_object_arg(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GObject.self), "device", path)
@@ -79,7 +111,16 @@ public struct CameraDevice: Equatable, Sendable {
 
     /// Extra caps the source must produce before conversion (the test picture's size and rate), or nil.
     var sourceCaps: String? {
-        if case .test = kind { return "video/x-raw,width=1280,height=720,framerate=30/1" }
+        switch kind {
+        case .test: "video/x-raw,width=1280,height=720,framerate=30/1"
+        case .image: "video/x-raw,framerate=10/1"
+        case .v4l2, .monitored: nil
+        }
+    }
+
+    /// The picture file this camera shows, for ``CameraSource/image(path:)``; else nil.
+    var imagePath: String? {
+        if case .image(let path) = kind { return path }
         return nil
     }
 
@@ -105,6 +146,8 @@ public struct CameraDevice: Equatable, Sendable {
                                                 kind: .test(pattern: testCount == 1 ? "ball" : "smpte")))
                 case .device(let path):
                     devices.append(CameraDevice(name: path, kind: .v4l2(path: path)))
+                case .image(let path):
+                    devices.append(CameraDevice(name: FilePath(path).lastComponent.displayName, kind: .image(path: path)))
                 case .automatic:
                     devices += monitoredDevices()
                 }

@@ -32,12 +32,14 @@ public final class CameraPage: Page {
 
     /// Where pictures come from and where photos go.
     public let settings: CameraSettings
+    /// The camera's picture, its problems and the camera switcher (see ``CameraPreview``).
+    public private(set) var cameraPreview: CameraPreview!
     /// The live preview (the newest frame, scaled to fit).
-    public let preview = Picture()
+    public var preview: Picture { cameraPreview.picture }
     /// The shutter button.
     public let shutterButton = Button(iconName: "camera-photo-symbolic", accessibleLabel: localized("Take Photo"))
     /// The problem state: what is wrong, and Choose a Photo Instead.
-    public let problemState = Adwaita.StatusPage(iconName: "camera-disabled-symbolic")
+    public var problemState: Adwaita.StatusPage { cameraPreview.problemState }
     /// The problem state's headline, e.g. "No Camera Found".
     public var problemTitle: String { problemState.title }
     /// The problem state's explanation.
@@ -47,35 +49,22 @@ public final class CameraPage: Page {
     /// Shows why the last photo could not be saved; hidden until then.
     public let errorLabel = Label()
     /// The camera switcher, when there is more than one camera (at the end of the bar).
-    public private(set) var cameraSwitcher: DropDown?
+    public var cameraSwitcher: DropDown? { cameraPreview.cameraSwitcher }
 
     /// The cameras found (empty until the first search ends, or when there is none).
-    public private(set) var devices: [CameraDevice] = []
+    public var devices: [CameraDevice] { cameraPreview.devices }
     /// The camera showing now, or nil (none found, or a problem stopped it).
-    public private(set) var camera: Camera?
+    public var camera: Camera? { cameraPreview.camera }
     /// The problem shown now, or nil.
-    public private(set) var problem: CameraProblem?
+    public var problem: CameraProblem? { cameraPreview.problem }
     /// Whether a photo is being written.
     public private(set) var isSaving = false
-
-    private let views = Stack()
-    private let startingLabel = Label(localized("Starting the camera…"))
-    private var isSearching = false
 
     /// Creates the page (nothing starts until it is shown). `title` defaults to "Camera".
     public init(settings: CameraSettings, title: String? = nil) {
         self.settings = settings
         // Translators: the title of the page showing the camera's live picture.
         super.init(title: title ?? localized("Camera"))
-        preview.contentFit = .contain
-        preview.canShrink = true
-        preview.alternativeText = localized("Camera preview")
-        preview.expandsVertically = true
-        preview.expandsHorizontally = true
-        let previewArea = Box(.vertical)
-        previewArea.addCSSClass("camera-preview")
-        previewArea.append(preview)
-
         shutterButton.addCSSClass("shutter")
         shutterButton.addCSSClass("circular")
         shutterButton.addCSSClass("suggested-action")
@@ -89,103 +78,24 @@ public final class CameraPage: Page {
         controls.setMargins(12)
         controls.append(errorLabel)
         controls.append(shutterButton)
-        let live = Box(.vertical)
-        live.append(previewArea)
-        live.append(controls)
-
+        cameraPreview = CameraPreview(for: self, settings: settings, controls: controls)
+        cameraPreview.onLive = { [weak self] in
+            guard let self else { return }
+            self.shutterButton.isSensitive = !self.isSaving
+            if self.view.rootWindow != nil, !(self.chooseInsteadButton.hasFocus) { _ = self.shutterButton.grabFocus() }
+        }
+        cameraPreview.onProblem = { [weak self] _ in
+            guard let self else { return }
+            self.shutterButton.isSensitive = false
+            if self.view.isMapped { _ = self.chooseInsteadButton.grabFocus() }
+        }
         chooseInsteadButton.onClicked { [weak self] in self?.onChoosePhotoInstead?() }
         problemState.addAction(chooseInsteadButton)
-
-        startingLabel.addCSSClass("dim-label")
-        views.add(startingLabel, name: "starting")
-        views.add(live, name: "live")
-        views.add(problemState, name: "problem")
-        views.expandsVertically = true
-        content.append(views)
-        view.onMapChanged { [weak self] mapped in self?.mapChanged(mapped) }
+        content.append(cameraPreview.view)
     }
-
-    isolated deinit { camera?.stop() }
 
     /// The shutter, so Space or Return takes a photo; **Choose a Photo Instead** in the problem state.
     public override var initialFocus: Widget? { problem == nil ? shutterButton : chooseInsteadButton }
-
-    // MARK: - Showing and hiding
-
-    private func mapChanged(_ mapped: Bool) {
-        if mapped {
-            start()
-        } else if navigationStack != nil, view.rootWindow.map({ gtk_widget_get_visible(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self)) != 0 }) == true {
-            camera?.pause()  // covered by a page pushed above: hold the preview
-        } else {
-            camera?.stop()  // popped, dismissed, or the window hidden or gone: release the camera
-        }
-    }
-
-    private func start() {
-        if let camera {
-            if problem == nil { camera.play() }
-            return
-        }
-        guard devices.isEmpty, !isSearching, problem == nil else { return }
-        isSearching = true
-        views.showChild(named: "starting", transition: GTK_STACK_TRANSITION_TYPE_NONE)
-        Task { [weak self, settings] in
-            let found = await CameraDevice.available(for: settings.sources)
-            guard let self else { return }
-            self.isSearching = false
-            self.devicesFound(found)
-        }
-    }
-
-    private func devicesFound(_ found: [CameraDevice]) {
-        devices = found
-        guard !found.isEmpty else { return show(.noCamera()) }
-        if found.count > 1 {
-            // Translators: the name of the list that picks which camera shows.
-            let switcher = DropDown(choices: found.map(\.name), accessibleLabel: localized("Camera"))
-            switcher.onSelectionChanged { [weak self] index in self?.switchCamera(to: index) }
-            cameraSwitcher = switcher
-            addEndBarItem(switcher)
-        }
-        use(found[0])
-    }
-
-    private func switchCamera(to index: Int) {
-        guard devices.indices.contains(index), camera?.device != devices[index] else { return }
-        camera?.stop()
-        camera = nil
-        use(devices[index])
-    }
-
-    private func use(_ device: CameraDevice) {
-        problem = nil
-        let camera = Camera(device: device)
-        camera.onFrame = { [weak self] frame in self?.show(frame) }
-        camera.onProblem = { [weak self] problem in self?.show(problem) }
-        self.camera = camera
-        views.showChild(named: "starting", transition: GTK_STACK_TRANSITION_TYPE_NONE)
-        if view.isMapped { camera.play() }
-    }
-
-    private func show(_ frame: PixelBuffer) {
-        preview.texture = Texture(frame)
-        if views.visibleChildName != "live" {
-            views.showChild(named: "live", transition: GTK_STACK_TRANSITION_TYPE_NONE)
-            shutterButton.isSensitive = !isSaving
-            if view.rootWindow != nil, !(chooseInsteadButton.hasFocus) { _ = shutterButton.grabFocus() }
-        }
-    }
-
-    private func show(_ problem: CameraProblem) {
-        self.problem = problem
-        camera = nil
-        preview.texture = nil
-        shutterButton.isSensitive = false
-        problemState.set(title: problem.title, description: problem.detail)
-        views.showChild(named: "problem", transition: GTK_STACK_TRANSITION_TYPE_NONE)
-        if view.isMapped { _ = chooseInsteadButton.grabFocus() }
-    }
 
     // MARK: - Taking a photo
 

@@ -241,14 +241,3 @@ public final class CommentPage: Page {
         }
     }
 }
-
-extension String {
-    /// The string without leading and trailing spaces, tabs and newlines.
-    func trimmingWhitespace() -> String {
-        let isBlank: (Character) -> Bool = { $0.isWhitespace }
-        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
-    }
-}

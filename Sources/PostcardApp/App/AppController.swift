@@ -18,6 +18,7 @@ import PostcardStore
 /// | private messages | `MessagingCoordinator` | Choose Recipient, then the photo flow as a step |
 /// | a post's page and its caption | `CaptionCoordinator` | Edit Caption, pushed |
 /// | the guide and links | `HelpCoordinator` | — |
+/// | friends, Scan a Code, My Code | `FriendsCoordinator` | Add Friend, modal |
 ///
 /// The process's start is ``PostcardMain``; routes and links are in `AppRoutes.swift`, drafts in
 /// `AppDrafts.swift`, actions and shortcuts in `AppActions.swift`. Main actor only.
@@ -25,6 +26,8 @@ import PostcardStore
 public final class AppController {
     /// Where posts are kept.
     public let store: PostStore
+    /// The user and their friends, from the store.
+    public let people: People
     /// The photos offered by the flow (see ``switchLibrary(to:)``).
     public private(set) var library: PhotoLibrary
     /// The cameras Take Photo and Quick Snap show, and where taken photos go (`camera` in the data
@@ -37,7 +40,8 @@ public final class AppController {
     /// **Messages** at the start of My Profile's bar (after Quick Snap): an icon (`mail-unread-symbolic`, an envelope)
     /// named "Messages" for screen readers and in its tooltip, so the bar fits a 360-pixel window.
     public let messagesButton = Button(iconName: "mail-unread-symbolic", accessibleLabel: localized("Messages"))
-    /// The primary menu (end of My Profile's bar): Keyboard Shortcuts, Help, About Postcard.
+    /// The primary menu (end of My Profile's bar): Keyboard Shortcuts, Help, Scan a Code, My Code, Copy
+    /// Link to My Profile, About Postcard.
     public let primaryMenu = MenuButton(iconName: "open-menu-symbolic", accessibleLabel: localized("Main Menu"))
     /// The Keyboard Shortcuts window shown last.
     public internal(set) var shortcutsWindow: Gtk.Window?
@@ -65,8 +69,10 @@ public final class AppController {
     private(set) lazy var captions = CaptionCoordinator(app: self)
     /// The guide and links.
     private(set) lazy var help = HelpCoordinator(app: self)
-    /// Deleting posts, replies and messages, with Undo.
+    /// Deleting posts, replies, messages and friends, with Undo.
     private(set) lazy var deletions = DeletionCoordinator(app: self)
+    /// Friends, the user's name, Scan a Code and My Code.
+    private(set) lazy var friends = FriendsCoordinator(app: self)
 
     /// The main stack driven by its path of ``Route``s: every screen of the main window is opened by
     /// setting or extending this path, and ``page(for:)`` is the one place that makes a page for a route.
@@ -83,7 +89,8 @@ public final class AppController {
         self.store = store
         self.library = library
         camera = CameraSettings(sources: cameraSources, captureDirectory: store.directory.appending("camera"))
-        myProfile = ProfilePage(person: .me)
+        people = People(store: store)
+        myProfile = ProfilePage(person: people.me, viewer: people.me)
         mainWindow = NavigationWindow(application: application, root: myProfile)
         // Toasts over the whole window (pages, bar and sheets): the window's content goes inside the overlay.
         let content = mainWindow.overlay
@@ -104,6 +111,7 @@ public final class AppController {
         flows.onEnded = { [weak self] outcome in self?.onFlowEnded?(outcome) }
         flows.afterEach = { [weak self] in self?.openPendingLink() }
         posting.wire(myProfile)
+        friends.wire(myProfile)
         _ = router  // follows the stack from the start
         buildBar()
         if let application { installActions(on: application) }
@@ -123,6 +131,10 @@ public final class AppController {
         messagesButton.onClicked { [weak self] in self?.router.push(.messages) }
         primaryMenu.addItem(localized("Keyboard Shortcuts"), accelerator: "<Control>question") { [weak self] in self?.showShortcuts() }
         primaryMenu.addItem(localized("Help"), accelerator: "F1") { [weak self] in self?.showGuide() }
+        // Translators: an item of the main menu: read a QR code with the camera.
+        primaryMenu.addItem(localized("Scan a Code")) { [weak self] in self?.friends.presentScanner() }
+        // Translators: an item of the main menu: show the user's own Postcard code (a QR code).
+        primaryMenu.addItem(localized("My Code")) { [weak self] in self?.friends.presentMyCode() }
         // Translators: an item of the main menu: put the link to my profile on the clipboard.
         primaryMenu.addItem(localized("Copy Link to My Profile")) { [weak self] in self?.copyLink(to: .myProfile) }
         primaryMenu.addItem(localized("About Postcard")) { [weak self] in self?.showAbout() }
@@ -212,6 +224,24 @@ public final class AppController {
     /// its screen, a web page as a Web Page, anything else in the desktop's default application.
     public func openLink(_ uri: String, from page: Page) { help.openLink(uri, from: page) }
 
+    /// Presents **Scan a Code** alone over My Profile (its own bar with Close), as the primary menu's Scan a
+    /// Code does; nothing while a flow or dialog is open.
+    /// - Returns: the page, or nil when it was not presented.
+    @discardableResult
+    public func presentScanner() -> ScanCodePage? { friends.presentScanner() }
+    /// Scan a Code while presented.
+    public var presentedScanner: ModalDialog? { friends.presentedScanner }
+    /// Presents **My Code** alone over My Profile, as the primary menu's My Code does; nothing while a flow
+    /// or dialog is open.
+    /// - Returns: the page, or nil when it was not presented.
+    @discardableResult
+    public func presentMyCode() -> MyCodePage? { friends.presentMyCode() }
+    /// My Code while presented.
+    public var presentedMyCode: ModalDialog? { friends.presentedMyCode }
+    /// Runs **Add Friend** modally from My Profile, as its Add Friend… button does; nothing while a flow
+    /// runs.
+    public func startAddFriend() { friends.startAddFriend() }
+
     /// The web page presented last (a guide section over a dialog, or a link opened from a message),
     /// while open.
     public var presentedWebPage: ModalDialog? { help.presentedWebPage }
@@ -222,6 +252,7 @@ public final class AppController {
     /// opens its screen in the main window).
     func dismissPresentedPages() {
         messaging.dismissPresentedMessage()
+        friends.dismissPresentedPages()
         help.dismissPresentedWebPage()
     }
 

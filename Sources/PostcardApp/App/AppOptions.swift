@@ -23,7 +23,7 @@ public struct AppOptions: Equatable, Sendable {
     public var libraryWasGiven = false
     /// The data directory for posts (`--data-dir DIR`); nil: `$XDG_DATA_HOME/postcard`.
     public var dataDirectory: FilePath?
-    /// Where Take Photo and Quick Snap take pictures from (`--camera test|DEVICE`, else
+    /// Where Take Photo, Quick Snap and Scan a Code take pictures from (`--camera test|image:FILE|DEVICE`, else
     /// `POSTCARD_CAMERA`, else the cameras GStreamer finds).
     public var camera: CameraSource = CameraSource.fromEnvironment[0]
     /// Whether `--camera` was given (a running Postcard then switches its camera).
@@ -55,7 +55,7 @@ public struct AppOptions: Equatable, Sendable {
                               description: localized("Keep posts in FOLDER (default: $XDG_DATA_HOME/postcard); runs a separate Postcard"),
                               argumentDescription: localized("FOLDER")),
             CommandLineOption("camera", value: .string,
-                              description: localized("Take photos from SOURCE: a device such as /dev/video0, or “test” for GStreamer’s test picture"),
+                              description: localized("Take photos and read codes from SOURCE: a device such as /dev/video0, “test” for GStreamer’s test picture, or image:FILE for a picture shown as a still camera"),
                               argumentDescription: localized("SOURCE")),
             CommandLineOption("version", description: localized("Show the version and quit")),
             .remainingFilenames(description: localized("Start New Post with this photo chosen, or open the screen a postcard:// link names"),
@@ -89,7 +89,7 @@ public struct AppOptions: Equatable, Sendable {
         dataDirectory = try folder("data-dir")
         if let value = options.string("camera") {
             guard let source = CameraSource(option: value) else {
-                throw AppOptionsError(message: localized("--camera needs “test” or a device such as /dev/video0"))
+                throw AppOptionsError(message: localized("--camera needs “test”, image:FILE or a device such as /dev/video0"))
             }
             camera = source
             cameraWasGiven = true

@@ -21,8 +21,8 @@ extension AppController {
         case .myProfile:
             return nil
         case .profile(let id):
-            guard let person = Person.named(id), person != .me else { return NotFoundPage(route) }
-            return posting.makeProfilePage(for: person, route: route)
+            guard let friend = people.friend(id: id) else { return NotFoundPage(route) }
+            return posting.makeProfilePage(for: Person(friend), route: route)
         case .post(let id):
             guard let post = try? store.post(id: id) else { return NotFoundPage(route) }
             return captions.makePostPage(post)
@@ -33,7 +33,7 @@ extension AppController {
             return messaging.makeMessagesPage()
         case .message(let id):
             guard let message = try? store.message(id: id) else { return NotFoundPage(route) }
-            return MessagingCoordinator.makeMessagePage(message)
+            return MessagingCoordinator.makeMessagePage(message, recipient: people.person(id: message.recipient)?.name ?? message.recipient)
         case .guide(let section):
             return help.makeGuide(section: section)
         case .webPage(let uri):
@@ -49,7 +49,7 @@ extension AppController {
         switch route {
         case .myProfile: return []
         case .post(let id):
-            guard let post = try? store.post(id: id), post.profile != Person.me.id, Person.named(post.profile) != nil else { return [route] }
+            guard let post = try? store.post(id: id), post.profile != Identity.localID, people.friend(id: post.profile) != nil else { return [route] }
             return [.profile(post.profile), route]
         case .comments(let id):
             guard (try? store.post(id: id)) != nil else { return [route] }
@@ -63,7 +63,7 @@ extension AppController {
     func subjectExists(_ route: Route) -> Bool {
         switch route {
         case .myProfile, .messages, .guide, .webPage: true
-        case .profile(let id): Person.named(id).map { $0 != .me } ?? false
+        case .profile(let id): people.friend(id: id) != nil
         case .post(let id), .comments(let id): (try? store.post(id: id)) != nil
         case .message(let id): (try? store.message(id: id)) != nil
         }
@@ -73,6 +73,8 @@ extension AppController {
     /// Nothing else changes: no post, message or draft is touched.
     public func open(_ route: Route) {
         guard Window.isListed(mainWindow.window.pointer()) else { return }  // the window is gone (the app quits)
+        // The user's own profile link (from their code) is My Profile.
+        let route = if case .profile(let id) = route, people.isMe(id) { Route.myProfile } else { route }
         switch route {
         case .guide, .webPage:
             // Without WebKitGTK (or the guide's files) these open in the browser, if at all: the user
@@ -102,6 +104,7 @@ extension AppController {
     /// Whether a flow or a dialog is open over the main window: a link then waits (``open(link:)``).
     package var isBusyWithAFlowOrDialog: Bool {
         activeFlow != nil || mainWindow.window.hasModalChild || presentedMessage != nil || presentedWebPage != nil
+            || presentedScanner != nil || presentedMyCode != nil
     }
 
     /// Opens a `postcard://` link (given on the command line, by the desktop, or activated in a post):

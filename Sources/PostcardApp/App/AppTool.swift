@@ -19,6 +19,8 @@ package struct AppTool {
     package var dataDirectory: (CommandLineOptions) -> FilePath? = { _ in nil }
     /// The clock that stamps what the store writes (seconds since 1970-01-01 UTC).
     package var clock: @Sendable () -> Int64 = { DateText.nowMicroseconds / 1_000_000 }
+    /// Who the user is in the data folder (nil: whom the store made at its first launch).
+    package var identity: Identity?
     /// Runs once the main window shows, instead of offering a draft or restoring the pages; calls
     /// `finish` with the exit status when done, and the app quits with it.
     package var run: (AppController, CommandLineOptions, @escaping @MainActor (Int32) -> Void) -> Void

@@ -18,8 +18,9 @@ final class DeletionCoordinator {
 
     init(app: AppController) { self.app = app }
 
-    /// Deletes `item` (marked at once; for good when the Undo toast goes).
-    func delete(_ item: DeletableItem) {
+    /// Deletes `item` (marked at once; for good when the Undo toast goes); `name` is a friend's, for
+    /// the toast.
+    func delete(_ item: DeletableItem, named name: String? = nil) {
         Task { [weak self] in
             guard let self else { return }
             do {
@@ -34,12 +35,13 @@ final class DeletionCoordinator {
             self.leavePages(showing: item)
             self.reloadLists(showing: item)
             // Translators: the button of the toast after deleting a post, reply or message: brings it back.
-            let toast = self.app.showToast(Self.deletedText(item), buttonLabel: localized("Undo")) { [weak self] in
+            let toast = self.app.showToast(Self.deletedText(item, named: name), buttonLabel: localized("Undo")) { [weak self] in
                 self?.undo(item)
             }
-            toast.onDismissed = { [weak self, weak toast] in
+            // The store, not the app: the toast is dismissed also while the app itself is being freed.
+            toast.onDismissed = { [store = self.app.store, weak toast] in
                 guard toast?.wasActionUsed != true else { return }
-                self?.app.store.purgeDeleted(item)
+                store.purgeDeleted(item)
             }
         }
     }
@@ -58,7 +60,7 @@ final class DeletionCoordinator {
         }
     }
 
-    private static func deletedText(_ item: DeletableItem) -> String {
+    private static func deletedText(_ item: DeletableItem, named name: String?) -> String {
         switch item {
         // Translators: a toast after deleting one's post (with Undo).
         case .post: localized("Post deleted")
@@ -66,6 +68,8 @@ final class DeletionCoordinator {
         case .reply: localized("Reply deleted")
         // Translators: a toast after deleting one's message (with Undo).
         case .message: localized("Message deleted")
+        // Translators: a toast after removing a friend (with Undo); %s is their name.
+        case .friend: localized("%s removed from your friends", name ?? "")
         }
     }
 
@@ -80,6 +84,13 @@ final class DeletionCoordinator {
             if (app.messaging.presentedMessage?.root as? PhotoDetailPage)?.subject == AnyHashable(id) {
                 app.messaging.dismissPresentedMessage()
             }
+        case .friend:
+            // Their profile, and what was opened above it, is left; the friends list shows the change.
+            app.people.reload()
+            let path = app.router.path
+            if let index = path.firstIndex(where: { if case .profile(let id) = $0 { return app.people.friend(id: id) == nil } else { return false } }) {
+                app.router.setPath(Array(path[..<index]))
+            }
         case .reply:
             break
         }
@@ -87,6 +98,7 @@ final class DeletionCoordinator {
 
     /// Reads again the lists on the main stack that show (or showed) `item`.
     private func reloadLists(showing item: DeletableItem) {
+        if case .friend = item { app.people.reload() }
         for page in app.stack.pages {
             switch (item, page) {
             case (.post, let profile as ProfilePage): app.posting.reload(profile)

@@ -13,6 +13,7 @@ public protocol RunningFlow: AnyObject {
 
 extension CommentedPhotoFlow: RunningFlow {}
 extension SendPhotoMessageFlow: RunningFlow {}
+extension AddFriendFlow: RunningFlow {}
 extension EditCaptionFlow: RunningFlow {
     /// Edit Caption is pushed, never presented: nil.
     public var dialog: ModalDialog? { nil }
@@ -21,7 +22,7 @@ extension EditCaptionFlow: RunningFlow {
 /// A flow that has started: what ``AppController/onFlowStarted`` is told.
 @MainActor
 public struct StartedFlow {
-    /// The flow's name: "New Post", "Reply with Photo", "New Message" or "Edit Caption".
+    /// The flow's name: "New Post", "Reply with Photo", "New Message", "Edit Caption" or "Add Friend".
     public let name: String
     /// The flow object (tests keep a weak reference to see that it is freed after it ends).
     public let flow: RunningFlow
@@ -37,6 +38,8 @@ public enum FlowOutcome: Equatable, Sendable {
     case message(SendPhotoMessageFlow<Message>.Result)
     /// Edit Caption: the post with its new caption, or canceled.
     case caption(EditCaptionFlow<Post>.Result)
+    /// Add Friend: the friend stored, or canceled.
+    case friend(AddFriendFlow.Result)
 }
 
 /// The one flow the app runs at a time: the coordinators start their flows here, so a click on a

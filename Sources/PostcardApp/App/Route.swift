@@ -8,7 +8,7 @@ import Gtk
 /// | route | link | shown |
 /// | --- | --- | --- |
 /// | ``myProfile`` | `postcard://profile/me` | the root page |
-/// | ``profile(_:)`` | `postcard://profile/ada` | a friend's profile, pushed |
+/// | ``profile(_:)`` | `postcard://profile/ada` | a friend's profile, pushed (a ``FriendCode``'s link, with `?name=…&v=1`, names it too) |
 /// | ``post(_:)`` | `postcard://post/12` | a post, above its profile when that is a friend's |
 /// | ``comments(_:)`` | `postcard://post/12/comments` | a post's comments, above the post |
 /// | ``messages`` | `postcard://messages` | Messages, pushed |
@@ -88,7 +88,9 @@ public enum Route: Hashable, Codable, Sendable, CustomStringConvertible {
             return text
         }
         let query = g_uri_get_query(uri).map { String(cString: $0) }
-        guard g_uri_get_fragment(uri) == nil, query == nil || host == "web" else { throw RouteLinkError.unknownScreen(link) }
+        // A query only where a screen reads one: a web page's address, a Postcard code's name and version.
+        let isFriendCode = host == "profile" && (try? FriendCode(reading: link)) != nil
+        guard g_uri_get_fragment(uri) == nil, query == nil || host == "web" || isFriendCode else { throw RouteLinkError.unknownScreen(link) }
         switch (host, parts) {
         case ("profile", ["me"]): self = .myProfile
         case ("profile", let parts) where parts.count == 1 && !parts[0].isEmpty: self = .profile(parts[0])

@@ -27,6 +27,7 @@ final class RunningApp {
         let directory = options.dataDirectory ?? tool.flatMap { $0.0.dataDirectory($0.1) } ?? options.resolvedDataDirectory
         let store: PostStore
         if let clock = tool?.0.clock { store = try PostStore(directory: directory, clock: clock) } else { store = try PostStore(directory: directory) }
+        if let identity = tool?.0.identity { try store.setIdentityNow(identity) }
         controller = AppController(application: application, store: store, library: library,
                                    cameraSources: [options.camera])
     }

@@ -16,7 +16,7 @@ final class CaptionCoordinator {
 
     /// The detail page of `post`, with Comments, Copy Link and (on my own posts) Edit Caption.
     func makePostPage(_ post: Post) -> PhotoDetailPage {
-        let author = Person.named(post.author)?.name ?? post.author
+        let author = app.people.person(id: post.author)?.name ?? post.author
         // Translators: the title of the page showing one post (a noun: a photo with a comment); translate
         // only what follows the "|". The subtitle below it is "by %s" with the author's name. Keep it
         // short: in a 360-pixel window the bar also holds Back and Edit Caption.
@@ -35,7 +35,7 @@ final class CaptionCoordinator {
             guard let self, let page else { return }
             self.app.help.openLink(uri, from: page)
         }
-        if post.author == Person.me.id {
+        if post.author == Identity.localID {
             // Translators: a button in the bar of one's own post (and the title of the page it opens): edit
             // the post's caption, its comment. Keep it short: the bar also holds Back and the post's title.
             let edit = Button(label: localized("Edit Caption"))
@@ -86,7 +86,7 @@ final class CaptionCoordinator {
     /// Opens a caption's draft on its post's page (above its profile when that is a friend's); a draft
     /// whose post is gone, or is not mine, is forgotten.
     func resume(_ draft: Draft) {
-        guard let id = Int64(draft.target), let post = try? app.store.post(id: id), post.author == Person.me.id else {
+        guard let id = Int64(draft.target), let post = try? app.store.post(id: id), post.author == Identity.localID else {
             app.store.discardDraft(draft)  // its post is gone
             return
         }

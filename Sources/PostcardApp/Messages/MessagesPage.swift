@@ -29,9 +29,10 @@ public final class MessagesPage: ListPage {
     private let opener: MessageOpener
     private let list: PagedListView<Message, MessageRow>
 
-    /// Creates an empty messages page.
-    public init() {
+    /// Creates an empty messages page; `name` gives the name shown for a recipient's id.
+    public init(name: @escaping @MainActor (String) -> String) {
         let opener = MessageOpener()
+        opener.name = name
         self.opener = opener
         list = PagedListView(makeCell: { MessageRow(opener: opener) },
                              bindRow: { row, message, binding in row.bind(message, binding: binding) },
@@ -69,6 +70,7 @@ public final class MessagesPage: ListPage {
 /// Passes a row's Open to the page (rows must not hold the page).
 @MainActor
 final class MessageOpener {
+    var name: @MainActor (String) -> String = { $0 }
     var open: (@MainActor (Message) -> Void)?
     var delete: (@MainActor (Message) -> Void)?
 }
@@ -92,8 +94,10 @@ public final class MessageRow: ListCell {
     // Translators: an icon button on a message in the list of messages (its tooltip and what a screen
     // reader says): deletes that message.
     public let deleteButton = Button(iconName: "user-trash-symbolic", accessibleLabel: localized("Delete Message"))
+    private weak var opener: MessageOpener?
 
     init(opener: MessageOpener) {
+        self.opener = opener
         root = Clamp(view, maximumWidth: ListPage.cardColumnWidth)
         recipientLabel.xAlign = 0
         recipientLabel.addCSSClass("heading")
@@ -123,7 +127,7 @@ public final class MessageRow: ListCell {
 
     func bind(_ message: Message, binding: ListItemBinding) {
         self.message = message
-        let name = Person.named(message.recipient)?.name ?? message.recipient
+        let name = opener?.name(message.recipient) ?? message.recipient
         // Translators: a message in the list of messages: whom it was sent to (%s is a person's name).
         recipientLabel.text = localized("To %s", name)
         let comment = CommentLimit.shown(message.comment)
@@ -139,13 +143,13 @@ public final class MessageRow: ListCell {
 /// **Choose Recipient**: the friends, one button each. Reports the choice.
 @MainActor
 public final class ChooseRecipientPage: Page {
-    /// One button per friend, in ``Person/friends`` order.
+    /// One button per friend, in the order given.
     public private(set) var friendButtons: [Button] = []
     /// Called with the friend chosen.
     public var onRecipientChosen: (@MainActor (Person) -> Void)?
 
     /// Creates the page listing `people`.
-    public init(people: [Person] = Person.friends) {
+    public init(people: [Person]) {
         super.init(title: localized("Choose Recipient"))
         let column = Box(.vertical, spacing: 8)
         column.setMargins(top: 18, bottom: 18, start: 18, end: 18)

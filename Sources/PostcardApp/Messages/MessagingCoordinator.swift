@@ -18,7 +18,7 @@ final class MessagingCoordinator {
 
     /// The Messages page, with New Message.
     func makeMessagesPage() -> MessagesPage {
-        let page = MessagesPage()
+        let page = MessagesPage { [weak app] id in app?.people.person(id: id)?.name ?? id }
         reload(page)
         page.onNewMessage = { [weak self, weak page] in
             guard let self, let page else { return }
@@ -45,18 +45,18 @@ final class MessagingCoordinator {
                       draftID: String? = nil) {
         let store = app.store
         var resumedID = draftID  // the first step, for the resumed recipient, goes on with the draft
-        let flow = SendPhotoMessageFlow<Message>(library: app.library, camera: app.camera, drafts: { [store] person in
+        let flow = SendPhotoMessageFlow<Message>(recipients: app.people.friendPeople, library: app.library, camera: app.camera, drafts: { [store] person in
             defer { resumedID = nil }
             let id = person.id == resuming?.recipient.id ? resumedID ?? PostStore.newDraftID() : PostStore.newDraftID()
             return AppController.drafts(in: store, kind: .message, target: person.id, id: id)
         }) { person, photo, comment in
-            try await store.addMessage(to: person.id, photo: photo, comment: comment, author: Person.me.id)
+            try await store.addMessage(to: person.id, photo: photo, comment: comment, author: Identity.localID)
         }
         app.flows.start("New Message", flow) { [weak app] flow in
             let result = await flow.run(from: page, resuming: resuming)
             if case .sent(let message) = result {
                 page.insertNewMessage(message)
-                let name = Person.named(message.recipient)?.name ?? message.recipient
+                let name = app?.people.person(id: message.recipient)?.name ?? message.recipient
                 // Translators: a toast after a message was sent; %s is the recipient's name. "View" opens it.
                 app?.showToast(localized("Message sent to %s", name), buttonLabel: localized("View")) { [weak app] in
                     app?.openWhenPossible(.message(message.id))
@@ -68,8 +68,8 @@ final class MessagingCoordinator {
 
     /// Presents a message's photo and comment modally: the detail page shows its own bar with Close.
     func present(_ message: Message, from page: MessagesPage) {
-        let detail = Self.makeMessagePage(message)
-        if message.author == Person.me.id {
+        let detail = Self.makeMessagePage(message, recipient: app.people.person(id: message.recipient)?.name ?? message.recipient)
+        if message.author == Identity.localID {
             detail.actions.append(CaptionCoordinator.deleteButton { [weak self] in self?.app.deletions.delete(.message(message.id)) })
         }
         let dialog = ModalDialog(over: page, presenting: detail)
@@ -93,8 +93,7 @@ final class MessagingCoordinator {
     }
 
     /// The detail page of a private message: its photo, comment, recipient and time.
-    static func makeMessagePage(_ message: Message) -> PhotoDetailPage {
-        let name = Person.named(message.recipient)?.name ?? message.recipient
+    static func makeMessagePage(_ message: Message, recipient name: String) -> PhotoDetailPage {
         // Translators: the title of the page showing one private message (a noun).
         let title = localized("Message")
         // Translators: the subtitle under a message's title: whom it was sent to (%s is a person's name).
@@ -110,7 +109,7 @@ final class MessagingCoordinator {
     /// Opens a message's draft: Messages, then the flow on Add a Comment for that recipient; a draft for
     /// someone who is not a friend is forgotten.
     func resume(_ draft: Draft) {
-        guard let person = Person.named(draft.target) else {
+        guard let person = app.people.person(id: draft.target), !person.isMe else {
             app.store.discardDraft(draft)
             return
         }

@@ -32,16 +32,18 @@ public final class SendPhotoMessageFlow<Output: Sendable> {
     private let camera: CameraSettings?
     private let send: Send
     private let drafts: ((Person) -> CommentDrafts)?
+    private let recipients: [Person]
     private let completion = FlowCompletion<Result>()
     private var host: FlowHost?
     private var step: CommentedPhotoFlow<Output>?
     private var stepTask: Task<Void, Never>?
     private let discardQuestion = DiscardPostQuestion()
 
-    /// Creates the flow (not yet shown); with `camera`, Choose a Photo offers Take Photo. `drafts` says
-    /// where the comment for each recipient is kept (see ``CommentDrafts``).
-    public init(library: PhotoLibrary, camera: CameraSettings? = nil, drafts: ((Person) -> CommentDrafts)? = nil,
-                send: @escaping Send) {
+    /// Creates the flow (not yet shown) offering `recipients`; with `camera`, Choose a Photo offers Take
+    /// Photo. `drafts` says where the comment for each recipient is kept (see ``CommentDrafts``).
+    public init(recipients: [Person], library: PhotoLibrary, camera: CameraSettings? = nil,
+                drafts: ((Person) -> CommentDrafts)? = nil, send: @escaping Send) {
+        self.recipients = recipients
         self.library = library
         self.camera = camera
         self.drafts = drafts
@@ -66,7 +68,7 @@ public final class SendPhotoMessageFlow<Output: Sendable> {
     }
 
     private func start(from anchor: Page) {
-        let recipients = ChooseRecipientPage()
+        let recipients = ChooseRecipientPage(people: self.recipients)
         recipients.onRecipientChosen = { [weak self, weak recipients] person in
             guard let self, let recipients else { return }
             self.runStep(for: person, from: recipients)

@@ -59,12 +59,12 @@ public final class FeedItem {
         view.append(detailLabel)
     }
 
-    func bind(_ post: Post, viewer: Person, binding: ListItemBinding) {
+    func bind(_ post: Post, viewer: String, binding: ListItemBinding) {
         self.post = post
         self.binding = binding
         let comment = CommentLimit.shown(post.comment)  // a longer one (from another program) is cut
         commentLabel.showText(withLinks: comment)
-        let byMe = post.author == viewer.id && post.profile != viewer.id
+        let byMe = post.author == viewer && post.profile != viewer
         detailLabel.text = byMe ? TimeText.postedByMe(post.createdAt) : TimeText.posted(post.createdAt)
         binding.setAccessibleLabel(comment)
         picture.alternativeText = comment

@@ -1,6 +1,9 @@
-/// Someone with a profile page: the user ("me") or one of their (made-up) friends.
+import PostcardModel
+
+/// Someone with a profile page: the app's user (id ``Identity/localID``) or one of their friends.
 public struct Person: Equatable, Hashable, Sendable, Identifiable {
-    /// A stable key, stored with posts (`author`, `profile`).
+    /// A stable key, stored with posts (`author`, `profile`): ``Identity/localID`` for the user, a
+    /// friend's ``Friend/id`` for them.
     public let id: String
     /// The name shown on the profile and in lists.
     public let name: String
@@ -11,18 +14,9 @@ public struct Person: Equatable, Hashable, Sendable, Identifiable {
         self.name = name
     }
 
-    /// The app's user.
-    public static let me = Person(id: "me", name: "Sam Rivera")
+    /// The friend as a person.
+    public init(_ friend: Friend) { self.init(id: friend.id, name: friend.name) }
 
-    /// The person with `id` among ``me`` and ``friends``, or nil.
-    public static func named(_ id: String) -> Person? {
-        ([me] + friends).first { $0.id == id }
-    }
-
-    /// The made-up friends listed on My Profile.
-    public static let friends = [
-        Person(id: "ada", name: "Ada Lovelace"),
-        Person(id: "grace", name: "Grace Hopper"),
-        Person(id: "alan", name: "Alan Turing"),
-    ]
+    /// Whether this is the app's user.
+    public var isMe: Bool { id == Identity.localID }
 }

@@ -36,9 +36,10 @@ final class PostingCoordinator {
 
     /// A friend's profile for ``Route/profile(_:)``, with Copy Link in its bar.
     func makeProfilePage(for person: Person, route: Route) -> ProfilePage {
-        let page = ProfilePage(person: person)
+        let page = ProfilePage(person: person, viewer: app.people.me)
         wire(page)
         page.addEndBarItem(app.copyLinkButton(for: route, iconOnly: true))
+        page.addEndBarItem(app.friends.removeButton(for: person))
         return page
     }
 
@@ -58,7 +59,7 @@ final class PostingCoordinator {
         let store = app.store
         let flow = CommentedPhotoFlow<Post>(library: app.library, camera: app.camera, start: start, help: app.help.flowHelp,
                                             drafts: app.drafts(.post, target: profile, id: draftID)) { photo, comment in
-            try await store.add(photo: photo, comment: comment, author: Person.me.id, profile: profile)
+            try await store.add(photo: photo, comment: comment, author: Identity.localID, profile: profile)
         }
         app.flows.start("New Post", flow) { [weak app] flow in
             let result = await flow.run(from: page)
@@ -76,10 +77,10 @@ final class PostingCoordinator {
     /// Opens a post's draft where it was left: the same flow on its profile (mine or a friend's), on Add
     /// a Comment with the photo and comment restored.
     func resume(_ draft: Draft, start: PhotoFlowStart) {
-        if draft.target == Person.me.id {
+        if draft.target == Identity.localID {
             app.router.setPath([], animated: false)
             startPost(on: app.myProfile, start: start, draftID: draft.id)
-        } else if Person.named(draft.target) != nil {
+        } else if app.people.friend(id: draft.target) != nil {
             app.router.setPath([.profile(draft.target)], animated: false)
             guard let profile = app.stack.visiblePage as? ProfilePage else { return }
             startPost(on: profile, start: start, draftID: draft.id)

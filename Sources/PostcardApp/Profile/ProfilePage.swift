@@ -15,15 +15,17 @@ import PostcardModel
 /// ``onFriendSelected`` and ``onOpenPost``; it never navigates or posts itself.
 @MainActor
 public final class ProfilePage: Page {
-    /// The person whose profile this is.
-    public let person: Person
+    /// The person whose profile this is (My Profile's changes with the user's name, ``rename(to:)``).
+    public private(set) var person: Person
     /// "New Post" on My Profile, "Post to Their Profile" on a friend's.
     public let postButton: Button
     /// **Quick Snap** (My Profile only, an icon button at the start of the bar): take a photo and post it
     /// at once.
     public let quickSnapButton: Button?
-    /// The friends' rows (My Profile only), in ``Person/friends`` order.
+    /// The friends' buttons (My Profile only), in the order ``showFriends(_:)`` was given them.
     public private(set) var friendButtons: [Button] = []
+    /// **Add Friend** under the friends (My Profile only).
+    public let addFriendButton: Button?
     /// The feed's rows that exist now (on screen and near it), top (newest) first.
     public var feedItems: [FeedItem] { feed.factory.boundCells.compactMap { $0.cell.item.post == nil ? nil : $0.cell.item } }
     /// The posts read so far, newest first.
@@ -41,6 +43,8 @@ public final class ProfilePage: Page {
     public var onQuickSnap: (@MainActor () -> Void)?
     /// Called with the friend whose row the user activated.
     public var onFriendSelected: (@MainActor (Person) -> Void)?
+    /// Called when the user asks to add a friend (My Profile only).
+    public var onAddFriend: (@MainActor () -> Void)?
     /// Called with the post whose row the user activated.
     public var onOpenPost: (@MainActor (Post) -> Void)?
     /// Called with the URI of a link the user activated in a post's comment.
@@ -50,13 +54,20 @@ public final class ProfilePage: Page {
     private let linkRelay = LinkRelay()
     private let feed: PagedListView<Post, FeedCell>
     private let viewer: Person
+    private let friendsList = FlowBox()
+    private let nameLabel = Label()
+    private let noFriendsLabel = Label()
+    private var avatar: Avatar?
     private static let headerKey = "header"
 
-    /// Creates the profile of `person` as seen by `viewer` (the app's user).
-    public init(person: Person, viewer: Person = .me) {
+    /// Creates the profile of `person` as seen by `viewer` (the app's user). My Profile (`person` is
+    /// `viewer`) lists no friends until ``showFriends(_:)``.
+    public init(person: Person, viewer: Person) {
         self.person = person
         self.viewer = viewer
-        let isOwn = person == viewer
+        let isOwn = person.id == viewer.id
+        // Translators: the button under the friends on My Profile: add someone from their Postcard code.
+        addFriendButton = isOwn ? Button(label: localized("Add Friend…")) : nil
         postButton = Button(label: isOwn
             // Translators: the button on the user's own profile that starts posting a photo with a comment.
             // Keep it short: in a 360-pixel window it shares a row with the avatar and the user's name.
@@ -73,7 +84,7 @@ public final class ProfilePage: Page {
                 linkRelay.relay(cell.item.commentLabel)
                 return cell
             },
-            bindRow: { cell, post, binding in cell.showPost(post, viewer: viewer, binding: binding) },
+            bindRow: { cell, post, binding in cell.showPost(post, viewer: viewer.id, binding: binding) },
             bindLeading: { cell, _, _ in cell.showHeader(headerRow) },
             unbind: { cell in cell.unbind() })
         scroller = ScrolledWindow(feed.view)
@@ -213,14 +224,16 @@ public final class ProfilePage: Page {
     }
 
     private func updateStatus() {
-        feedStatus.text = person == viewer ? localized("No posts yet. Share a photo with New Post.") : localized("No posts yet.")
+        feedStatus.text = person.id == viewer.id ? localized("No posts yet. Share a photo with New Post.") : localized("No posts yet.")
         feedStatus.isVisible = feed.rows.isEmpty
     }
 
     private func header(isOwn: Bool) -> Widget {
         let avatar = Avatar(name: person.name, size: 64)  // read as an image named by the person's name
         avatar.verticalAlignment = .center
-        let name = Label(person.name)
+        self.avatar = avatar
+        let name = nameLabel
+        name.text = person.name
         name.xAlign = 0
         name.addCSSClass("title-2")
         let subtitle = Label(isOwn
@@ -263,19 +276,47 @@ public final class ProfilePage: Page {
         heading.addCSSClass("heading")
         section.append(heading)
         // A flow box, so the row wraps in a narrow window.
-        let list = FlowBox()
+        // Translators: on My Profile, where the friends are listed, when there are none.
+        noFriendsLabel.text = localized("No friends yet. Add someone from their Postcard code.")
+        noFriendsLabel.xAlign = 0
+        noFriendsLabel.wraps = true
+        noFriendsLabel.addCSSClass("dim-label")
+        noFriendsLabel.isVisible = false
+        section.append(noFriendsLabel)
+        let list = friendsList
         list.setSpacing(8)
         list.maxChildrenPerLine = 8
         list.horizontalAlignment = .start
         list.addCSSClass("friends")
-        for friend in Person.friends {
+        section.append(list)
+        if let addFriendButton {
+            addFriendButton.horizontalAlignment = .start
+            addFriendButton.onClicked { [weak self] in self?.onAddFriend?() }
+            section.append(addFriendButton)
+        }
+        return section
+    }
+
+    /// Lists `friends` on My Profile, one button each, in this order (replacing those shown).
+    public func showFriends(_ friends: [Person]) {
+        guard person.id == viewer.id else { return }
+        friendsList.removeAll()
+        friendButtons = []
+        for friend in friends {
             let button = Button(label: friend.name)
             button.onClicked { [weak self] in self?.onFriendSelected?(friend) }
             friendButtons.append(button)
-            list.append(button, accessibleLabel: friend.name, cellTakesFocus: false)
+            friendsList.append(button, accessibleLabel: friend.name, cellTakesFocus: false)
         }
-        section.append(list)
-        return section
+        noFriendsLabel.isVisible = friends.isEmpty
+    }
+
+    /// Shows the person under the name `name` (the user renamed themselves, or a friend their code).
+    public func rename(to name: String) {
+        person = Person(id: person.id, name: name)
+        nameLabel.text = name
+        avatar?.name = name
+        if person.id != viewer.id { title = name }
     }
 }
 
@@ -299,7 +340,7 @@ final class FeedCell: ListCell {
         self.header = header
     }
 
-    func showPost(_ post: Post, viewer: Person, binding: ListItemBinding) {
+    func showPost(_ post: Post, viewer: String, binding: ListItemBinding) {
         dropHeader()
         item.view.isVisible = true
         item.bind(post, viewer: viewer, binding: binding)

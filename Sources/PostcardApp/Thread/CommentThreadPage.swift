@@ -133,7 +133,7 @@ public final class ReplyRow: ListCell {
 
     func bind(_ reply: Reply, binding: ListItemBinding) {
         self.reply = reply
-        deleteButton.isVisible = reply.author == Person.me.id
+        deleteButton.isVisible = reply.author == Identity.localID
         let comment = CommentLimit.shown(reply.comment)
         commentLabel.showText(withLinks: comment)
         // Translators: when a reply was posted; %s is a date and time, e.g. "7 Aug 2026, 14:05".

@@ -50,7 +50,7 @@ final class ReplyCoordinator {
         let store = app.store
         let flow = CommentedPhotoFlow<Reply>(library: app.library, presentation: .pushed, camera: app.camera, start: start,
                                              help: app.help.flowHelp, drafts: app.drafts(.reply, target: String(post.id), id: draftID)) { photo, comment in
-            try await store.addReply(to: post, photo: photo, comment: comment, author: Person.me.id)
+            try await store.addReply(to: post, photo: photo, comment: comment, author: Identity.localID)
         }
         app.flows.start("Reply with Photo", flow) { [weak app] flow in
             let result = await flow.run(from: thread)

@@ -1,0 +1,179 @@
+import Gtk
+import NavigationGtk
+import PhotoPosting
+import PostcardModel
+import PostcardStore
+
+/// Friends and codes: My Profile's friends list and **Add Friend…** (the ``AddFriendFlow``, modal),
+/// **Scan a Code** presented alone from the primary menu, **My Code** presented alone, the user's name,
+/// and **Remove Friend** on a friend's profile (with Undo). Main actor only.
+@MainActor
+final class FriendsCoordinator {
+    private unowned let app: AppController
+    private var peopleToken: ObservationToken?
+    /// Scan a Code while presented.
+    private(set) var presentedScanner: ModalDialog?
+    /// My Code while presented.
+    private(set) var presentedMyCode: ModalDialog?
+
+    init(app: AppController) { self.app = app }
+
+    /// Lists the friends on My Profile (again after each change) and connects Add Friend.
+    func wire(_ profile: ProfilePage) {
+        profile.showFriends(app.people.friendPeople)
+        peopleToken = app.people.observe { [weak self, weak profile] in
+            guard let self, let profile else { return }
+            profile.showFriends(self.app.people.friendPeople)
+            if profile.person.name != self.app.people.identity.name { profile.rename(to: self.app.people.identity.name) }
+        }
+        profile.onAddFriend = { [weak self] in self?.startAddFriend() }
+    }
+
+    /// **Remove Friend** for a friend's profile's bar: an icon button (its tooltip and screen-reader
+    /// name say it).
+    func removeButton(for person: Person) -> Button {
+        // Translators: an icon button in the bar of a friend's profile (its tooltip): removes them from
+        // the friends (a toast then offers Undo).
+        let button = Button(iconName: "user-trash-symbolic", accessibleLabel: localized("Remove Friend"))
+        button.onClicked { [weak self] in
+            guard let self, let friend = self.app.people.friend(id: person.id) else { return }
+            self.app.deletions.delete(.friend(friend.rowID), named: friend.name)
+        }
+        return button
+    }
+
+    // MARK: - Add Friend
+
+    /// Runs Add Friend modally from My Profile, from its first page or (`code`) from New Friend.
+    /// Nothing while another flow runs.
+    func startAddFriend(with code: FriendCode? = nil) {
+        let people = app.people
+        let flow = AddFriendFlow(camera: app.camera, start: code.map { .newFriend($0) } ?? .choose,
+                                 identity: { [people] in people.identity },
+                                 known: { [people] id in (people.friend(id: id) != nil, people.isMe(id)) },
+                                 add: { [people] code in try await people.addFriend(id: code.id, name: code.name) })
+        flow.onCopyLink = { [weak self] _ in self?.app.showToast(localized("Link copied")) }
+        flow.onRename = { [weak self] name, page in self?.rename(to: name, shownIn: page) }
+        let profile = app.myProfile
+        app.flows.start("Add Friend", flow) { [weak app] flow in
+            let result = await flow.run(from: profile)
+            if case .added(let friend) = result {
+                // Translators: a toast after someone was added as a friend; %s is their name. "View" opens
+                // their profile.
+                app?.showToast(localized("%s added", friend.name), buttonLabel: localized("View")) { [weak app] in
+                    app?.openWhenPossible(.profile(friend.id))
+                }
+            }
+            return .friend(result)
+        }
+    }
+
+    // MARK: - Scan a Code
+
+    /// Presents Scan a Code alone over My Profile (its own bar, title and Close). What a code read does:
+    /// a Postcard code adds its person (New Friend), or opens their profile when they are a friend; a
+    /// `postcard://` link opens its screen; a web address opens in the Web Page; other text stays shown,
+    /// with Copy.
+    @discardableResult
+    func presentScanner() -> ScanCodePage? {
+        guard !app.isBusyWithAFlowOrDialog else { return nil }
+        let page = ScanCodePage(settings: app.camera)
+        page.onCodeRead = { [weak self, weak page] code in
+            guard let self, let page else { return }
+            self.scanned(code, on: page)
+        }
+        page.onCopied = { [weak self] _ in self?.app.showToast(localized("Copied")) }
+        let dialog = ModalDialog(over: app.myProfile, presenting: page)
+        presentedScanner = dialog
+        dialog.present()
+        Task { [weak self, weak dialog] in
+            await dialog?.dismissed()
+            if self?.presentedScanner === dialog { self?.presentedScanner = nil }
+            self?.app.openPendingLink()
+        }
+        return page
+    }
+
+    private func scanned(_ code: ScannedCode, on page: ScanCodePage) {
+        let text = code.text.trimmingWhitespace()
+        if let friendCode = try? FriendCode(reading: text) {
+            if app.people.isMe(friendCode.id) {
+                page.showResult(title: localized("This Is Your Own Code"), text: localized("Friends scan it with Add Friend in their Postcard."))
+            } else if app.people.friend(id: friendCode.id) != nil {
+                closeScanner { $0.open(.profile(friendCode.id)) }
+            } else {
+                closeScanner { $0.friends.startAddFriend(with: friendCode) }
+            }
+        } else if Route.isLink(text) {
+            do {
+                let route = try Route(link: text)
+                closeScanner { $0.open(route) }
+            } catch {
+                page.refuse(title: localized("Can't Open the Link"), detail: "\(error)")
+            }
+        } else if Route.isWebAddress(text) {
+            closeScanner { $0.open(.webPage(text)) }
+        } else {
+            // Translators: the headline over the text of a code that is neither a link nor a web address.
+            page.showResult(title: localized("Text"), text: text)
+        }
+    }
+
+    /// Closes Scan a Code, then (once it is gone) runs `next`.
+    private func closeScanner(then next: @escaping @MainActor (AppController) -> Void) {
+        guard let dialog = presentedScanner else { return }
+        presentedScanner = nil
+        dialog.dismiss()
+        Task { [weak app] in
+            await dialog.dismissed()
+            guard let app else { return }
+            next(app)
+        }
+    }
+
+    // MARK: - My Code and the name
+
+    /// Presents My Code alone over My Profile (its own bar with Close).
+    @discardableResult
+    func presentMyCode() -> MyCodePage? {
+        guard !app.isBusyWithAFlowOrDialog, let page = try? MyCodePage(identity: app.people.identity) else { return nil }
+        page.onCopyLink = { [weak self] _ in self?.app.showToast(localized("Link copied")) }
+        page.onRename = { [weak self, weak page] name in
+            guard let self, let page else { return }
+            self.rename(to: name, shownIn: page)
+        }
+        let dialog = ModalDialog(over: app.myProfile, presenting: page)
+        presentedMyCode = dialog
+        dialog.present()
+        Task { [weak self, weak dialog] in
+            await dialog?.dismissed()
+            if self?.presentedMyCode === dialog { self?.presentedMyCode = nil }
+            self?.app.openPendingLink()
+        }
+        return page
+    }
+
+    /// Stores `name` as the user's, then shows it on `page` (and My Profile, through the people's
+    /// observers); a failure says why in a toast, and the page keeps the old name.
+    func rename(to name: String, shownIn page: MyCodePage) {
+        Task { [weak self, weak page] in
+            guard let self else { return }
+            do {
+                try await self.app.people.rename(to: name)
+                // Translators: a toast after the user changed their name.
+                self.app.showToast(localized("Name changed"))
+            } catch {
+                self.app.showToast(localized("Can't change your name: %s", "\(error)"))
+            }
+            page?.show(self.app.people.identity)
+        }
+    }
+
+    /// Closes Scan a Code and My Code when presented (a link opens elsewhere).
+    func dismissPresentedPages() {
+        presentedScanner?.dismiss()
+        presentedScanner = nil
+        presentedMyCode?.dismiss()
+        presentedMyCode = nil
+    }
+}
