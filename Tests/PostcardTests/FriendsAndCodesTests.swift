@@ -69,6 +69,9 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(refusal("postcard://profile/abc?name=%20&v=1"), .noName)
             XCTAssertEqual(refusal("postcard://profile/abc?name=%FF&v=1"), .notAPostcardCode, "a name that is not UTF-8")
             XCTAssertEqual(refusal("postcard://profile/abc?name=" + String(repeating: "x", count: 101) + "&v=1"), .nameTooLong)
+            // --camera image:FILE (and POSTCARD_CAMERA) names a picture shown as a still camera.
+            XCTAssertEqual(CameraSource(option: "image:/tmp/code.png"), .image(path: "/tmp/code.png"))
+            XCTAssertNil(CameraSource(option: "image:"))
             for error in [FriendCodeError.tooLong(bytes: 3000), .controlCharacters, .notAPostcardCode, .unknownVersion("9"), .invalidID, .noName, .nameTooLong] {
                 XCTAssertTrue(error.description.hasSuffix("."), "a sentence: \(error)")
             }

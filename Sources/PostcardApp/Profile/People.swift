@@ -34,7 +34,7 @@ public final class People {
 
     /// The user (``Identity/localID`` or their own ``Identity/id``) or the friend with `id`, else nil.
     public func person(id: String) -> Person? {
-        if id == Identity.localID || id == identity.id && !id.isEmpty { return me }
+        if isMe(id) { return me }
         return friends.first { $0.id == id }.map(Person.init)
     }
 
@@ -42,7 +42,7 @@ public final class People {
     public func friend(id: String) -> Friend? { friends.first { $0.id == id } }
 
     /// Whether `id` is the user's own (``Identity/localID`` or ``Identity/id``).
-    public func isMe(_ id: String) -> Bool { id == Identity.localID || id == identity.id }
+    public func isMe(_ id: String) -> Bool { id == Identity.localID || !identity.id.isEmpty && id == identity.id }
 
     /// Calls `handler` after each change of the user's name or the friends (read again from the store),
     /// until the token goes.
