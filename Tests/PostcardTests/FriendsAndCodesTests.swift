@@ -312,6 +312,20 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testAStrangersCodeOpenedAsALinkOffersToAddThemAndAFriendsOpensTheirProfile() throws {
+        try onMain {
+            let app = try makeApp()
+            app.open(link: "postcard://profile/x1?name=Xu%20Li&v=1")
+            spin(until: { (self.dialog?.stack.visiblePage as? NewFriendPage)?.code == FriendCode(id: "x1", name: "Xu Li") }, "New Friend")
+            XCTAssertEqual(app.router.path, [], "no Not Found page behind it")
+            dialog!.cancelButton.activate()
+            spin(until: { app.flowDialog == nil }, "canceled")
+            app.open(link: "postcard://profile/ada?name=Ada%20Lovelace&v=1")
+            spin(until: { app.router.path == [.profile("ada")] }, "a friend's code: their profile")
+            XCTAssertNil(app.flowDialog)
+        }
+    }
+
     func testEnterTheirLinkRefusesWhatIsNotANewFriendsCode() throws {
         try onMain {
             let app = try makeApp()

@@ -49,6 +49,9 @@ public final class AppController {
     public internal(set) var aboutWindow: Gtk.Window?
     /// The link waiting for a flow or dialog to close (the newest one), if any; see ``open(link:)``.
     public internal(set) var pendingLink: Route?
+    /// The Postcard code the newest link opened was, if it was one: its profile route opens Add Friend
+    /// for someone who is not a friend yet.
+    var linkedFriendCode: FriendCode?
     /// The main window's toasts (libadwaita's `AdwToastOverlay` around its content): what just happened
     /// (posted, sent, saved, copied, deleted, with View or Undo), and a link waiting.
     public let toasts: ToastOverlay

@@ -73,8 +73,14 @@ extension AppController {
     /// Nothing else changes: no post, message or draft is touched.
     public func open(_ route: Route) {
         guard Window.isListed(mainWindow.window.pointer()) else { return }  // the window is gone (the app quits)
-        // The user's own profile link (from their code) is My Profile.
+        // The user's own profile link (from their code) is My Profile; a stranger's code opened as a link
+        // (from outside) is Add Friend on New Friend: their profile does not exist here yet.
         let route = if case .profile(let id) = route, people.isMe(id) { Route.myProfile } else { route }
+        if case .profile(let id) = route, let code = linkedFriendCode, code.id == id, people.friend(id: id) == nil {
+            linkedFriendCode = nil
+            friends.startAddFriend(with: code)
+            return
+        }
         switch route {
         case .guide, .webPage:
             // Without WebKitGTK (or the guide's files) these open in the browser, if at all: the user
@@ -125,6 +131,7 @@ extension AppController {
         } catch {
             return .failure(.malformed)
         }
+        linkedFriendCode = try? FriendCode(reading: link)
         openWhenPossible(route)
         return .success(route)
     }
