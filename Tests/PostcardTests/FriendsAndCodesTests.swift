@@ -61,6 +61,8 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(refusal("postcard://profile/abc?name=Ada%0ALovelace&v=1"), .controlCharacters, "an escaped newline")
             XCTAssertEqual(refusal("postcard://profile/abc?name=Ada\u{1B}[31m&v=1"), .controlCharacters, "a raw escape")
             XCTAssertEqual(refusal("postcard://profile/abc?name=Ada&v=2"), .unknownVersion("2"))
+            XCTAssertEqual(refusal("postcard://profile/abc?name=%E2%80%AEevil&v=1"), .controlCharacters, "a right-to-left override")
+            XCTAssertEqual(refusal("postcard://profile/abc?name=a%E2%81%A6b&v=1"), .controlCharacters, "a bidirectional isolate")
             XCTAssertEqual(refusal("postcard://profile/abc"), .notAPostcardCode, "a profile link without a name is not a code")
             XCTAssertEqual(refusal("https://example.org/"), .notAPostcardCode)
             XCTAssertEqual(refusal("hello"), .notAPostcardCode)
@@ -298,6 +300,12 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
             spin(until: { (app.mainWindow.stack.visiblePage as? ProfilePage)?.person.id == stranger.id }, timeout: 20, "their profile")
             app.mainWindow.stack.popToRoot()
             // My own code: said so, nothing opens.
+            // A Postcard code that is refused says why (here, of a newer version).
+            let newer = try scan("postcard://profile/v2-1?name=Vee&v=2")
+            spin(until: { if case .refused = newer.state { true } else { false } }, timeout: 20, "a newer code refused")
+            XCTAssertEqual(newer.resultTitle.text, "This Code Can't Be Read")
+            XCTAssertEqual(newer.resultText.text, "This code was made by a newer Postcard (version 2). Update Postcard to read it.")
+            app.presentedScanner?.closeButton.activate()
             let own = try scan(FriendCode(app.people.identity).link)
             spin(until: { own.resultTitle.text == "This Is Your Own Code" }, timeout: 20, "my own code")
             app.presentedScanner?.closeButton.activate()
@@ -343,6 +351,7 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
                 entry.continueButton.activate()
                 spin(until: { entry.problemLabel.isVisible }, "refused: \(text)")
                 XCTAssertEqual(entry.problemLabel.text, message)
+                XCTAssertFalse(entry.continueButton.isSensitive, "Continue waits for a change")
                 XCTAssertTrue(dialog!.stack.visiblePage === entry, "stays on the entry")
             }
             entry.linkEntry.text = " postcard://profile/x1?name=Xu%20Li&v=1 "

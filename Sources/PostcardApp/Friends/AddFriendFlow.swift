@@ -172,7 +172,7 @@ public final class AddFriendFlow {
             // Translators: the headline when a scanned code does not add a friend.
             // Under "This Is Not a Postcard Code", what to do is enough.
             let detail = error == .notAPostcardCode ? localized("Ask your friend to open My Code in their Postcard.") : error.description
-            return .failure(Refusal(title: localized("This Is Not a Postcard Code"), detail: detail))
+            return .failure(Refusal(title: error.title, detail: detail))
         }
         let known = known(code.id)
         if known.isMe {

@@ -95,6 +95,7 @@ public final class EnterLinkPage: Page {
     public func refuse(_ message: String) {
         problemLabel.text = message
         problemLabel.isVisible = true
+        continueButton.isSensitive = false  // until the link is changed
         _ = linkEntry.grabFocus()
     }
 

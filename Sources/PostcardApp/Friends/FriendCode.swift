@@ -13,8 +13,9 @@ import PostcardModel
 public struct FriendCode: Equatable, Sendable {
     /// The version this Postcard writes and reads.
     public static let version = 1
-    /// The longest code read, in bytes: longer ones are refused unread.
-    public static let maximumLength = 2048
+    /// The longest code read, in bytes (that of the longest link, ``Route/maximumLinkLength``): longer
+    /// ones are refused unread.
+    public static let maximumLength = Route.maximumLinkLength
 
     /// The maker's id (their ``Identity/id``).
     public let id: String
@@ -114,6 +115,14 @@ public enum FriendCodeError: Error, Equatable, Sendable, CustomStringConvertible
     case noName
     /// Its name is longer than ``Identity/maximumNameLength`` characters.
     case nameTooLong
+
+    /// The headline over ``description`` where a code was scanned: "This Is Not a Postcard Code" when it
+    /// is none, else "This Code Can't Be Read" (a Postcard code, damaged or of another version).
+    public var title: String {
+        self == .notAPostcardCode ? localized("This Is Not a Postcard Code")
+            // Translators: the headline when a scanned Postcard code is refused (too long, another version…).
+            : localized("This Code Can't Be Read")
+    }
 
     /// What is wrong, for the user.
     public var description: String {

@@ -96,7 +96,15 @@ final class FriendsCoordinator {
 
     private func scanned(_ code: ScannedCode, on page: ScanCodePage) {
         let text = code.text.trimmingWhitespace()
-        if let friendCode = try? FriendCode(reading: text) {
+        let friendCode: FriendCode?
+        do {
+            friendCode = try FriendCode(reading: text)
+        } catch let error where error != .notAPostcardCode {
+            return page.refuse(title: error.title, detail: error.description)  // a Postcard code, refused: say why
+        } catch {
+            friendCode = nil
+        }
+        if let friendCode {
             if app.people.isMe(friendCode.id) {
                 page.showResult(title: localized("This Is Your Own Code"), text: localized("Friends scan it with Add Friend in their Postcard."))
             } else if app.people.friend(id: friendCode.id) != nil {
