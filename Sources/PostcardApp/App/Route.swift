@@ -147,7 +147,8 @@ public enum Route: Hashable, Codable, Sendable, CustomStringConvertible {
         return g_hash_table_lookup(table, name).map { String(cString: $0.assumingMemoryBound(to: CChar.self)) }
     }
 
-    private static func escaped(_ text: String) -> String {
+    /// `text` percent-escaped as a path segment or query value (RFC 3986, `g_uri_escape_string`).
+    static func escaped(_ text: String) -> String {
         let escaped = g_uri_escape_string(text, nil, 0)!
         defer { g_free(escaped) }
         return String(cString: escaped)

@@ -32,7 +32,7 @@ public struct FriendCode: Equatable, Sendable {
     public init(_ identity: Identity) { self.init(id: identity.id, name: identity.name) }
 
     /// The link the QR code holds.
-    public var link: String { Route.profile(id).link + "?name=" + Self.escaped(name) + "&v=\(Self.version)" }
+    public var link: String { Route.profile(id).link + "?name=" + Route.escaped(name) + "&v=\(Self.version)" }
 
     /// Reads a code from `text` (scanned or typed; spaces around it are ignored).
     /// - Throws: ``FriendCodeError`` saying what is wrong: too long, control characters, not a Postcard
@@ -71,12 +71,6 @@ public struct FriendCode: Equatable, Sendable {
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == 0x2D || byte == 0x5F || byte == 0x2E
         }
-    }
-
-    private static func escaped(_ text: String) -> String {
-        let escaped = g_uri_escape_string(text, nil, 0)!
-        defer { g_free(escaped) }
-        return String(cString: escaped)
     }
 
     private static func unescaped(_ text: String) -> String? {
