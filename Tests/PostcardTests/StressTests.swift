@@ -63,7 +63,8 @@ final class StressTests: GtkTestCase, @unchecked Sendable {
                 actionsRun += try runSequence(seed: seed, steps: steps, library: library)
             }
             print("stress: \(sequences) sequences, \(actionsRun) actions (\(cameraOpens) camera opens), every check held")
-            XCTAssertGreaterThan(cameraOpens, 0, "the camera was part of it")
+            // A replay of one seed (`POSTCARD_STRESS_SEQUENCES=1`) may not reach the camera; 100 or more do.
+            if sequences >= 100 { XCTAssertGreaterThan(cameraOpens, 0, "the camera was part of it") }
         }
     }
 
@@ -73,16 +74,20 @@ final class StressTests: GtkTestCase, @unchecked Sendable {
         let store = try PostStore(directory: makeTemporaryDirectory())
         let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: library), cameraSources: [.test])
         var started = 0, ended = 0
+        var done: [String] = []
         app.onFlowStarted = { [weak self] flow in
             started += 1
+            done.append("(\(flow.name) started)")
             self?.track(flow.flow)
         }
-        app.onFlowEnded = { _ in ended += 1 }
+        app.onFlowEnded = { outcome in
+            ended += 1
+            done.append("(ended: \(String(describing: outcome).prefix(40)))")
+        }
         var pagesAlive: [() -> Bool] = []
         app.mainWindow.window.present()
         MainLoopBridge.run(until: { app.mainWindow.window.isMapped }, timeout: 5)
         var actions = 0
-        var done: [String] = []
         for step in 0..<steps {
             let what = act(on: app, random: &random)
             done.append(what)

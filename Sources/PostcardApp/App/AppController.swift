@@ -186,6 +186,10 @@ public final class AppController {
         if Window.isListed(mainWindow.window.pointer()) { saveNavigation() }
         mainWindow.window.destroy()
         MainLoopBridge.drain()
+        // A flow whose start had not reached its dialog yet when the window went (a click landing just
+        // before) is over no window the destroy could close: it ends here.
+        flows.cancelRunning()
+        MainLoopBridge.drain()
         store.purgeMarkedDeletionsNow()  // an Undo still offered ends with the app: deleted for good
         store.waitForWrites()  // the drafts the closing flows just kept reach the disk before the process ends
     }

@@ -60,6 +60,10 @@ final class FlowRunner {
     /// Run after each flow ends (a waiting link opens).
     var afterEach: (() -> Void)?
 
+    /// Ends the running flow, if any, as canceled (its task is cancelled: every flow ends on that), also
+    /// one whose dialog was not yet shown or is no longer over the main window.
+    func cancelRunning() { task?.cancel() }
+
     /// Starts `flow` as `name` unless one runs already: `body` runs it, handles its result and returns
     /// the outcome to report.
     func start<Flow: RunningFlow>(_ name: String, _ flow: Flow, _ body: @escaping @MainActor (Flow) async -> FlowOutcome) {
