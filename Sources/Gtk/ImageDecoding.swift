@@ -72,7 +72,7 @@ public enum ImageDecoder {
 
     /// The decoding queue: two jobs at once (two threads at low priority; the machines Postcard is
     /// measured on have two cores), newest request first.
-    public static let queue = BackgroundWorkQueue(label: "navigation-gtk.image-decoding", width: 2)
+    public static let queue = ThreadPoolExecutor(label: "image-decoding", width: 2)
 
     /// The most pixels an image of `format` may have to be shown. JPEG decodes scaled (libjpeg's DCT
     /// scaling: memory follows the shown size), so it may be large; other formats decode at full size
@@ -85,6 +85,7 @@ public enum ImageDecoder {
     /// background thread.
     /// - Throws: ``ImageLoadError`` with the reason; `CancellationError` if the task was cancelled
     ///   before decoding started.
+    nonisolated(nonsending)
     public static func decode(uri: String, fit: Fit) async throws -> DecodedImage {
         try await queue.run { try decodeNow(uri: uri, fit: fit) }
     }

@@ -107,6 +107,40 @@ public enum MainLoopBridge {
         }, box, { data in Unmanaged<AnyObject>.fromOpaque(data!).release() })
     }
 
+    /// Runs `body` once on the main actor `seconds` (≥ 0) from now: a GLib timeout on the default main
+    /// context, so waiting costs no thread and no wake-up before it is due (Swift's `Task.sleep` would
+    /// start libdispatch's thread pool, which then wakes the process every second for good).
+    /// `body` is released when it has run or its source is removed.
+    /// - Returns: the GLib source id; ``cancel(_:)`` drops `body` before it runs.
+    @MainActor
+    @discardableResult
+    public static func after(seconds: Double, _ body: @escaping @MainActor () -> Void) -> UInt32 {
+        let box = Unmanaged.passRetained(Signals.FinalizeBox(body)).toOpaque()
+        return g_timeout_add_full(G_PRIORITY_DEFAULT, UInt32(max(0, seconds) * 1000), { data in
+            let box = Unmanaged<Signals.FinalizeBox>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.action() }
+            return 0  // G_SOURCE_REMOVE
+        }, box, { data in Unmanaged<Signals.FinalizeBox>.fromOpaque(data!).release() })
+    }
+
+    /// Removes a source made by ``after(seconds:_:)`` (or ``afterLayout(_:)``) that has not run yet;
+    /// nothing for 0 or a source that has run. Main actor.
+    @MainActor
+    public static func cancel(_ source: UInt32) {
+        guard source != 0, g_main_context_find_source_by_id(nil, source) != nil else { return }
+        g_source_remove(source)
+    }
+
+    /// Waits `seconds` on the main actor without blocking it (``after(seconds:_:)``); GLib's loop runs
+    /// meanwhile. Does not end early when the task is cancelled. For tools and tests that pace
+    /// themselves; nothing on the main actor waits for it.
+    @MainActor
+    public static func sleep(seconds: Double) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            after(seconds: seconds) { continuation.resume() }
+        }
+    }
+
     /// Iterates the main context until no source is ready (pending idle work and redraws done).
     @MainActor
     public static func drain() {

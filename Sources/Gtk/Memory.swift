@@ -1,5 +1,4 @@
 import CGtk
-import Dispatch
 import Glibc
 
 /// The process's memory, as the operating system sees it.
@@ -13,10 +12,16 @@ public enum Memory {
 
     /// Gives memory the program has freed back to the system `seconds` from now (`malloc_trim`): glibc
     /// keeps freed blocks for reuse, so after a big free (a flow's photos) the process would otherwise
-    /// stay as large as at its peak. Runs on a background thread; any thread may call it.
+    /// stay as large as at its peak. The delay is a GLib timeout on the main loop; the trim runs on a
+    /// thread of ``trimmer`` (not Swift's global executor, whose pool would wake the process every second
+    /// from then on). Main actor.
+    @MainActor
     public static func returnFreedMemory(after seconds: Double) {
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + seconds) { _ = malloc_trim(0) }
+        MainLoopBridge.after(seconds: seconds) { trimmer.execute { _ = malloc_trim(0) } }
     }
+
+    /// The one low-priority thread that gives freed memory back.
+    private static let trimmer = ThreadPoolExecutor(label: "memory-trim", width: 1, niceness: 19)
 }
 
 /// Calls `body` with each object of a `GList` handed over with `transfer full` (the list and a reference

@@ -39,6 +39,9 @@ enum ReviewTour {
                 try await tour.walk()
                 StyleManager.default.colorScheme = .followDesktop
                 print("Review pictures\(part.map { " (\($0.name))" } ?? "") saved in \(directory)")
+                // Every screen has been used: Swift's global executor (libdispatch's pool) must not have been.
+                let pool = ThreadPoolExecutor.globalExecutorThreads()
+                print("Swift's global thread pool: \(pool.isEmpty ? "not started" : "started: " + pool.joined(separator: " "))")
                 finish(true)
             } catch {
                 PostcardMain.printError("postcard: review tour failed: \(error)")
@@ -441,7 +444,7 @@ private struct Tour {
 
     func waitForWebPage(_ page: WebPage) async throws {
         try await waitUntil("the web page") { !page.isLoading && page.loadError == nil && stack.transition == .idle }
-        try await Task.sleep(for: .milliseconds(600))  // painted
+        await MainLoopBridge.sleep(seconds: 0.6)  // painted
     }
 
     // MARK: - Steps
@@ -525,7 +528,7 @@ private struct Tour {
         for (index, variant) in variants.enumerated() {
             StyleManager.default.colorScheme = variant.dark ? .forceDark : .forceLight  // the text direction is the part's, set before the app was built
             try await Self.useHighContrast(variant.highContrast)
-            try await Task.sleep(for: index == 0 ? settle : .milliseconds(300))  // restyled, laid out and drawn
+            await MainLoopBridge.sleep(seconds: index == 0 ? settle.seconds : 0.3)  // restyled, laid out and drawn
             // GTK draws nothing of a window waiting for its next layout (a web page relaid out in the
             // new style; a page just pushed at 2× under software rendering): try again once it has had
             // a frame, for up to 10 s.
@@ -536,7 +539,7 @@ private struct Tour {
                     break
                 } catch where attempt < 100 {
                     window.queueDraw()
-                    try await Task.sleep(for: .milliseconds(100))
+                    await MainLoopBridge.sleep(seconds: 0.1)
                 }
             }
         }
@@ -561,13 +564,13 @@ private struct Tour {
         let settings = g_settings_new("org.gnome.desktop.a11y.interface")!
         defer { g_object_unref(UnsafeMutableRawPointer(settings)) }
         g_settings_set_boolean(settings, "high-contrast", on ? 1 : 0)
-        for _ in 0..<100 where StyleManager.default.isHighContrast != on { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<100 where StyleManager.default.isHighContrast != on { await MainLoopBridge.sleep(seconds: 0.02) }
     }
 
     func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
         for _ in 0..<200 {
             if condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
+            await MainLoopBridge.sleep(seconds: 0.05)
         }
         throw ReviewError(message: "timed out waiting for \(what)")
     }
@@ -578,4 +581,9 @@ struct ReviewError: Error, CustomStringConvertible {
     /// What went wrong.
     let message: String
     var description: String { message }
+}
+
+private extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -91,6 +91,8 @@ extension PostStore {
         /// Runs `work` on the writer with its connection, after every write queued before, and returns
         /// its result.
         /// - Throws: ``PostStoreError`` if the database cannot be opened; whatever `work` throws.
+        /// The caller waits on its own actor (`nonisolated(nonsending)`), resumed by the writer thread.
+        nonisolated(nonsending)
         func run<T: Sendable>(_ work: @escaping @Sendable (OpaquePointer) throws -> T) async throws -> T {
             try await withCheckedThrowingContinuation { continuation in
                 enqueue(Job { connection in continuation.resume(with: Result { try work(try connection.get()) }) })

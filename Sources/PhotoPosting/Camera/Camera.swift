@@ -1,5 +1,4 @@
 import CGStreamer
-import Dispatch
 import Glibc
 import Gtk
 import Synchronization
@@ -66,9 +65,9 @@ public struct ScannedCode: Equatable, Sendable {
 @MainActor
 public final class Camera {
     /// One background thread for GStreamer's set-up and the device probe.
-    nonisolated static let queue = BackgroundWorkQueue(label: "postcard.camera", width: 1, niceness: 0)
+    nonisolated static let queue = ThreadPoolExecutor(label: "camera", width: 1, niceness: 0)
     /// One background thread for writing photos (a slow disk never holds up a camera starting).
-    nonisolated static let saveQueue = BackgroundWorkQueue(label: "postcard.camera-save", width: 1, niceness: 0)
+    nonisolated static let saveQueue = ThreadPoolExecutor(label: "camera-save", width: 1, niceness: 0)
 
     /// The camera this pipeline shows.
     public let device: CameraDevice
@@ -407,15 +406,13 @@ final class FrameMailbox: @unchecked Sendable {
             return true
         }
         guard schedule else { return }
-        DispatchQueue.main.async { [self] in
-            MainActor.assumeIsolated {
-                let frame = slot.withLock { slot -> PixelBuffer? in
-                    slot.isScheduled = false
-                    defer { slot.frame = nil }
-                    return slot.isClosed ? nil : slot.frame
-                }
-                if let frame { deliver(frame) }
+        MainLoopBridge.onMainThread { [self] in
+            let frame = slot.withLock { slot -> PixelBuffer? in
+                slot.isScheduled = false
+                defer { slot.frame = nil }
+                return slot.isClosed ? nil : slot.frame
             }
+            if let frame { deliver(frame) }
         }
     }
 

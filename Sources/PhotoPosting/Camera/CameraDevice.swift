@@ -128,6 +128,8 @@ public struct CameraDevice: Equatable, Sendable {
     /// `Video/Source`); a missing device path is still listed (starting it shows what is wrong).
     /// Runs GStreamer's set-up (a plugin registry scan the first time on a machine) and the device
     /// probe off the main thread.
+    /// Returns on the caller's actor (`nonisolated(nonsending)`: no hop to Swift's global executor).
+    nonisolated(nonsending)
     public static func available(for sources: [CameraSource]) async -> [CameraDevice] {
         (try? await Camera.queue.run { () -> [CameraDevice] in
             Camera.initializeGStreamer()

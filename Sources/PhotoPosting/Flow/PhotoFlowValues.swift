@@ -79,7 +79,7 @@ public final class CommentDrafts {
     }
     /// Called after ``status`` changes.
     public var onStatusChanged: (@MainActor (DraftStatus) -> Void)?
-    private var pending: Task<Void, Never>?
+    private var pending: UInt32 = 0  // the GLib timeout of the next save, if any
     private var latest: (photo: Photo, comment: String)?
     private var savesStarted = 0
     private var newestFinished = 0
@@ -114,16 +114,16 @@ public final class CommentDrafts {
 
     /// Drops a save scheduled by ``saveSoon(_:_:)`` or a retry (saving or removing now instead).
     public func cancelPendingSave() {
-        pending?.cancel()
-        pending = nil
+        MainLoopBridge.cancel(pending)
+        pending = 0
     }
 
     private func schedule(after seconds: Double) {
-        pending?.cancel()
-        pending = Task { [weak self] in
-            try? await Task.sleep(for: .seconds(seconds))
-            guard !Task.isCancelled, let self, let latest = self.latest else { return }
-            self.pending = nil
+        MainLoopBridge.cancel(pending)
+        pending = MainLoopBridge.after(seconds: seconds) { [weak self] in
+            guard let self else { return }
+            self.pending = 0
+            guard let latest = self.latest else { return }
             self.write(latest.photo, latest.comment)
         }
     }
@@ -141,7 +141,7 @@ public final class CommentDrafts {
         if let error {
             status = .notSaved(reason: "\(error)")
             // Try again with the latest text, unless a save of a newer change is already on its way.
-            if number == savesStarted && pending == nil { schedule(after: retryInterval) }
+            if number == savesStarted && pending == 0 { schedule(after: retryInterval) }
         } else if number == savesStarted, case .notSaved = status {
             status = .savedAgain
         }

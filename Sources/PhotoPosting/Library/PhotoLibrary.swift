@@ -85,7 +85,9 @@ public struct PhotoLibrary: Equatable, Sendable {
         var visited: Set<String> = []
         if let rootID = await DirectoryReader.fileID(uri: rootURI) { visited.insert(rootID) }
         // Up to three folders are read at once, so one folder's EXIF dates are read while the next is listed.
-        try await withThrowingTaskGroup(of: [Subfolder].self) { group in
+        // The child tasks start on the metadata pool (their executor preference), never on Swift's global
+        // executor, and go on on the main actor.
+        try await withTaskExecutorPreference(ImageMetadata.queue) { try await withThrowingTaskGroup(of: [Subfolder].self) { group in
             var waiting: [(uri: String, depth: Int)] = [(rootURI, 0)]
             var running = 0
             repeat {
@@ -107,7 +109,7 @@ public struct PhotoLibrary: Equatable, Sendable {
                     }
                 }
             } while running > 0 || !waiting.isEmpty
-        }
+        } }
         return tooDeep
     }
 
@@ -142,12 +144,15 @@ public struct PhotoLibrary: Equatable, Sendable {
                 }
             }
             guard !found.isEmpty else { continue }
-            // Two halves at once: EXIF reading is most of a scan's time.
+            // Two halves at once: EXIF reading is most of a scan's time. The two child tasks run on the
+            // metadata pool (their executor preference), never on Swift's global executor.
             let half = (found.count + 1) / 2
             let firstHalf = Array(found.prefix(half)), secondHalf = Array(found.dropFirst(half))
-            async let first = describe(firstHalf)
-            async let second = describe(secondHalf)
-            let photos = try await first + second
+            let photos = try await withTaskExecutorPreference(ImageMetadata.queue) {
+                async let first = describe(firstHalf)
+                async let second = describe(secondHalf)
+                return try await first + second
+            }
             try Task.checkCancellation()
             onFound(photos)
         }
@@ -157,6 +162,7 @@ public struct PhotoLibrary: Equatable, Sendable {
 
 extension PhotoLibrary {
     /// Reads the EXIF dates of `entries` on ``ImageMetadata/queue``.
+    nonisolated(nonsending)
     static func describe(_ entries: [DirectoryEntry]) async throws -> [LibraryPhoto] {
         guard !entries.isEmpty else { return [] }
         return try await ImageMetadata.queue.run {
@@ -173,7 +179,7 @@ extension PhotoLibrary {
 public enum ImageMetadata {
     /// The queue metadata is read on, two jobs at once, at a lower priority than thumbnails (nice 15):
     /// a library read anew in the background never holds up the thumbnails on screen.
-    public static let queue = BackgroundWorkQueue(label: "postcard.metadata", width: 2, niceness: 15)
+    public static let queue = ThreadPoolExecutor(label: "photo-metadata", width: 2, niceness: 15)
 
     private static let setUp: Void = {
         _ = gexiv2_initialize()
