@@ -74,7 +74,7 @@ public final class FileChooser: Object {
                 gtk_native_dialog_show(pointer())
             }
         } onCancel: {
-            Task { @MainActor [weak self] in self?.cancel() }
+            Task.onMainLoop { [weak self] in self?.cancel() }
         }
     }
 }

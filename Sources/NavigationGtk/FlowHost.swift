@@ -87,7 +87,7 @@ public final class FlowHost {
             if let parent = anchor.view.rootWindow, !Window.isListed(parent) {
                 // Started from a page whose window is already gone (a click landing as the app quits):
                 // there is nothing to show it over, so it ends at once.
-                Task { @MainActor [weak self] in self?.onCancelRequest?(.hostGone) }
+                Task.onMainLoop { [weak self] in self?.onCancelRequest?(.hostGone) }
                 return
             }
             dialog.present()

@@ -22,7 +22,7 @@ enum ReviewTour {
                     variants: [ReviewVariant] = [ReviewVariant(dark: false, rightToLeft: false)],
                     onScreen: (@MainActor (String) async -> Void)? = nil,
                     finish: @escaping @MainActor (Bool) -> Void) {
-        Task {
+        Task.onMainLoop {
             do {
                 var found: [LibraryPhoto] = []
                 try await app.library.scan { found += $0 }

@@ -243,7 +243,7 @@ public final class CommentedPhotoFlow<Output: Sendable> {
         page.isBusy = true
         host?.dialog?.cancelButton.isSensitive = false
         host?.ownCancelButton?.isSensitive = false
-        Task { [weak self, submit] in
+        Task.onMainLoop { [weak self, submit] in
             do {
                 let output = try await submit(photo, comment)
                 self?.submitEnded()

@@ -21,7 +21,7 @@ final class DeletionCoordinator {
     /// Deletes `item` (marked at once; for good when the Undo toast goes); `name` is a friend's, for
     /// the toast.
     func delete(_ item: DeletableItem, named name: String? = nil) {
-        Task { [weak self] in
+        Task.onMainLoop { [weak self] in
             guard let self else { return }
             do {
                 try await self.app.store.markDeleted(item)
@@ -47,7 +47,7 @@ final class DeletionCoordinator {
     }
 
     private func undo(_ item: DeletableItem) {
-        Task { [weak self] in
+        Task.onMainLoop { [weak self] in
             guard let self else { return }
             do {
                 try await self.app.store.restoreDeleted(item)

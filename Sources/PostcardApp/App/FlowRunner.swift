@@ -72,7 +72,7 @@ final class FlowRunner {
         let started = StartedFlow(name: name, flow: flow)
         current = started
         onStarted?(started)
-        task = Task {
+        task = Task.onMainLoop {
             let outcome = await body(flow)
             appLog.debug("Flow ended: \(outcome)")
             self.onEnded?(outcome)

@@ -81,7 +81,7 @@ public final class EditCaptionFlow<Output: Sendable> {
         guard let editor, !isSaving, !completion.isResolved else { return }
         isSaving = true
         editor.isBusy = true
-        Task { [weak self, save] in
+        Task.onMainLoop { [weak self, save] in
             do {
                 let output = try await save(text)
                 self?.isSaving = false

@@ -60,7 +60,7 @@ public final class PhotoDetailPage: Page {
             self?.onOpenLink?(uri)
             return true
         }
-        Task { [weak self] in
+        Task.onMainLoop { [weak self] in
             do {
                 let texture = try await Texture.load(path: photoPath, maxSize: 1280)
                 self?.picture.texture = texture

@@ -86,7 +86,7 @@ final class FriendsCoordinator {
         let dialog = ModalDialog(over: app.myProfile, presenting: page)
         presentedScanner = dialog
         dialog.present()
-        Task { [weak self, weak dialog] in
+        Task.onMainLoop { [weak self, weak dialog] in
             await dialog?.dismissed()
             if self?.presentedScanner === dialog { self?.presentedScanner = nil }
             self?.app.openPendingLink()
@@ -132,7 +132,7 @@ final class FriendsCoordinator {
         guard let dialog = presentedScanner else { return }
         presentedScanner = nil
         dialog.dismiss()
-        Task { [weak app] in
+        Task.onMainLoop { [weak app] in
             await dialog.dismissed()
             guard let app else { return }
             next(app)
@@ -153,7 +153,7 @@ final class FriendsCoordinator {
         let dialog = ModalDialog(over: app.myProfile, presenting: page)
         presentedMyCode = dialog
         dialog.present()
-        Task { [weak self, weak dialog] in
+        Task.onMainLoop { [weak self, weak dialog] in
             await dialog?.dismissed()
             if self?.presentedMyCode === dialog { self?.presentedMyCode = nil }
             self?.app.openPendingLink()
@@ -164,7 +164,7 @@ final class FriendsCoordinator {
     /// Stores `name` as the user's, then shows it on `page` (and My Profile, through the people's
     /// observers); a failure says why in a toast, and the page keeps the old name.
     func rename(to name: String, shownIn page: MyCodePage) {
-        Task { [weak self, weak page] in
+        Task.onMainLoop { [weak self, weak page] in
             guard let self else { return }
             do {
                 try await self.app.people.rename(to: name)

@@ -89,7 +89,7 @@ final class HelpCoordinator {
         let dialog = ModalDialog(over: page, presenting: web, width: width, height: 640)
         presentedWebPage = dialog
         dialog.present()
-        Task { [weak self, weak dialog] in
+        Task.onMainLoop { [weak self, weak dialog] in
             await dialog?.dismissed()
             if self?.presentedWebPage === dialog { self?.presentedWebPage = nil }
             self?.app.openPendingLink()

@@ -79,7 +79,7 @@ final class MessagingCoordinator {
         }
         presentedMessage = dialog
         dialog.present()
-        Task { [weak self, weak dialog] in
+        Task.onMainLoop { [weak self, weak dialog] in
             await dialog?.dismissed()
             if self?.presentedMessage === dialog { self?.presentedMessage = nil }
             self?.app.openPendingLink()

@@ -86,7 +86,7 @@ public final class SendPhotoMessageFlow<Output: Sendable> {
             try await send(person, photo, comment)
         }
         self.step = step
-        stepTask = Task { [weak self] in
+        stepTask = Task.onMainLoop { [weak self] in
             let result = await step.run(from: page)
             guard let self else { return }
             self.step = nil
