@@ -140,27 +140,3 @@ public final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {  // s
         return slot
     }()
 }
-
-extension ThreadPoolExecutor {
-    /// The names of this process's threads (`/proc/self/task/*/comm`, at most 15 bytes each), with their
-    /// ids: `name[id]`.
-    public static func threadNames() -> [String] {
-        guard let tasks = Files.names(inDirectory: FilePath("/proc/self/task")) else { return [] }
-        return tasks.compactMap(\.string).sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }.compactMap { id in
-            Files.readText(FilePath("/proc/self/task/\(id)/comm")).map { "\($0.filter { $0 != "\n" })[\(id)]" }
-        }
-    }
-
-    /// The threads of libdispatch's pool in this process — the pool Swift's global executor runs on under
-    /// Linux (`Task.detached`, `async let` and nonisolated `async` code without a task executor preference,
-    /// `Task.sleep`, `DispatchQueue.global()`) — as `name[id]`; empty while nothing has run there.
-    /// libdispatch names its threads after their root queue ("com.apple.root.default-qos", "….overcommit"),
-    /// which Linux cuts to their last 15 bytes, so they end in "-qos" or "qos.overcommit". Once started,
-    /// the pool's monitor wakes the process every second for the rest of its life.
-    public static func globalExecutorThreads() -> [String] {
-        threadNames().filter { name in
-            let comm = name.prefix { $0 != "[" }
-            return comm.hasSuffix("-qos") || comm.hasSuffix("qos.overcommit")
-        }
-    }
-}

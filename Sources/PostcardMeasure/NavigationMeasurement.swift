@@ -16,8 +16,9 @@ import PostcardModel
 /// - idle, before anything else: `idle-seconds`, `idle-wakeups` (context switches of all the process's
 ///   threads while My Profile is shown and nothing happens, minus the one the measurement's own
 ///   end-of-window timer causes), `idle-wakeups-per-second`, and `idle-thread NAME[ID] N` for every
-///   thread that woke; the same with `idle-after-use-` at the end, after everything below;
-/// - `hop-idle-us`, `hop-actor-us`: a round trip from a GLib worker thread to the main thread and back,
+///   thread that woke; the same with `idle-after-use-` after the transitions, flow opens and cycles
+///   below;
+/// - last (it starts Swift's global thread pool, which nothing before may): `hop-idle-us`, `hop-actor-us`: a round trip from a GLib worker thread to the main thread and back,
 ///   by `g_idle_add` and by `Task { @MainActor in … }`; `hop-await-us`: `await MainActor.run {}` from a
 ///   Swift task and back;
 /// - `push-…`, `pop-…`: `-call-ms` the main-thread time of the click handler (build and push the page;
@@ -56,14 +57,12 @@ public enum NavigationMeasurement {
     /// Runs every measure once My Profile has been painted, then calls `finish` (which quits the app).
     static func run(_ app: AppController, finish: @escaping @MainActor () -> Void) {
         app.mainWindow.window.afterNextPaint {
-            // The first idle window with GLib timeouts only, before the measurement itself runs any Swift
-            // task off the main thread (a resumed continuation does): that starts libdispatch's thread
-            // pool, whose monitor then wakes once a second for the rest of the process (see below).
+            // The first idle window, with GLib timeouts only, before the measurement runs anything.
             MainLoopBridge.repeating(milliseconds: settleMilliseconds) {
                 let before = threadSwitches()
                 MainLoopBridge.repeating(milliseconds: idleSeconds * 1000) {
                     reportIdle(before: before, after: threadSwitches(), key: "idle")
-                    Task {
+                    Task.onMainLoop {
                         await measure(app)
                         finish()
                     }
@@ -79,14 +78,12 @@ public enum NavigationMeasurement {
     static let settleMilliseconds: UInt32 = 8_000
 
     private static func measure(_ app: AppController) async {
-        await measureHops()
         await measureTransitions(app)
         await measureFlowOpens(app)
         await measureFlowCycles(app)
         await measureStackCycles(app)
-        // Idle again after all that: Swift's global executor has run work by now (continuations resume
-        // through it), so libdispatch's workqueue monitor, a 1 s timer on its manager thread that runs
-        // for the rest of the process once a pool thread has existed, is counted here.
+        // Idle again after all that, which never ran anything on Swift's global executor (the app's tasks
+        // prefer MainLoopExecutor): a thread of libdispatch's pool would show here with its monitor's 1 s timer.
         await sleep(milliseconds: settleMilliseconds)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let before = threadSwitches()
@@ -97,33 +94,16 @@ public enum NavigationMeasurement {
                 return false
             }
         }
+        // Last: the hop from a Swift task (`Task.detached`) starts libdispatch's pool for good.
+        await measureHops()
     }
 
     // MARK: - Idle wake-ups
 
     /// Every thread of this process: its name and its voluntary plus involuntary context switches
-    /// (`/proc/self/task/*/status`); keyed by thread id.
+    /// (``ProcessThreads/all()``); keyed by thread id.
     static func threadSwitches() -> [String: (name: String, switches: Int)] {
-        var result: [String: (name: String, switches: Int)] = [:]
-        guard let directory = g_dir_open("/proc/self/task", 0, nil) else { return result }
-        defer { g_dir_close(directory) }
-        while let entry = g_dir_read_name(directory) {
-            let id = String(cString: entry)
-            guard let status = Files.readText(FilePath("/proc/self/task/\(id)/status")) else { continue }
-            var name = "?", switches = 0
-            for line in status.split(separator: "\n") {
-                let parts = line.split(separator: ":", maxSplits: 1)
-                guard parts.count == 2 else { continue }
-                let value = String(parts[1].drop { $0 == " " || $0 == "\t" })
-                switch parts[0] {
-                case "Name": name = value
-                case "voluntary_ctxt_switches", "nonvoluntary_ctxt_switches": switches += Int(value) ?? 0
-                default: break
-                }
-            }
-            result[id] = (name, switches)
-        }
-        return result
+        Dictionary(ProcessThreads.all().map { ("\($0.id)", (name: $0.name, switches: $0.switches)) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Prints the wake-ups between two ``threadSwitches()`` taken `idleSeconds` apart, the second from
@@ -229,18 +209,43 @@ public enum NavigationMeasurement {
     /// the end of `after-paint` (update, layout and drawing in between).
     @MainActor
     private final class FrameRecorder {
-        struct Frame { var start: Int64; var end: Int64 }
+        /// One frame: when it started (`before-paint`) and ended (`after-paint`), and the main thread's time
+        /// in the app's own part of it: the update and layout phases (`before-paint` to the end of `layout`)
+        /// plus the snapshot of the window (its render nodes), without rasterising them.
+        struct Frame { var start: Int64; var end: Int64; var ownWork: Int64 }
         private(set) var frames: [Frame] = []
         private var frameStart: Int64 = 0
+        private var ownWork: Int64 = 0
         private let clock: Object
         private var handlers: [UInt] = []
         private var waiter: (condition: @MainActor () -> Bool, continuation: CheckedContinuation<Bool, Never>, timer: UInt32)?
+        /// The window as a paintable (`GtkWidgetPaintable`): snapshotting it after layout makes (and caches)
+        /// the render nodes the frame's paint phase then rasterises, so that time is the snapshot's alone.
+        nonisolated(unsafe) private let windowPaintable: OpaquePointer  // unreffed once, in deinit
+        private let window: Widget
 
         init?(_ window: Widget) {
             guard let pointer = gtk_widget_get_frame_clock(window.widget) else { return nil }
             clock = Object(pointer, transfer: .none)
-            handlers.append(clock.connect("before-paint") { [weak self] _ in self?.frameStart = DateText.monotonicMicroseconds })
+            self.window = window
+            windowPaintable = gtk_widget_paintable_new(window.widget)!
+            handlers.append(clock.connect("before-paint") { [weak self] _ in
+                self?.frameStart = DateText.monotonicMicroseconds
+                self?.ownWork = 0
+            })
+            handlers.append(clock.connect("layout", after: true) { [weak self] _ in self?.snapshotAfterLayout() })
             handlers.append(clock.connect("after-paint", after: true) { [weak self] _ in self?.painted() })
+        }
+
+        deinit { g_object_unref(UnsafeMutableRawPointer(windowPaintable)) }
+
+        /// After GTK's layout, before its paint: the update and layout time so far, then the snapshot.
+        private func snapshotAfterLayout() {
+            let layoutEnd = DateText.monotonicMicroseconds
+            let snapshot = gtk_snapshot_new()
+            gdk_paintable_snapshot(windowPaintable, snapshot, Double(window.width), Double(window.height))
+            if let node = gtk_snapshot_free_to_node(snapshot) { gsk_render_node_unref(node) }
+            ownWork = (layoutEnd - frameStart) + (DateText.monotonicMicroseconds - layoutEnd)
         }
 
         func stop() { handlers.forEach(clock.disconnect) }
@@ -256,7 +261,7 @@ public enum NavigationMeasurement {
         }
 
         private func painted() {
-            frames.append(Frame(start: frameStart, end: DateText.monotonicMicroseconds))
+            frames.append(Frame(start: frameStart, end: DateText.monotonicMicroseconds, ownWork: ownWork))
             if let waiter, waiter.condition() {
                 self.waiter = nil
                 g_source_remove(waiter.timer)
@@ -282,6 +287,8 @@ public enum NavigationMeasurement {
     private struct TransitionSample {
         var call: Double
         var frames: [Double]
+        /// Each frame's main-thread time in the app's own work (update, layout, snapshot), milliseconds.
+        var ownWork: [Double]
         var missed: Int
     }
 
@@ -299,7 +306,8 @@ public enum NavigationMeasurement {
             let gap = later.start - earlier.start
             if gap * 2 > refresh * 3 { missed += Int((gap + refresh / 2) / refresh) - 1 }
         }
-        return TransitionSample(call: call, frames: recorder.frames.map { Double($0.end - $0.start) / 1000 }, missed: missed)
+        return TransitionSample(call: call, frames: recorder.frames.map { Double($0.end - $0.start) / 1000 },
+                                ownWork: recorder.frames.map { Double($0.ownWork) / 1000 }, missed: missed)
     }
 
     private static func measureTransitions(_ app: AppController) async {
@@ -351,6 +359,8 @@ public enum NavigationMeasurement {
             emit("\(name)-call-max-ms", samples.map(\.call).max() ?? .nan)
             emit("\(name)-frame-ms", median(samples.flatMap(\.frames)))
             emit("\(name)-frame-max-ms", median(samples.map { $0.frames.max() ?? .nan }))
+            emit("\(name)-own-frame-ms", median(samples.flatMap(\.ownWork)))
+            emit("\(name)-own-frame-max-ms", median(samples.map { $0.ownWork.max() ?? .nan }))
             emit("\(name)-frames", median(samples.map { Double($0.frames.count) }))
             emit("\(name)-missed", median(samples.map { Double($0.missed) }))
             emit("\(name)-missed-total", Double(samples.map(\.missed).reduce(0, +)))

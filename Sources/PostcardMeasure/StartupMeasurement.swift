@@ -14,14 +14,14 @@ public enum StartupMeasurement {
         app.mainWindow.window.afterNextPaint {
             print("first-frame-monotonic-us \(DateText.monotonicMicroseconds)")
             fflush(nil)  // every stream: the bench reads the lines through a pipe
-            Task {
+            Task.onMainLoop {
                 // Settled: the feed's rows on screen show their photos (or there are none), and layout is done.
                 for _ in 0..<400 {
                     let items = app.myProfile.feedItems.filter { $0.view.isMapped }
                     if items.allSatisfy(\.isPhotoLoaded) { break }
-                    try? await Task.sleep(for: .milliseconds(25))
+                    await sleep(milliseconds: 25)
                 }
-                try? await Task.sleep(for: .milliseconds(500))
+                await sleep(milliseconds: 500)
                 print("settled-rss-kib \(processStatusKiB("VmRSS:"))")
                 fflush(nil)  // every stream: the bench reads the lines through a pipe
                 finish()

@@ -40,8 +40,9 @@ enum ReviewTour {
                 StyleManager.default.colorScheme = .followDesktop
                 print("Review pictures\(part.map { " (\($0.name))" } ?? "") saved in \(directory)")
                 // Every screen has been used: Swift's global executor (libdispatch's pool) must not have been.
-                let pool = ThreadPoolExecutor.globalExecutorThreads()
-                print("Swift's global thread pool: \(pool.isEmpty ? "not started" : "started: " + pool.joined(separator: " "))")
+                let pool = ProcessThreads.globalExecutorThreads()
+                print("Swift's global thread pool: \(pool.isEmpty ? "not started" : "started: " + pool.map(\.label).joined(separator: " "))")
+                if let seconds = IdleAfterTour.seconds { try await IdleAfterTour.measure(app, seconds: seconds, photos: readable) }
                 finish(true)
             } catch {
                 PostcardMain.printError("postcard: review tour failed: \(error)")

@@ -7,7 +7,7 @@ import XCTest
 
 /// The executors that keep Swift's global thread pool unstarted: a ``ThreadPoolExecutor`` runs its jobs
 /// on its own named, lower-priority GLib threads, newest first, and never runs a job whose task was
-/// cancelled while it waited; and ``ThreadPoolExecutor/globalExecutorThreads()`` sees the global pool once
+/// cancelled while it waited; and ``ProcessThreads/globalExecutorThreads()`` sees the global pool once
 /// it runs. That the app, using every screen, never starts that pool is checked by ReviewGalleryTests (the
 /// tour runs in a process of its own; this one's pool is started by XCTest and the tests).
 final class ExecutorTests: GtkTestCase, @unchecked Sendable {
@@ -73,9 +73,9 @@ final class ExecutorTests: GtkTestCase, @unchecked Sendable {
                 ran = true
             }
             spin(until: { ran }, "the detached task")
-            XCTAssertFalse(ThreadPoolExecutor.globalExecutorThreads().isEmpty,
-                           "the pool's threads are found by name: \(ThreadPoolExecutor.threadNames())")
-            XCTAssertTrue(ThreadPoolExecutor.globalExecutorThreads().allSatisfy { !$0.hasPrefix("test-") })
+            XCTAssertFalse(ProcessThreads.globalExecutorThreads().isEmpty,
+                           "the pool's threads are found by name: \(ProcessThreads.all().map(\.label))")
+            XCTAssertTrue(ProcessThreads.globalExecutorThreads().allSatisfy { !$0.name.hasPrefix("test-") })
         }
     }
 }

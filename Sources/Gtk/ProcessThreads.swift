@@ -1,0 +1,60 @@
+import CGtk
+
+/// This process's threads as Linux shows them (`/proc/self/task`): for checking that an idle app stays
+/// idle. Any thread; each call reads `/proc` anew (blocking, but `/proc` is in memory).
+public enum ProcessThreads {
+    /// One thread: its id (the kernel's task id), its name (at most 15 bytes, as `top -H` shows it) and
+    /// how many times it has been switched out so far, voluntarily (it slept: each is a wake-up later) or
+    /// not (`voluntary_ctxt_switches` + `nonvoluntary_ctxt_switches`).
+    public struct Thread: Sendable, Equatable {
+        /// The kernel's task id (the process id for the main thread).
+        public let id: Int
+        /// The thread's name.
+        public let name: String
+        /// Context switches so far.
+        public let switches: Int
+        /// "name[id]".
+        public var label: String { "\(name)[\(id)]" }
+    }
+
+    /// Every thread of this process, by id.
+    public static func all() -> [Thread] {
+        guard let tasks = Files.names(inDirectory: FilePath("/proc/self/task")) else { return [] }
+        return tasks.compactMap { $0.string.flatMap { Int($0) } }.sorted().compactMap { id in
+            guard let status = Files.readText(FilePath("/proc/self/task/\(id)/status")) else { return nil }
+            var name = "?", switches = 0
+            for line in status.split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                let value = String(parts[1].drop { $0 == " " || $0 == "\t" })
+                switch parts[0] {
+                case "Name": name = value
+                case "voluntary_ctxt_switches", "nonvoluntary_ctxt_switches": switches += Int(value) ?? 0
+                default: break
+                }
+            }
+            return Thread(id: id, name: name, switches: switches)
+        }
+    }
+
+    /// The threads of libdispatch's pool in this process — the pool Swift's global executor runs on under
+    /// Linux (`Task.detached`, `async let` and nonisolated `async` code without a task executor preference,
+    /// a resumed continuation of a task without one, `Task.sleep`, `DispatchQueue.global()`); empty while
+    /// nothing has run there. libdispatch names its threads after their root queue
+    /// ("com.apple.root.default-qos", "….overcommit"), which Linux cuts to their last 15 bytes, so they end
+    /// in "-qos" or "qos.overcommit". Once started, the pool's monitor wakes the process every second for
+    /// the rest of its life (see ``MainLoopExecutor``).
+    public static func globalExecutorThreads() -> [Thread] {
+        all().filter { $0.name.hasSuffix("-qos") || $0.name.hasSuffix("qos.overcommit") }
+    }
+
+    /// The wake-ups of each thread between two readings of ``all()`` (`before`, then `after`): the
+    /// threads that woke, with how often, by id; threads that started in between count from 0.
+    public static func wakeUps(from before: [Thread], to after: [Thread]) -> [(thread: Thread, count: Int)] {
+        let earlier = Dictionary(before.map { ($0.id, $0.switches) }, uniquingKeysWith: { first, _ in first })
+        return after.compactMap { thread in
+            let count = thread.switches - (earlier[thread.id] ?? 0)
+            return count > 0 ? (thread, count) : nil
+        }
+    }
+}
