@@ -77,7 +77,10 @@ public struct ListItemBinding {
     public func setAccessibleLabel(_ label: String, tooltip: String? = nil) {
         guard let itemWidget else { return }
         navgtk_accessible_set_label(itemWidget, label)
-        gtk_widget_set_tooltip_text(itemWidget, tooltip)
+        // Only when it changes: setting a tooltip (even none) asks the X server where the pointer is
+        // (`gtk_widget_trigger_tooltip_query`), a round trip per row bound.
+        let current = gtk_widget_get_tooltip_text(itemWidget).map { String(cString: $0) }
+        if current != tooltip { gtk_widget_set_tooltip_text(itemWidget, tooltip) }
     }
 }
 

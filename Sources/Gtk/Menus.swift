@@ -34,43 +34,60 @@ public final class MenuButton: Widget {
         super.init(navgtk_menu_button_new_read_once(), transfer: .full)  // read once, as its button
         gtk_menu_button_set_primary(opaque, isPrimary ? 1 : 0)
         gtk_menu_button_set_icon_name(opaque, iconName)
-        gtk_menu_button_set_menu_model(opaque, UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
         gtk_widget_insert_action_group(widget, "menu", OpaquePointer(actions))
         setAccessibleLabel(accessibleLabel)
         tooltip = accessibleLabel
-        renewPopoverWhenClosed()
+        // The popover is made when the menu is about to show (GtkMenuButton's create-popup function),
+        // not before: making a GtkPopoverMenu from the model is most of what re-packing the button costs
+        // (it is re-packed on every Back to a page that has it), and most packings never open the menu.
+        let model = MenuModelBox(menu)
+        gtk_menu_button_set_create_popup_func(opaque, { button, data in
+            guard let button, let data else { return }
+            let model = Unmanaged<MenuModelBox>.fromOpaque(data).takeUnretainedValue()
+            gtk_menu_button_set_menu_model(button, model.pointer)
+            MainActor.assumeIsolated { model.owner?.watchClosing() }
+        }, Unmanaged.passRetained(model).toOpaque(), { data in
+            if let data { Unmanaged<MenuModelBox>.fromOpaque(data).release() }
+        })
+        model.owner = self
         // Taken out of a bar and put back (a bar's overflow menu when the next page is shown), the
         // button's popover showed every item insensitive in GTK 4.8: its items did not find their actions
-        // again. A new popover each time the button is realized again finds them.
-        connect("realize") { [weak self] _ in self?.renewPopover() }
+        // again. So the popover is dropped each time the button is realized again; the next opening
+        // makes a new one, which finds them.
+        connect("realize") { [weak self] _ in self?.dropPopover() }
     }
 
-    /// A new popover for the menu, unless it is open.
-    private func renewPopover() {
-        guard !isMenuOpen else { return }
-        let model = UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self)
+    /// The menu model, for the create-popup function (which may outlive this wrapper with the widget).
+    private final class MenuModelBox {
+        let pointer: UnsafeMutablePointer<GMenuModel>
+        /// The wrapper, while it lives (to watch the new popover close).
+        weak var owner: MenuButton?
+        init(_ menu: OpaquePointer) {
+            pointer = UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self)
+            g_object_ref(UnsafeMutableRawPointer(menu))
+        }
+        deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
+    }
+
+    /// Drops the popover unless it is open; the next opening makes a new one (the create-popup function).
+    ///
+    /// Also after each time the menu has closed: GTK 4.8's menu items set their accessible role again
+    /// when their button is put in a bar again (a navigation stack does that on every Back), which GTK
+    /// refuses with a critical once a screen reader has read them; a popover never shown since has
+    /// nothing read. A workaround for GTK 4.8 (Debian 12), the only GTK it was seen on; no newer GTK was
+    /// at hand to find the release that needs it no more: try one popover on GTK 4.10 or later (the
+    /// accessibility code was reworked after 4.8) with a screen reader reading the menu, and drop this if
+    /// no critical comes.
+    private func dropPopover() {
+        guard gtk_menu_button_get_popover(opaque) != nil, !isMenuOpen else { return }
         gtk_menu_button_set_menu_model(opaque, nil)
-        gtk_menu_button_set_menu_model(opaque, model)
-        renewPopoverWhenClosed()
     }
 
-    /// Gives the button a new popover each time its menu has closed. GTK 4.8's menu items set their
-    /// accessible role again when their button is put in a bar again (a navigation stack does that on
-    /// every Back), which GTK refuses with a critical once a screen reader has read them; a popover
-    /// never shown since has nothing read. A workaround for GTK 4.8 (Debian 12), the only GTK it was
-    /// seen on; no newer GTK was at hand to find the release that needs it no more: try one popover on
-    /// GTK 4.10 or later (the accessibility code was reworked after 4.8) with a screen reader reading
-    /// the menu, and drop this if no critical comes.
-    private func renewPopoverWhenClosed() {
+    /// Drops the popover made by the create-popup function once it has closed (see ``dropPopover()``).
+    fileprivate func watchClosing() {
         guard let popover = gtk_menu_button_get_popover(opaque) else { return }
         Object(UnsafeMutableRawPointer(popover), transfer: .none).connect("closed") { [weak self] _ in
-            MainLoopBridge.afterLayout { [weak self] in
-                guard let self, !self.isMenuOpen else { return }
-                let model = UnsafeMutableRawPointer(self.menu).assumingMemoryBound(to: GMenuModel.self)
-                gtk_menu_button_set_menu_model(self.opaque, nil)
-                gtk_menu_button_set_menu_model(self.opaque, model)
-                self.renewPopoverWhenClosed()
-            }
+            MainLoopBridge.afterLayout { [weak self] in self?.dropPopover() }
         }
     }
 
