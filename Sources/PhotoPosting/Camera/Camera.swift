@@ -245,9 +245,7 @@ public final class Camera {
             Unmanaged<FrameMailbox>.fromOpaque(data).takeUnretainedValue().pull(from: sink)
             return GST_FLOW_OK
         }
-        gst_app_sink_set_callbacks(appSink(sink), &callbacks, Unmanaged.passRetained(mailbox).toOpaque()) { data in
-            if let data { Unmanaged<FrameMailbox>.fromOpaque(data).release() }
-        }
+        gst_app_sink_set_callbacks(appSink(sink), &callbacks, Unmanaged.passRetained(mailbox).toOpaque(), Self.releaseMailbox)
         self.mailbox = mailbox
 
         let bus = gst_element_get_bus(pipeline)!
@@ -262,6 +260,13 @@ public final class Camera {
             if let data { Unmanaged<WeakCamera>.fromOpaque(data).release() }
         }
         self.pipeline = pipeline
+    }
+
+    /// Frees the mailbox when GStreamer drops the appsink's callbacks: on whatever thread finalizes the
+    /// sink, which is a streaming thread when one still held it as the pipeline stopped (nonisolated: a
+    /// closure written inside this main-actor class would check that it runs on the main thread, and trap).
+    private nonisolated static let releaseMailbox: GDestroyNotify = { data in
+        if let data { Unmanaged<FrameMailbox>.fromOpaque(data).release() }
     }
 
     private func receive(_ frame: PixelBuffer) {
