@@ -24,7 +24,15 @@ open class Widget: Object {
     /// The tooltip text, or nil for none.
     public var tooltip: String? {
         get { gtk_widget_get_tooltip_text(widget).map { String(cString: $0) } }
-        set { gtk_widget_set_tooltip_text(widget, newValue) }
+        set {
+            // GTK asks the X server where the pointer is whenever a visible widget's tooltip changes
+            // (`gtk_widget_trigger_tooltip_query`): a round trip per button a page builds. A widget not in
+            // any window yet has no tooltip to show, so it is set while the widget is hidden.
+            let fresh = gtk_widget_get_parent(widget) == nil && gtk_widget_get_visible(widget) != 0 && !(self is Window)
+            if fresh { gtk_widget_set_visible(widget, 0) }
+            gtk_widget_set_tooltip_text(widget, newValue)
+            if fresh { gtk_widget_set_visible(widget, 1) }
+        }
     }
 
     /// Sets the accessible name that screen readers announce (ATK/AT-SPI "name"). Every control should
