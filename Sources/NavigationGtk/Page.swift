@@ -8,8 +8,8 @@ import Navigation
 /// did through its own events or async results, and never pushes, pops, presents or dismisses anything
 /// itself: whoever created it (a flow, an app screen) decides what comes next.
 ///
-/// **The standalone bar.** A page always has its own `GtkHeaderBar` (``standaloneBar``) at the top of
-/// ``view``. The host decides, each time it shows the page, whether that bar is visible: presented
+/// **The standalone bar.** A page has its own `GtkHeaderBar` (``standaloneBar``) at the top of
+/// ``view``, made the first time it is asked for (a page only ever pushed never builds it). The host decides, each time it shows the page, whether that bar is visible: presented
 /// alone (modally) it is, with the page's title and the host's Close or Cancel at the start; pushed onto
 /// a stack it is hidden, and the stack's bar shows the title and Back. The page's own bar items
 /// (``addEndBarItem(_:)``) move to whichever bar is showing.
@@ -58,10 +58,28 @@ open class Page {
     public let content = Box(.vertical)
 
     /// The page's own header bar, visible only when the page is presented alone (see the type's docs).
-    public let standaloneBar = HeaderBar()
+    /// Made, hidden, at the top of ``view`` the first time it is asked for: building a header bar (its
+    /// window buttons, their icons) is a good part of what a page costs, and a pushed page never shows it.
+    public var standaloneBar: HeaderBar {
+        if let madeStandaloneBar { return madeStandaloneBar }
+        let bar = HeaderBar()
+        bar.setTitleWidget(standaloneTitle)
+        bar.isVisible = false
+        view.prepend(bar)
+        madeStandaloneBar = bar
+        return bar
+    }
+    private var madeStandaloneBar: HeaderBar?
 
-    /// The standalone bar's title widget (title and subtitle).
-    public let standaloneTitle = TitleView()
+    /// The standalone bar's title widget (title and subtitle); made with the bar (or when asked for).
+    public var standaloneTitle: TitleView {
+        if let madeStandaloneTitle { return madeStandaloneTitle }
+        let titleView = TitleView()
+        titleView.set(title: title, subtitle: subtitle, minimumCharacters: minimumTitleCharacters)
+        madeStandaloneTitle = titleView
+        return titleView
+    }
+    private var madeStandaloneTitle: TitleView?
 
     /// Widgets the host puts at the end of the bar showing this page, in order.
     public private(set) var endBarItems: [Widget] = []
@@ -162,10 +180,6 @@ open class Page {
         self.subtitle = subtitle
         content.expandsHorizontally = true
         content.expandsVertically = true
-        standaloneBar.setTitleWidget(standaloneTitle)
-        standaloneBar.isVisible = false
-        standaloneTitle.set(title: title, subtitle: subtitle, minimumCharacters: minimumTitleCharacters)
-        view.append(standaloneBar)
         view.append(content)
         view.addCSSClass("page")
     }
@@ -191,7 +205,7 @@ open class Page {
     }
 
     /// Whether the standalone bar is showing (the page is presented alone).
-    public var isShowingStandaloneBar: Bool { standaloneBar.isVisible }
+    public var isShowingStandaloneBar: Bool { madeStandaloneBar?.isVisible ?? false }
 
     // MARK: - Host side
 
@@ -206,9 +220,10 @@ open class Page {
     /// Hides the standalone bar (the page is pushed on a stack whose bar shows its title and Back);
     /// `leading` is removed from it if it was put there.
     public func hideStandaloneBar(removing leading: Widget?) {
-        if let leading, standaloneBar.contains(leading.widget) { standaloneBar.remove(leading) }
-        if barHoldingItems === standaloneBar { unpackBarItems() }
-        standaloneBar.isVisible = false
+        guard let bar = madeStandaloneBar else { return }  // never shown: nothing to hide
+        if let leading, bar.contains(leading.widget) { bar.remove(leading) }
+        if barHoldingItems === bar { unpackBarItems() }
+        bar.isVisible = false
     }
 
     /// Packs the bar items into `bar` (start items after what is already at its start), taking them
@@ -236,7 +251,7 @@ open class Page {
     }
 
     private func titleDidChange(_ property: Property) {
-        standaloneTitle.set(title: title, subtitle: subtitle, minimumCharacters: minimumTitleCharacters)
+        madeStandaloneTitle?.set(title: title, subtitle: subtitle, minimumCharacters: minimumTitleCharacters)
         propertyDidChange(property)
     }
 }
