@@ -105,8 +105,9 @@ extension NavigationStack {
         }
         updateBar()
         // Only the visible page is there for a screen reader; pages below it (and those leaving) are not.
-        for page in pagesByID.values { page.view.setHiddenFromScreenReaders(page !== incoming) }
-        for page in removed { page.view.setHiddenFromScreenReaders(true) }
+        // Set only when it changes: each change is a D-Bus signal to the accessibility bus.
+        for page in pagesByID.values { page.setHiddenFromScreenReaders(page !== incoming) }
+        for page in removed { page.setHiddenFromScreenReaders(true) }
         if let incoming { restoreFocus(in: incoming) }
         if case .sliding = phase, !view.isTransitionRunning { endPhase() }
 

@@ -170,6 +170,15 @@ open class Page {
 
     /// The widget that had focus when the page was last covered, restored when it is shown again.
     var savedFocus: Widget?
+    /// Whether a stack last hid the page's view from screen readers (nil: it never said).
+    private var hiddenFromScreenReaders: Bool?
+
+    /// Hides the page's view from screen readers, or shows it to them, unless it already is so.
+    func setHiddenFromScreenReaders(_ hidden: Bool) {
+        guard hiddenFromScreenReaders != hidden else { return }
+        hiddenFromScreenReaders = hidden
+        view.setHiddenFromScreenReaders(hidden)
+    }
     /// The bar that holds the bar items now (a stack's or the standalone one).
     private weak var barHoldingItems: HeaderBar?
     private var packedItems: [Widget] = []

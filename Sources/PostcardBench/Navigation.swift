@@ -88,7 +88,9 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
     }
     log("navigation: the review tour at 1280 px, then 100 photos on My Profile and 10 s idle (takes minutes)")
     let tourOutput = shell("\(binDirectory)/postcard-review --review-tour \(work)/tour-gallery --camera test",
-                           environment: ["XDG_CACHE_HOME": cache, "POSTCARD_REVIEW_PARTS": "1280", "POSTCARD_REVIEW_IDLE": "10"])
+                           environment: ["XDG_CACHE_HOME": cache, "POSTCARD_REVIEW_PARTS": "1280", "POSTCARD_REVIEW_IDLE": "10",
+                                         // The tour's high-contrast pictures change settings: in memory only, as make review does.
+                                         "GSETTINGS_BACKEND": "memory", "ADW_DISABLE_PORTAL": "1"])
     let tour = keyValues(tourOutput)
     let tourPool = tourOutput.split(separator: "\n").first { $0.hasPrefix("Swift's global thread pool:") }.map(String.init) ?? "Swift's global thread pool: not reported"
     log("navigation: done in \(Int(Date().timeIntervalSince(started))) s; again with the cairo renderer (no cycles)")
