@@ -10,15 +10,11 @@ func emit(_ key: String, _ value: Double) {
     fflush(nil)  // every stream
 }
 
-/// Suspends for `milliseconds` on a GLib timeout (no other wake-up meanwhile). Main actor.
+/// Suspends for `milliseconds` on a GLib timeout (``MainLoopBridge/sleep(seconds:)``; no other wake-up
+/// meanwhile). Main actor.
 @MainActor
 func sleep(milliseconds: UInt32) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        MainLoopBridge.repeating(milliseconds: milliseconds) {
-            continuation.resume()
-            return false
-        }
-    }
+    await MainLoopBridge.sleep(seconds: Double(milliseconds) / 1000)
 }
 
 /// Checks `condition` every `interval` milliseconds until it holds (true) or `timeout` seconds pass

@@ -10,6 +10,7 @@ import XCTest
 /// cancelled while it waited; and ``ProcessThreads/globalExecutorThreads()`` sees the global pool once
 /// it runs. That the app, using every screen, never starts that pool is checked by ReviewGalleryTests (the
 /// tour runs in a process of its own; this one's pool is started by XCTest and the tests).
+// `@unchecked Sendable` as every GTK test case: XCTest runs its tests one at a time on the main thread.
 final class ExecutorTests: GtkTestCase, @unchecked Sendable {
     func testAPoolRunsItsJobsOnItsOwnNamedThreadsNewestFirst() {
         onMain {
