@@ -66,7 +66,13 @@ public final class Texture: Object {
 /// view shows its image at once without keeping every image of a long list in memory. Main actor only.
 @MainActor
 public final class RecentTextures {
-    private var entries: [(key: String, texture: Texture)] = []
+    /// An image URI and the fit it was decoded for: compared field by field (a string made of them with
+    /// interpolation went through Swift's reflection for the fit, a noticeable part of a pop's time).
+    private struct Key: Equatable {
+        let uri: String
+        let fit: ImageDecoder.Fit
+    }
+    private var entries: [(key: Key, texture: Texture)] = []
     /// The most textures kept.
     public let capacity: Int
 
@@ -90,5 +96,5 @@ public final class RecentTextures {
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
     }
 
-    private static func key(_ uri: String, _ fit: ImageDecoder.Fit) -> String { "\(fit) \(uri)" }
+    private static func key(_ uri: String, _ fit: ImageDecoder.Fit) -> Key { Key(uri: uri, fit: fit) }
 }

@@ -284,7 +284,7 @@ public final class HeaderBar: Widget {
         }
         movableStartItem = item
         startItemMayMove = when
-        arrange()
+        arrangeUnlessBatching()
     }
 
     /// How many items may be in the overflow menu now: the movable end children, and the start one while
@@ -305,7 +305,7 @@ public final class HeaderBar: Widget {
     /// everything moved, a staying button with a ``Button/compactLabel`` shows it, until there is room.
     public func packEnd(_ child: Widget) {
         endItems.append(child)
-        arrange()
+        arrangeUnlessBatching()
     }
 
     /// Whether `child` was added with `packStart` or `packEnd` and not removed (in the bar, or in its
@@ -319,7 +319,7 @@ public final class HeaderBar: Widget {
         if let index = endItems.firstIndex(where: { $0 === child }) {
             endItems.remove(at: index)
             (child as? Button)?.showsCompactLabel = false  // its whole label in the next bar
-            arrange()
+            arrangeUnlessBatching()
         } else {
             gtk_header_bar_remove(bar, child.widget)
         }
@@ -355,6 +355,29 @@ public final class HeaderBar: Widget {
 
     private static func mayMove(_ item: Widget) -> Bool {
         item is Button && !item.hasCSSClass("suggested-action")
+    }
+
+    /// Runs `changes` (``packStart(_:)``, ``packEnd(_:)``, ``remove(_:)``, ``setMovableStartItem(_:when:)``)
+    /// and arranges the end children and the overflow menu once, after all of them, instead of after
+    /// each: a navigation stack moving one page's items out and the next page's in. Nests; main thread.
+    public func performUpdates(_ changes: () -> Void) {
+        batchDepth += 1
+        changes()
+        batchDepth -= 1
+        if batchDepth == 0, needsArrange {
+            needsArrange = false
+            arrange()
+        }
+    }
+
+    private var batchDepth = 0
+    private var needsArrange = false
+
+    private func arrangeUnlessBatching() {
+        guard batchDepth > 0 else { return arrange() }
+        // As arrange would at once: fewer items to move keeps fewer in the menu, for the items that come next.
+        overflowCount = min(overflowCount, overflowLimit)
+        needsArrange = true
     }
 
     /// Packs the end children again: the affirmative action outermost, then what stays, then the overflow

@@ -77,33 +77,16 @@ extension NavigationStack {
         // Only pages on neither stack leave (bottom first): one that stays keeps its widget wherever it moves.
         let removed = state.entries.filter { !newIDs.contains($0.id) }.compactMap { pagesByID.removeValue(forKey: $0.id) }
         state = new
-        removed.forEach(detach)
-        pagesAwaitingRemoval.append(contentsOf: removed)
-        if state.forwardEntry == nil { forwardPage = nil }
-
         let incoming = visiblePage
-        if outgoing !== incoming, !lifecycleStarted {
-            if let outgoing { setLifecycle(.hiding, of: outgoing) }
-            if let incoming { setLifecycle(.showing, of: incoming) }
+        // The leaving pages' bar items go and the visible page's come in one arrangement of the bar.
+        headerBar.performUpdates {
+            removed.forEach(detach)
+            pagesAwaitingRemoval.append(contentsOf: removed)
+            if state.forwardEntry == nil { forwardPage = nil }
+            moveWidgets(to: incoming, from: outgoing, handover: Handover(from: outgoing, to: incoming, kind: change.transitionKind ?? .push),
+                        animated: animated && change.transitionKind != nil, lifecycleStarted: lifecycleStarted)
+            updateBar()
         }
-        let handover = Handover(from: outgoing, to: incoming, kind: change.transitionKind ?? .push)
-        if let incoming {
-            let animate = animated && isAnimated && change.transitionKind != nil && view.isMapped && outgoing !== incoming
-            let slides = animate && DesktopStyle.animationsEnabled
-            lastSlide = slides ? (view.isRightToLeft ? .left : .right) : .none
-            view.canTarget = false
-            if animate, !slides, let outgoing, let fade = startCrossFade(from: outgoing) {
-                phase = .crossFading(handover, fade)
-                view.showChild(named: incoming.id.description, transition: GTK_STACK_TRANSITION_TYPE_NONE)
-            } else {
-                phase = .sliding(handover)
-                view.showChild(named: incoming.id.description,
-                               transition: slides ? transitionType(change.transitionKind!) : GTK_STACK_TRANSITION_TYPE_NONE)
-            }
-        } else {
-            phase = .sliding(handover)
-        }
-        updateBar()
         // Only the visible page is there for a screen reader; pages below it (and those leaving) are not.
         // Set only when it changes: each change is a D-Bus signal to the accessibility bus.
         for page in pagesByID.values { page.setHiddenFromScreenReaders(page !== incoming) }
@@ -128,6 +111,30 @@ extension NavigationStack {
         }
         for event in events { enqueue { [weak self] in self?.eventObservers.notify((event, cause)) } }
         deliver()
+    }
+
+    /// The lifecycle's hiding and showing, then the stack shows `incoming` (sliding, cross-fading or at once).
+    private func moveWidgets(to incoming: Page?, from outgoing: Page?, handover: Handover, animated: Bool, lifecycleStarted: Bool) {
+        if outgoing !== incoming, !lifecycleStarted {
+            if let outgoing { setLifecycle(.hiding, of: outgoing) }
+            if let incoming { setLifecycle(.showing, of: incoming) }
+        }
+        if let incoming {
+            let animate = animated && isAnimated && view.isMapped && outgoing !== incoming
+            let slides = animate && DesktopStyle.animationsEnabled
+            lastSlide = slides ? (view.isRightToLeft ? .left : .right) : .none
+            view.canTarget = false
+            if animate, !slides, let outgoing, let fade = startCrossFade(from: outgoing) {
+                phase = .crossFading(handover, fade)
+                view.showChild(named: incoming.id.description, transition: GTK_STACK_TRANSITION_TYPE_NONE)
+            } else {
+                phase = .sliding(handover)
+                view.showChild(named: incoming.id.description,
+                               transition: slides ? transitionType(handover.kind) : GTK_STACK_TRANSITION_TYPE_NONE)
+            }
+        } else {
+            phase = .sliding(handover)
+        }
     }
 
     /// Queues a notification of a change already applied.

@@ -238,9 +238,11 @@ open class Page {
     /// Packs the bar items into `bar` (start items after what is already at its start), taking them
     /// from any bar that held them.
     func packBarItems(into bar: HeaderBar) {
-        unpackBarItems()
-        for item in startBarItems { bar.packStart(item) }
-        for item in endBarItems { bar.packEnd(item) }
+        bar.performUpdates {
+            unpackBarItems()
+            for item in startBarItems { bar.packStart(item) }
+            for item in endBarItems { bar.packEnd(item) }
+        }
         packedItems = startBarItems + endBarItems
         barHoldingItems = bar
     }
@@ -248,7 +250,9 @@ open class Page {
     /// Takes the bar items out of the bar holding them.
     func unpackBarItems() {
         if let bar = barHoldingItems {
-            for item in packedItems where bar.holds(item) { bar.remove(item) }  // also from its overflow menu
+            bar.performUpdates {
+                for item in packedItems where bar.holds(item) { bar.remove(item) }  // also from its overflow menu
+            }
         }
         packedItems = []
         barHoldingItems = nil
