@@ -2,13 +2,16 @@
  * `postcard-measure --measure-navigation` measures the app's.
  *
  * A window with a GtkHeaderBar (a Back button and a title) over a GtkStack sliding in 200 ms, as
- * Postcard's main window. Its first page has a button; the button's `clicked` handler builds a page with
- * the widgets of a friend's profile — a GtkScrolledWindow with a GtkListView of 7 rows: the header row
- * (AdwClamp, AdwAvatar, name, subtitle, a pill button, a heading; built with the page, as the app's page
- * builds it) and 6 feed rows (built as the list binds them) (AdwClamp, a GtkOverlay
- * with a GtkPicture showing a photo decoded beforehand, as the app's decoding thread hands one over, and
- * three labels) — adds it to the stack, slides to it, updates the bar, and frees the page popped before,
- * as the app's push does. The Back button slides back to the first page.
+ * Postcard's main window. Its first page has the widgets of My Profile, and each push builds a page with
+ * the widgets of a friend's profile: a GtkScrolledWindow with a GtkListView of 7 rows — the header row
+ * (AdwClamp, AdwAvatar, name, subtitle, a pill button, on My Profile the friends' GtkFlowBox of buttons
+ * and Add Friend, a heading; built with the page, as the app's page builds it) and 6 feed rows (built as
+ * the list binds them) (AdwClamp, a GtkOverlay with a GtkPicture showing a photo decoded beforehand, as
+ * the app's decoding thread hands one over, and three labels). A friend's button's `clicked` handler
+ * adds the friend's page to the stack, slides to it, updates the bar (title, Back, the window title, and
+ * the pages' bar items: My Profile's Quick Snap, Messages and menu out, the friend's Copy Link and Remove
+ * Friend in) and frees the page popped before, as the app's push does. The Back button slides back to My
+ * Profile and moves the bar items back.
  *
  * Times the main thread's work in each `clicked` emission (g_get_monotonic_time around it), 5 unmeasured
  * pushes and pops, then 50 of each, 250 ms apart; prints `push-call-ms` and `pop-call-ms` (medians) and
@@ -23,6 +26,26 @@
 
 static GtkWidget *window, *stack, *root, *back, *title, *friend_button;
 static GtkWidget *popped = NULL;  /* the page popped last: freed by the next push */
+/* The bar items of My Profile (start: Quick Snap, Messages; end: the primary menu) and of a friend's
+ * profile (end: Copy Link, Remove Friend), kept while out of the bar, moved in and out as the app's
+ * navigation stack moves a page's items. */
+static GtkWidget *root_start[2], *root_end[1], *friend_end[2];
+static GtkWidget *bar;
+
+static void pack_items(GtkWidget **start, int starts, GtkWidget **end, int ends) {
+    for (int i = 0; i < starts; i++) gtk_header_bar_pack_start(GTK_HEADER_BAR(bar), start[i]);
+    for (int i = 0; i < ends; i++) gtk_header_bar_pack_end(GTK_HEADER_BAR(bar), end[i]);
+}
+
+static void unpack_items(GtkWidget **items, int count) {
+    for (int i = 0; i < count; i++) gtk_header_bar_remove(GTK_HEADER_BAR(bar), items[i]);
+}
+
+static GtkWidget *icon_button(const char *icon, const char *tooltip) {
+    GtkWidget *button = gtk_button_new_from_icon_name(icon);
+    gtk_widget_set_tooltip_text(button, tooltip);
+    return g_object_ref_sink(button);
+}
 static GdkTexture *photo;
 static double pushes[MEASURED], pops[MEASURED];
 static int round_index = 0;
@@ -32,12 +55,17 @@ static void setup_row(GtkSignalListItemFactory *factory, GtkListItem *item, gpoi
     gtk_list_item_set_child(item, clamp);
 }
 
-static GtkWidget *header_row(void) {
-    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12), *top = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
+/* A profile's header row: avatar, name, subtitle, the post button, then (on My Profile) the friends
+ * section — a heading, a GtkFlowBox of one button per friend (the first is the one clicked) and Add
+ * Friend — then the posts' heading. */
+static GtkWidget *header_row(gboolean own) {
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 18), *top = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
     GtkWidget *names = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4);
-    GtkWidget *avatar = adw_avatar_new(64, "Ada Lovelace", TRUE);
-    GtkWidget *name = gtk_label_new("Ada Lovelace"), *subtitle = gtk_label_new("6 posts");
-    GtkWidget *post = gtk_button_new_with_label("Post to Their Profile"), *heading = gtk_label_new("Posts");
+    const char *person = own ? "Sam Rivera" : "Ada Lovelace";
+    GtkWidget *avatar = adw_avatar_new(64, person, TRUE);
+    GtkWidget *name = gtk_label_new(person), *subtitle = gtk_label_new("6 posts");
+    GtkWidget *post = gtk_button_new_with_label(own ? "New Post" : "Post to Their Profile");
+    GtkWidget *heading = gtk_label_new(own ? "My Posts" : "Posts");
     GtkWidget *empty = gtk_label_new("No posts yet.");
     gtk_widget_add_css_class(name, "title-2");
     gtk_widget_add_css_class(subtitle, "dim-label");
@@ -52,6 +80,23 @@ static GtkWidget *header_row(void) {
     gtk_box_append(GTK_BOX(top), avatar);
     gtk_box_append(GTK_BOX(top), names);
     gtk_box_append(GTK_BOX(box), top);
+    if (own) {
+        const char *const friends[] = {"Ada Lovelace", "Grace Hopper", "Alan Turing", NULL};
+        GtkWidget *section = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6), *friends_heading = gtk_label_new("Friends");
+        GtkWidget *flow = gtk_flow_box_new(), *add = gtk_button_new_with_label("Add Friend…");
+        gtk_widget_add_css_class(friends_heading, "heading");
+        gtk_flow_box_set_max_children_per_line(GTK_FLOW_BOX(flow), 8);
+        gtk_flow_box_set_selection_mode(GTK_FLOW_BOX(flow), GTK_SELECTION_NONE);
+        for (int i = 0; friends[i]; i++) {
+            GtkWidget *button = gtk_button_new_with_label(friends[i]);
+            if (i == 0) friend_button = button;
+            gtk_flow_box_append(GTK_FLOW_BOX(flow), button);
+        }
+        gtk_box_append(GTK_BOX(section), friends_heading);
+        gtk_box_append(GTK_BOX(section), flow);
+        gtk_box_append(GTK_BOX(section), add);
+        gtk_box_append(GTK_BOX(box), section);
+    }
     gtk_box_append(GTK_BOX(box), heading);
     gtk_box_append(GTK_BOX(box), empty);
     return box;
@@ -83,13 +128,13 @@ static void bind_row(GtkSignalListItemFactory *factory, GtkListItem *item, gpoin
     adw_clamp_set_child(ADW_CLAMP(gtk_list_item_get_child(item)), child);
 }
 
-static GtkWidget *profile_page(void) {
+static GtkWidget *profile_page(gboolean own) {
     const char *const rows[] = {"header", "1", "2", "3", "4", "5", "6", NULL};
     GtkStringList *model = gtk_string_list_new(rows);
     GtkListItemFactory *factory = gtk_signal_list_item_factory_new();
     g_signal_connect(factory, "setup", G_CALLBACK(setup_row), NULL);
     /* The header is built with the page, as the app's page builds it; feed rows as the list binds them. */
-    GtkWidget *header = header_row();
+    GtkWidget *header = header_row(own);
     g_object_ref_sink(header);
     g_signal_connect_data(factory, "bind", G_CALLBACK(bind_row), header, (GClosureNotify)g_object_unref, 0);
     GtkWidget *list = gtk_list_view_new(GTK_SELECTION_MODEL(gtk_no_selection_new(G_LIST_MODEL(model))), factory);
@@ -106,10 +151,13 @@ static void push(GtkButton *button, gpointer data) {
         gtk_stack_remove(GTK_STACK(stack), popped);
         popped = NULL;
     }
-    GtkWidget *page = profile_page();
+    GtkWidget *page = profile_page(FALSE);
     gtk_stack_add_named(GTK_STACK(stack), page, "ada");
     gtk_stack_set_transition_type(GTK_STACK(stack), GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT);
     gtk_stack_set_visible_child(GTK_STACK(stack), page);
+    unpack_items(root_start, 2);
+    unpack_items(root_end, 1);
+    pack_items(NULL, 0, friend_end, 2);
     gtk_label_set_text(GTK_LABEL(title), "Ada Lovelace");
     gtk_widget_set_visible(back, TRUE);
     gtk_window_set_title(GTK_WINDOW(window), "Ada Lovelace – Postcard");
@@ -119,6 +167,8 @@ static void pop(GtkButton *button, gpointer data) {
     popped = gtk_stack_get_visible_child(GTK_STACK(stack));
     gtk_stack_set_transition_type(GTK_STACK(stack), GTK_STACK_TRANSITION_TYPE_SLIDE_RIGHT);
     gtk_stack_set_visible_child(GTK_STACK(stack), root);
+    unpack_items(friend_end, 2);
+    pack_items(root_start, 2, root_end, 1);
     gtk_label_set_text(GTK_LABEL(title), "My Profile");
     gtk_widget_set_visible(back, FALSE);
     gtk_window_set_title(GTK_WINDOW(window), "Postcard");
@@ -181,20 +231,25 @@ int main(int argc, char **argv) {
     }
     window = gtk_window_new();
     gtk_window_set_default_size(GTK_WINDOW(window), 720, 680);
-    GtkWidget *bar = gtk_header_bar_new();
+    bar = gtk_header_bar_new();
     title = gtk_label_new("My Profile");
     gtk_widget_add_css_class(title, "title");
     gtk_header_bar_set_title_widget(GTK_HEADER_BAR(bar), title);
     back = gtk_button_new_from_icon_name("go-previous-symbolic");
     gtk_widget_set_visible(back, FALSE);
     gtk_header_bar_pack_start(GTK_HEADER_BAR(bar), back);
+    root_start[0] = icon_button("camera-photo-symbolic", "Quick Snap");
+    root_start[1] = icon_button("mail-unread-symbolic", "Messages");
+    root_end[0] = g_object_ref_sink(gtk_menu_button_new());
+    gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(root_end[0]), "open-menu-symbolic");
+    gtk_widget_set_tooltip_text(root_end[0], "Main Menu");
+    friend_end[0] = icon_button("edit-copy-symbolic", "Copy Link");
+    friend_end[1] = icon_button("user-trash-symbolic", "Remove Friend");
+    pack_items(root_start, 2, root_end, 1);
     gtk_window_set_titlebar(GTK_WINDOW(window), bar);
     stack = gtk_stack_new();
     gtk_stack_set_transition_duration(GTK_STACK(stack), 200);
-    root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12);
-    friend_button = gtk_button_new_with_label("Ada Lovelace");
-    gtk_widget_set_halign(friend_button, GTK_ALIGN_CENTER);
-    gtk_box_append(GTK_BOX(root), friend_button);
+    root = profile_page(TRUE);  /* My Profile, with the friend's button in its header row */
     gtk_stack_add_named(GTK_STACK(stack), root, "root");
     gtk_window_set_child(GTK_WINDOW(window), stack);
     g_signal_connect(friend_button, "clicked", G_CALLBACK(push), NULL);
