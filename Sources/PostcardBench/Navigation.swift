@@ -193,12 +193,17 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
       main actor runs there through the app's main-loop bridge). `await MainActor.run {}` is timed from a
       `Task.detached` (Swift's pool) and back.
     - *Push and pop against C*: `bench/baselines/push-stack.c` does the widget work of the app's push in C —
-      a GtkHeaderBar (Back, title) over a 200 ms sliding GtkStack; the click builds a page with a friend's
-      profile's widgets (a GtkListView of the header row — AdwClamp, AdwAvatar, labels, a pill button — built
-      with the page, and six feed rows, each an AdwClamp, a GtkOverlay with a GtkPicture of a photo decoded
-      beforehand, and three labels, built as the list binds them), adds it, slides to it, updates the bar
-      and frees the page popped before; Back slides back — timed the same way (the `clicked` emission, 50
-      after 5, 250 ms apart). It runs before each of three runs of the app's measurement (the first with the
+      a GtkHeaderBar (Back, title) over a 200 ms sliding GtkStack whose first page has My Profile's widgets;
+      the click on a friend's button builds a page with a friend's profile's widgets (a GtkListView of the
+      header row — AdwClamp, AdwAvatar, labels, a pill button; on My Profile also the friends' GtkFlowBox of
+      buttons and Add Friend — built with the page, and six feed rows, each an AdwClamp, a GtkOverlay with a
+      GtkPicture of a photo decoded beforehand, and three labels, built as the list binds them), adds it,
+      slides to it, updates the bar (title, Back, window title, and the pages' bar items: My Profile's Quick
+      Snap, Messages and menu out, the friend's Copy Link and Remove Friend in) and frees the page popped
+      before; Back slides back to My Profile and moves the bar items back — timed the same way (the
+      `clicked` emission, 50 after 5, 250 ms apart). Until 2 December 2026 the C first page was one button
+      and no bar items moved, so the C pop mapped one button where the app's maps My Profile: the pop
+      ratio compared unlike work (3.6× then). It runs before each of three runs of the app's measurement (the first with the
       cycles, the other two without): the ratio is the first pair's, and the three pairs' ratios say what
       the noise is.
     - *The app's own work per frame*: after GTK's layout phase in each frame (the frame clock's `layout`,
