@@ -32,7 +32,7 @@ enum IdleAfterTour {
             let counted = thread.id == Int(getpid()) ? count - 1 : count  // the main thread's one sleep until the timeout
             guard counted > 0 else { continue }
             total += counted
-            print("idle-after-tour-thread \(thread.label.map { $0 == " " ? "_" : $0 }) \(counted)")
+            print("idle-after-tour-thread \(String(thread.label.map { $0 == " " ? "_" : $0 })) \(counted)")
         }
         print("idle-after-tour-seconds \(seconds)")
         print("idle-after-tour-wakeups \(total)")
