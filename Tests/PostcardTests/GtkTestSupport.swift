@@ -33,10 +33,10 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
     /// The app ``makeApp`` made last in this test (its flows are tracked).
     weak var lastApp: AppController?
 
-    /// Thrown by setUp when there is no display: the test fails (it is not skipped) and its body never runs.
-    struct NoDisplay: Error, CustomStringConvertible {
-        var description: String { "GTK could not open a display: run GTK tests with `make test` (it starts Xvfb)" }
-    }
+    /// Without a display no GTK test can run: setUp ends the whole test process with this message and
+    /// exit status 1, so `make test` (and `swift test`) fails. A thrown error would not do: swift-corelibs-
+    /// xctest counts an error thrown from setUp as a failure *and* a skip, and later tests then crash.
+    static let noDisplayMessage = "GTK could not open a display: run the GTK tests with `make test` (it starts Xvfb); failing the run\n"
 
     /// Warnings and criticals GLib logged (not expected with ``expectCritical(_:domain:file:line:_:)``):
     /// each fails the test it came in. `G_DEBUG=fatal-warnings` makes them fatal too, but the Swift
@@ -82,7 +82,10 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
             if ProcessInfo.processInfo.environment["POSTCARD_TESTS_WITHOUT_LIBADWAITA"] != "1" { Libadwaita.initialize() }
             return true
         }
-        guard ready else { throw NoDisplay() }
+        guard ready else {
+            FileHandle.standardError.write(Data(Self.noDisplayMessage.utf8))
+            exit(1)
+        }
         continueAfterFailure = false
     }
 
