@@ -13,8 +13,8 @@ public enum ProcessThreads {
         public let name: String
         /// Context switches so far.
         public let switches: Int
-        /// "name[id]".
-        public var label: String { "\(name)[\(id)]" }
+        /// "name[id]", one word: spaces in the name become "_" (for `key label count` lines).
+        public var label: String { "\(String(name.map { $0 == " " ? "_" : $0 }))[\(id)]" }
     }
 
     /// Every thread of this process, by id.
@@ -55,6 +55,17 @@ public enum ProcessThreads {
         return after.compactMap { thread in
             let count = thread.switches - (earlier[thread.id] ?? 0)
             return count > 0 ? (thread, count) : nil
+        }
+    }
+
+    /// The wake-ups of an idle window ended by a GLib timeout on the main thread, read in that timeout:
+    /// ``wakeUps(from:to:)`` less the main thread's one sleep in `poll` until the timeout (that sleep is
+    /// the window itself, not a wake-up from it). Threads left with none are left out.
+    public static func idleWakeUps(from before: [Thread], to after: [Thread]) -> [(thread: Thread, count: Int)] {
+        let mainThread = Int(getpid())
+        return wakeUps(from: before, to: after).compactMap { thread, count in
+            let counted = thread.id == mainThread ? count - 1 : count
+            return counted > 0 ? (thread, counted) : nil
         }
     }
 }

@@ -81,7 +81,7 @@ public final class RecentTextures {
 
     /// The texture stored for `uri` decoded for `fit`, if still kept (it becomes the most recent).
     public func texture(for uri: String, fit: ImageDecoder.Fit) -> Texture? {
-        let key = Self.key(uri, fit)
+        let key = Key(uri: uri, fit: fit)
         guard let index = entries.firstIndex(where: { $0.key == key }) else { return nil }
         let entry = entries.remove(at: index)
         entries.append(entry)
@@ -90,11 +90,9 @@ public final class RecentTextures {
 
     /// Keeps `texture` for `uri` and `fit`, dropping the least recently used beyond ``capacity``.
     public func store(_ texture: Texture, for uri: String, fit: ImageDecoder.Fit) {
-        let key = Self.key(uri, fit)
+        let key = Key(uri: uri, fit: fit)
         entries.removeAll { $0.key == key }
         entries.append((key, texture))
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
     }
-
-    private static func key(_ uri: String, _ fit: ImageDecoder.Fit) -> Key { Key(uri: uri, fit: fit) }
 }

@@ -83,8 +83,8 @@ extension NavigationStack {
             removed.forEach(detach)
             pagesAwaitingRemoval.append(contentsOf: removed)
             if state.forwardEntry == nil { forwardPage = nil }
-            moveWidgets(to: incoming, from: outgoing, handover: Handover(from: outgoing, to: incoming, kind: change.transitionKind ?? .push),
-                        animated: animated && change.transitionKind != nil, lifecycleStarted: lifecycleStarted)
+            show(Handover(from: outgoing, to: incoming, kind: change.transitionKind ?? .push),
+                 animated: animated && change.transitionKind != nil, lifecycleStarted: lifecycleStarted)
             updateBar()
         }
         // Only the visible page is there for a screen reader; pages below it (and those leaving) are not.
@@ -113,8 +113,10 @@ extension NavigationStack {
         deliver()
     }
 
-    /// The lifecycle's hiding and showing, then the stack shows `incoming` (sliding, cross-fading or at once).
-    private func moveWidgets(to incoming: Page?, from outgoing: Page?, handover: Handover, animated: Bool, lifecycleStarted: Bool) {
+    /// The lifecycle's hiding and showing, then the stack shows the handover's incoming page (sliding,
+    /// cross-fading or at once).
+    private func show(_ handover: Handover, animated: Bool, lifecycleStarted: Bool) {
+        let outgoing = handover.from, incoming = handover.to
         if outgoing !== incoming, !lifecycleStarted {
             if let outgoing { setLifecycle(.hiding, of: outgoing) }
             if let incoming { setLifecycle(.showing, of: incoming) }

@@ -59,9 +59,9 @@ public enum NavigationMeasurement {
         app.mainWindow.window.afterNextPaint {
             // The first idle window, with GLib timeouts only, before the measurement runs anything.
             MainLoopBridge.repeating(milliseconds: settleMilliseconds) {
-                let before = threadSwitches()
+                let before = ProcessThreads.all()
                 MainLoopBridge.repeating(milliseconds: idleSeconds * 1000) {
-                    reportIdle(before: before, after: threadSwitches(), key: "idle")
+                    reportIdle(before: before, after: ProcessThreads.all(), key: "idle")
                     Task.onMainLoop {
                         await measure(app)
                         finish()
@@ -86,10 +86,10 @@ public enum NavigationMeasurement {
         // prefer MainLoopExecutor): a thread of libdispatch's pool would show here with its monitor's 1 s timer.
         await sleep(milliseconds: settleMilliseconds)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let before = threadSwitches()
+            let before = ProcessThreads.all()
             MainLoopBridge.repeating(milliseconds: idleSeconds * 1000) {
                 // Counted here, in the timeout, before the continuation's resumption wakes anything.
-                reportIdle(before: before, after: threadSwitches(), key: "idle-after-use")
+                reportIdle(before: before, after: ProcessThreads.all(), key: "idle-after-use")
                 continuation.resume()
                 return false
             }
@@ -100,28 +100,15 @@ public enum NavigationMeasurement {
 
     // MARK: - Idle wake-ups
 
-    /// Every thread of this process: its name and its voluntary plus involuntary context switches
-    /// (``ProcessThreads/all()``); keyed by thread id.
-    static func threadSwitches() -> [String: (name: String, switches: Int)] {
-        Dictionary(ProcessThreads.all().map { ("\($0.id)", (name: $0.name, switches: $0.switches)) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// Prints the wake-ups between two ``threadSwitches()`` taken `idleSeconds` apart, the second from
-    /// the GLib timeout that ended the window (the main thread slept in poll once, until it: not counted).
-    private static func reportIdle(before: [String: (name: String, switches: Int)], after: [String: (name: String, switches: Int)],
-                                   key: String) {
-        var total = 0
-        var woken: [(String, Int)] = []
-        for (id, thread) in after.sorted(by: { $0.key < $1.key }) {
-            var count = thread.switches - (before[id]?.switches ?? 0)
-            if id == String(getpid()) { count -= 1 }  // the main thread blocking once until the timeout above
-            if count > 0 { woken.append(("\(thread.name)[\(id)]", count)) }
-            total += max(count, 0)
-        }
+    /// Prints the wake-ups between two readings of ``ProcessThreads/all()`` taken `idleSeconds` apart, the
+    /// second from the GLib timeout that ended the window (``ProcessThreads/idleWakeUps(from:to:)``).
+    private static func reportIdle(before: [ProcessThreads.Thread], after: [ProcessThreads.Thread], key: String) {
+        let woken = ProcessThreads.idleWakeUps(from: before, to: after)
+        let total = woken.map(\.count).reduce(0, +)
         emit("\(key)-seconds", Double(idleSeconds))
         emit("\(key)-wakeups", Double(total))
         emit("\(key)-wakeups-per-second", Double(total) / Double(idleSeconds))
-        for (name, count) in woken { print("\(key)-thread \(String(name.map { $0 == " " ? "_" : $0 })) \(count)") }
+        for (thread, count) in woken { print("\(key)-thread \(thread.label) \(count)") }
         fflush(nil)
     }
 

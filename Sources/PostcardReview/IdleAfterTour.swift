@@ -26,14 +26,9 @@ enum IdleAfterTour {
         let before = ProcessThreads.all()
         await MainLoopBridge.sleep(seconds: Double(seconds))
         // Read in the timeout that ends the window, before the task's resumption wakes anything else.
-        let woke = ProcessThreads.wakeUps(from: before, to: ProcessThreads.all())
-        var total = 0
-        for (thread, count) in woke {
-            let counted = thread.id == Int(getpid()) ? count - 1 : count  // the main thread's one sleep until the timeout
-            guard counted > 0 else { continue }
-            total += counted
-            print("idle-after-tour-thread \(String(thread.label.map { $0 == " " ? "_" : $0 })) \(counted)")
-        }
+        let woke = ProcessThreads.idleWakeUps(from: before, to: ProcessThreads.all())
+        for (thread, count) in woke { print("idle-after-tour-thread \(thread.label) \(count)") }
+        let total = woke.map(\.count).reduce(0, +)
         print("idle-after-tour-seconds \(seconds)")
         print("idle-after-tour-wakeups \(total)")
         fflush(nil)
