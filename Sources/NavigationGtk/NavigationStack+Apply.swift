@@ -87,10 +87,11 @@ extension NavigationStack {
                  animated: animated && change.transitionKind != nil, lifecycleStarted: lifecycleStarted)
             updateBar()
         }
-        // Only the visible page is there for a screen reader; pages below it (and those leaving) are not.
-        // Set only when it changes: each change is a D-Bus signal to the accessibility bus.
+        // Only the visible page is there for a screen reader; pages below it are not. Set only when it
+        // changes: each change is a pair of D-Bus signals to the accessibility bus. A leaving page is not
+        // hidden: it goes from the stack (and the accessibility tree) when its slide ends, and until then
+        // it is on screen, as GtkStack exposes a page it slides out; hiding it cost a pop a sixth of its time.
         for page in pagesByID.values { page.setHiddenFromScreenReaders(page !== incoming) }
-        for page in removed { page.setHiddenFromScreenReaders(true) }
         if let incoming { restoreFocus(in: incoming) }
         if case .sliding = phase, !view.isTransitionRunning { endPhase() }
 

@@ -155,6 +155,27 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// Over AT-SPI: a page covered by a push is not there for a screen reader, and the page a pop
+    /// leaves is gone once its slide has ended (until then it is on screen, sliding out).
+    func testAScreenReaderFindsOnlyTheVisiblePageAfterAPushAndAfterAPop() throws {
+        try onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            stack.push(CountedPage("Friend", counter: counter))
+            settle(stack)
+            var heard = try readAccessibilityTree()
+            XCTAssertTrue(heard.contains("push button|Friend Action"), "the visible page: \(heard)")
+            XCTAssertFalse(heard.contains("push button|Root Action"), "the page below it: \(heard)")
+
+            stack.pop()
+            settle(stack, count: 1)
+            heard = try readAccessibilityTree()
+            XCTAssertTrue(heard.contains("push button|Root Action"), "the page shown again: \(heard)")
+            XCTAssertFalse(heard.contains("push button|Friend Action"), "the popped page: \(heard)")
+        }
+    }
+
     func testEdgeCasesHaveDefinedResults() {
         onMain {
             let counter = LifeCounter()
