@@ -4,12 +4,19 @@ import PhotoPosting
 import PostcardApp
 import PostcardModel
 
-/// `make bench-navigation`'s idle row after the whole tour (`POSTCARD_REVIEW_IDLE=SECONDS` in a part's
+/// `make bench-navigation`'s idle rows after the whole tour (`POSTCARD_REVIEW_IDLE=SECONDS` in a part's
 /// environment): once every screen has been used, My Profile gets 100 posts (the tour's photos in turn,
 /// through the store and the feed as a post does), is shown and left alone 8 s, and then every thread's
-/// wake-ups over `seconds` are counted and printed as `idle-after-tour-seconds`,
-/// `idle-after-tour-wakeups` (minus the main thread's one sleep until the timeout that ends the window)
-/// and `idle-after-tour-thread NAME[ID] N` for each thread that woke. Main actor.
+/// wake-ups are counted over two windows of `seconds`: the first right then, printed as
+/// `idle-after-tour-early-wakeups` and `idle-after-tour-early-thread NAME[ID] N` for each thread that
+/// woke; the second from ``steadyAfterSeconds`` after the posts, printed as `idle-after-tour-wakeups` and
+/// `idle-after-tour-thread …`, with `idle-after-tour-seconds`. Each count is less the main thread's one
+/// sleep until the timeout that ends its window. Main actor.
+///
+/// The first window holds what retires once, some seconds after its last work: GLib's idle pool threads
+/// (15 s, `g_thread_pool_set_max_idle_time`'s default) and WebKitGTK's `VBlankMonitor` thread, which the
+/// main thread ends 30 s after a web page was last drawn (`DisplayVBlankMonitor::stop` in WebKit). The
+/// second is idle as it stays.
 @MainActor
 enum IdleAfterTour {
     /// The seconds asked for, or nil when no idle measurement was asked for.
@@ -22,15 +29,29 @@ enum IdleAfterTour {
             let post = try app.store.addNow(photo: photo, comment: "Photo \(index + 1)", author: Identity.localID, profile: Identity.localID)
             app.myProfile.insertNewPost(post)
         }
-        await MainLoopBridge.sleep(seconds: 8)  // the feed's photos decoded and shown, the threads at rest
+        let start = DateText.monotonicMicroseconds
+        await MainLoopBridge.sleep(seconds: 8)  // the feed's photos decoded and shown
+        report(await wakeUps(over: seconds), prefix: "idle-after-tour-early")
+        let elapsed = Double(DateText.monotonicMicroseconds - start) / 1_000_000
+        await MainLoopBridge.sleep(seconds: max(0, steadyAfterSeconds - elapsed))
+        report(await wakeUps(over: seconds), prefix: "idle-after-tour")
+        print("idle-after-tour-seconds \(seconds)")
+        fflush(nil)
+    }
+
+    /// When the second window starts, in seconds after the posts: past the threads' retirement above.
+    static let steadyAfterSeconds = 35.0
+
+    /// Every thread's wake-ups over the next `seconds`, read in the timeout that ends the window, before
+    /// the task's resumption wakes anything else.
+    private static func wakeUps(over seconds: UInt32) async -> [(thread: ProcessThreads.Thread, count: Int)] {
         let before = ProcessThreads.all()
         await MainLoopBridge.sleep(seconds: Double(seconds))
-        // Read in the timeout that ends the window, before the task's resumption wakes anything else.
-        let woke = ProcessThreads.idleWakeUps(from: before, to: ProcessThreads.all())
-        for (thread, count) in woke { print("idle-after-tour-thread \(thread.label) \(count)") }
-        let total = woke.map(\.count).reduce(0, +)
-        print("idle-after-tour-seconds \(seconds)")
-        print("idle-after-tour-wakeups \(total)")
-        fflush(nil)
+        return ProcessThreads.idleWakeUps(from: before, to: ProcessThreads.all())
+    }
+
+    private static func report(_ woke: [(thread: ProcessThreads.Thread, count: Int)], prefix: String) {
+        for (thread, count) in woke { print("\(prefix)-thread \(thread.label) \(count)") }
+        print("\(prefix)-wakeups \(woke.map(\.count).reduce(0, +))")
     }
 }

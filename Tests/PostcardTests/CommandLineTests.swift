@@ -208,6 +208,37 @@ final class LinkCommandLineTests: GtkTestCase, @unchecked Sendable {
         XCTAssertTrue(primary.isRunning)
         XCTAssertFalse(log().contains("WARNING") || log().contains("CRITICAL"), log())
     }
+
+    /// The real program showing the guide (a web page) has no thread of WebKitGTK's memory-pressure
+    /// monitor, which would wake it every 1 to 5 s for as long as it runs; the same program told to keep
+    /// the monitor (`WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR=0`, which Postcard leaves as the user set it)
+    /// has one, so the check sees the thread when it is there.
+    func testAWebPageStartsNoMemoryPressureMonitorThreadUnlessTheUserAsks() throws {
+        let home = makeTemporaryDirectory()
+        for keep in [false, true] {
+            var environment: [String: String?] = ["XDG_DATA_HOME": home + "/data", "G_MESSAGES_DEBUG": "Postcard"]
+            if keep { environment["WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR"] = "0" }
+            let logPath = home + "/guide-\(keep).log"
+            let postcard = try startPostcard(["--data-dir", home + "/data/postcard", "postcard://guide"], environment: environment, log: logPath)
+            defer { if postcard.isRunning { postcard.terminate(); postcard.waitUntilExit() } }
+            let log = { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+            try waitFor("the guide", timeout: 30) { log().contains("Opened postcard://guide: My Profile › Guide") }
+            let pid = postcard.processIdentifier
+            func threadNames() -> [String] {
+                let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+                return tasks.compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8) }
+                    .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            }
+            // WebKit's own threads show that its web process pool (which starts the monitor) is running.
+            try waitFor("WebKit's threads in Postcard", timeout: 20) { threadNames().contains { $0.hasSuffix("ebsiteDataStore") } }
+            usleep(1_000_000)
+            if keep {
+                XCTAssertTrue(threadNames().contains("PressureMonitor"), "asked to keep it, WebKit starts it: \(threadNames())")
+            } else {
+                XCTAssertFalse(threadNames().contains("PressureMonitor"), "\(threadNames())")
+            }
+        }
+    }
 }
 
 /// Nothing typed is lost when the app is killed: the real program, SIGKILL mid-comment, and the next

@@ -29,6 +29,13 @@ public enum PostcardMain {
     /// instance, with its options, data folder and clock; see ``AppTool``).
     @MainActor
     package static func run(arguments: [String]? = nil, tool: AppTool?) -> Int32 {
+        // WebKitGTK's memory-pressure monitor: from the first web page on, a thread of this process reads
+        // /proc/meminfo every 1 to 5 s for the rest of its life, to tell the web processes when memory runs
+        // short (`MemoryPressureMonitor` in WebKit's UI process; also its web and network processes' own
+        // handlers). Postcard's web pages are the guide and the pages of links, one at a time, each ending
+        // its web process when it is closed: waking a laptop every 5 s forever is the worse cost. Off unless
+        // the user set it (WebKit reads it when its first web view is made; set here, before any thread).
+        g_setenv("WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR", "1", 0)
         Localization.bind(domain: "postcard", directory: ResourceLocator.localeDirectory)
         // libadwaita's application: its style sheet and style manager (light, dark, high contrast, as the
         // desktop prefers), and the app's own sheets from its GResource folder, registered here first.
