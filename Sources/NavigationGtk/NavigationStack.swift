@@ -215,7 +215,10 @@ public final class NavigationStack {
     }
 
     /// The visible page, or nil when empty.
-    public var visiblePage: Page? { state.top.flatMap { pagesByID[$0.id] } }
+    public var visiblePage: Page? {
+        // The top entry's id alone (`state.top` would copy the whole entry: title, route, tag).
+        state.entries.isEmpty ? nil : pagesByID[state.entries[state.entries.count - 1].id]
+    }
 
     /// Pushes `page` and shows it with a slide-over transition.
     ///

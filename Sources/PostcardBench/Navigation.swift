@@ -200,11 +200,14 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
       buttons and Add Friend — built with the page, and six feed rows, each an AdwClamp, a GtkOverlay with a
       GtkPicture of a photo decoded beforehand, and three labels, built as the list binds them), adds it,
       slides to it, updates the bar (title, Back, window title, and the pages' bar items: My Profile's Quick
-      Snap, Messages and menu out, the friend's Copy Link and Remove Friend in) and frees the page popped
-      before; Back slides back to My Profile and moves the bar items back — timed the same way (the
-      `clicked` emission, 50 after 5, 250 ms apart). Until 2 December 2026 the C first page was one button
-      and no bar items moved, so the C pop mapped one button where the app's maps My Profile: the pop
-      ratio compared unlike work (3.6× then). It runs before each of three runs of the app's measurement (the first with the
+      Snap, Messages and menu out, the friend's Copy Link and Remove Friend in), hides My Profile from
+      screen readers (`GTK_ACCESSIBLE_STATE_HIDDEN`: GTK 4.8 exposes a stack's covered children) and frees
+      the page popped before; Back slides back to My Profile, shows it to screen readers again and moves
+      the bar items back — timed the same way (the `clicked` emission, 50 after 5, 250 ms apart). Until
+      2 December 2026 the C first page was one button and no bar items moved, so the C pop mapped one
+      button where the app's maps My Profile: the pop ratio compared unlike work (3.6× then); and until
+      the report of 2 December 2026 (evening) the C pages were not hidden from screen readers, which the
+      app's stack does on every push and pop (1.64× to 1.73× against that baseline, three pairs). It runs before each of three runs of the app's measurement (the first with the
       cycles, the other two without): the ratio is the first pair's, and the three pairs' ratios say what
       the noise is.
     - *The app's own work per frame*: after GTK's layout phase in each frame (the frame clock's `layout`,

@@ -34,6 +34,9 @@ public final class FeedItem {
     private let frame = SizedPicture(height: FeedItem.photoHeight)
     private var binding: ListItemBinding?
     private var load: Task<Void, Never>?
+    /// The bound post's photo as a URI, made once per bind (the row is mapped again each time its page is
+    /// shown again).
+    private var photoURI: String?
 
     init() {
         view.addCSSClass("feed-item")
@@ -62,6 +65,7 @@ public final class FeedItem {
     func bind(_ post: Post, viewer: String, binding: ListItemBinding) {
         self.post = post
         self.binding = binding
+        photoURI = post.photoPath.uri
         let comment = CommentLimit.shown(post.comment)  // a longer one (from another program) is cut
         commentLabel.showText(withLinks: comment)
         let byMe = post.author == viewer && post.profile != viewer
@@ -77,8 +81,7 @@ public final class FeedItem {
     /// Loads the photo while the row is on screen: GTK keeps up to 200 recycled rows bound, but only
     /// the few on screen are mapped, so memory follows what is shown.
     private func startLoading() {
-        guard let post, load == nil, !isPhotoLoaded else { return }
-        let uri = post.photoPath.uri
+        guard let post, let uri = photoURI, load == nil, !isPhotoLoaded else { return }
         let scale = view.scaleFactor
         let fit = ImageDecoder.Fit.contain(width: Self.photoMaximumWidth * scale, height: Self.photoHeight * scale)
         if let texture = Self.recent.texture(for: uri, fit: fit) {
@@ -124,6 +127,7 @@ public final class FeedItem {
     func unbind() {
         stopLoading()
         post = nil
+        photoURI = nil
         binding = nil
     }
 
