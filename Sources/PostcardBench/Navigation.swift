@@ -256,9 +256,10 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
     widgets rooted, their styles and accessibility objects made), GtkStack's switch and the first map of the
     page ~19 %, freeing the page popped before ~13 % (its widgets' disposal), the bar's items and title the
     rest. *Pop*: GtkStack's switch and the map of My Profile ~50 % (as in C), D-Bus signals to the
-    accessibility bus ~33 % of all samples (GTK's own for the map and focus; the app's two for the page
-    shown to and the page hidden from screen readers, ~15 %), the bar (title, Back, items moved and arranged)
-    ~18 %, the window title ~8 %. Fixed on the way (the app's own): the primary menu's GtkPopoverMenu was
+    accessibility bus ~30 % of all samples (GTK's own for the map and focus, and My Profile shown to screen
+    readers again, ~9 %: six signals a pop, as the C pop sends), the bar (title, Back, items moved and
+    arranged) ~14 %, the window title ~7 %. Fixed on the way (the app's own): the leaving page was hidden from
+    screen readers on every pop (a sixth of a pop; it leaves the tree when its slide ends); the primary menu's GtkPopoverMenu was
     built on every realize (now when it opens); every tooltip change asked the X server for the pointer; every
     page built a hidden standalone header bar; every change set every page's screen-reader state (a D-Bus
     signal each); the header bar arranged its items and overflow menu after each item moved (now once per
