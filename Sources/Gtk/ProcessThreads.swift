@@ -17,11 +17,13 @@ public enum ProcessThreads {
         public var label: String { "\(String(name.map { $0 == " " ? "_" : $0 }))[\(id)]" }
     }
 
-    /// Every thread of this process, by id.
-    public static func all() -> [Thread] {
-        guard let tasks = Files.names(inDirectory: FilePath("/proc/self/task")) else { return [] }
+    /// Every thread of this process, or of process `pid` (another of this user's), by id; empty when the
+    /// process is gone.
+    public static func all(ofProcess pid: Int32? = nil) -> [Thread] {
+        let process = pid.map { "/proc/\($0)" } ?? "/proc/self"
+        guard let tasks = Files.names(inDirectory: FilePath("\(process)/task")) else { return [] }
         return tasks.compactMap { $0.string.flatMap { Int($0) } }.sorted().compactMap { id in
-            guard let status = Files.readText(FilePath("/proc/self/task/\(id)/status")) else { return nil }
+            guard let status = Files.readText(FilePath("\(process)/task/\(id)/status")) else { return nil }
             var name = "?", switches = 0
             for line in status.split(separator: "\n") {
                 let parts = line.split(separator: ":", maxSplits: 1)

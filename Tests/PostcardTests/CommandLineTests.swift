@@ -224,11 +224,7 @@ final class LinkCommandLineTests: GtkTestCase, @unchecked Sendable {
             let log = { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
             try waitFor("the guide", timeout: 30) { log().contains("Opened postcard://guide: My Profile › Guide") }
             let pid = postcard.processIdentifier
-            func threadNames() -> [String] {
-                let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-                return tasks.compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8) }
-                    .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            }
+            func threadNames() -> [String] { ProcessThreads.all(ofProcess: pid).map(\.name) }
             // WebKit's own threads show that its web process pool (which starts the monitor) is running.
             try waitFor("WebKit's threads in Postcard", timeout: 20) { threadNames().contains { $0.hasSuffix("ebsiteDataStore") } }
             usleep(1_000_000)
