@@ -119,8 +119,9 @@ public final class FlowHost {
     }
 
     /// Called with the flow's own pages when they leave the stack by a pop (Back within the flow, or
-    /// past its first page), before a cancel is requested for the latter.
-    public var onPagesPopped: (@MainActor ([Page]) -> Void)?
+    /// past its first page), and what popped them (``NavigationStack/Cause/userBack`` for the user's
+    /// Back), before a cancel is requested for the latter.
+    public var onPagesPopped: (@MainActor ([Page], NavigationStack.Cause) -> Void)?
 
     private func pagesPopped(_ removed: [Page], cause: NavigationStack.Cause) {
         guard !isEnded else { return }
@@ -128,7 +129,7 @@ public final class FlowHost {
         guard !ours.isEmpty else { return }
         stack.clearForward()  // a flow's page that left is not brought back by Forward: the flow owns its pages
         pages.removeAll { page in ours.contains { $0 === page } }
-        onPagesPopped?(ours)
+        onPagesPopped?(ours, cause)
         guard pages.isEmpty else { return }
         // Back past the first page is the user leaving (the first page's shouldLeave has let it go);
         // anything else that removed every page (pop-to-root, replace) leaves nothing to return to.

@@ -178,6 +178,38 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// What an observer of the flow hears (a journey recorder): each report and request after the flow
+    /// acted on it, in order, once each.
+    func testAnObserverHearsEachChoiceCommentBackCancelAndDiscardAnswerInOrder() {
+        onMain {
+            let harness = startedFlow()
+            var heard: [PhotoFlowEvent] = []
+            let token = harness.flow!.observeEvents { event in
+                heard.append(event)
+                if case .photoChosen = event { XCTAssertNotNil(harness.commentPage, "heard after Add a Comment was pushed") }
+            }
+            choose("coffee.png", in: harness)
+            harness.commentPage!.commentView.text = "first"
+            harness.dialog!.stack.goBack()
+            spin(until: { harness.picker != nil && harness.dialog!.stack.transition == .idle }, "back on Choose a Photo")
+            choose("rocket.jpg", in: harness)
+            harness.dialog!.cancelButton.activate()
+            spin(until: { !MessageDialog.shown().isEmpty }, "question")
+            MessageDialog.shown()[0].keepButton.activate()
+            spin(until: { MessageDialog.shown().isEmpty }, "question closed")
+            harness.dialog!.cancelButton.activate()
+            spin(until: { !MessageDialog.shown().isEmpty }, "question again")
+            MessageDialog.shown()[0].confirmButton.activate()
+            assertEndedOnce(harness, .canceled)
+            let coffee = Photo(path: FilePath(bundledPhotos).appending("coffee.png"))
+            let rocket = Photo(path: FilePath(bundledPhotos).appending("rocket.jpg"))
+            XCTAssertEqual(heard, [.photoChosen(coffee), .commentChanged("first"), .wentBack, .photoChosen(rocket),
+                                   .cancelRequested, .discardQuestionAsked, .discardAnswered(discard: false),
+                                   .cancelRequested, .discardQuestionAsked, .discardAnswered(discard: true)])
+            token.cancel()
+        }
+    }
+
     func testCancelAfterTypingAsksOnceKeepEditingKeepsTheCommentDiscardEnds() {
         onMain {
             let harness = startedFlow()

@@ -73,6 +73,14 @@ public final class CommentedPhotoFlow<Output: Sendable> {
     private var endWhenSubmitEnds = false
     private let discardQuestion = DiscardPostQuestion()
     private let drafts: CommentDrafts?
+    private let events = Observers<PhotoFlowEvent>()
+
+    /// Calls `handler` with each ``PhotoFlowEvent`` from now on, after the flow has acted on it (the
+    /// comment page is pushed before ``PhotoFlowEvent/photoChosen(_:)`` is heard), until the token goes.
+    /// For observers such as a journey recorder; the flow's result is still its ``Result``.
+    public func observeEvents(_ handler: @escaping @MainActor (PhotoFlowEvent) -> Void) -> ObservationToken {
+        events.add(handler)
+    }
 
     /// The stack the flow's pages are on while it runs.
     public var stack: NavigationStack? { host?.stack }
@@ -141,7 +149,7 @@ public final class CommentedPhotoFlow<Output: Sendable> {
         first.shouldLeave = { [weak self] in self?.mayLeave() ?? true }
         let host = FlowHost(from: anchor, presentation: presentation, first: first, presentsFirstAlone: startsOnCamera)
         host.onCancelRequest = { [weak self] reason in self?.requestCancel(reason) }
-        host.onPagesPopped = { [weak self] pages in self?.pagesPopped(pages) }
+        host.onPagesPopped = { [weak self] pages, cause in self?.pagesPopped(pages, cause: cause) }
         self.host = host
         if let dialog = host.dialog, help != nil { addHelp(to: dialog) }
         if case .addComment(let photo, _) = startPage { showCommentPage(for: photo) }
@@ -178,9 +186,15 @@ public final class CommentedPhotoFlow<Output: Sendable> {
 
     private func makePicker() -> PhotoPickerPage {
         let picker = PhotoPickerPage(library: library)
-        picker.onPhotoChosen = { [weak self] photo in self?.showCommentPage(for: photo) }
+        picker.onPhotoChosen = { [weak self] photo in
+            guard let self, self.showCommentPage(for: photo) else { return }
+            self.events.notify(.photoChosen(photo))
+        }
         if camera != nil, !startsOnCamera {
-            picker.onTakePhoto = { [weak self] in self?.showCameraPage() }
+            picker.onTakePhoto = { [weak self] in
+                guard let self, self.showCameraPage() else { return }
+                self.events.notify(.cameraOpened)
+            }
         }
         self.picker = picker
         return picker
@@ -188,30 +202,44 @@ public final class CommentedPhotoFlow<Output: Sendable> {
 
     private func makeCameraPage(title: String? = nil) -> CameraPage {
         let page = CameraPage(settings: camera!, title: title)
-        page.onPhotoTaken = { [weak self] photo in self?.showCommentPage(for: photo) }
-        page.onChoosePhotoInstead = { [weak self] in self?.chooseInstead() }
+        page.onPhotoTaken = { [weak self] photo in
+            guard let self, self.showCommentPage(for: photo) else { return }
+            self.events.notify(.photoTaken(photo))
+        }
+        page.onChoosePhotoInstead = { [weak self] in
+            guard let self, self.chooseInstead() else { return }
+            self.events.notify(.chosePhotoInstead)
+        }
         cameraPage = page
         return page
     }
 
-    private func showCameraPage() {
-        guard let host, camera != nil, cameraPage == nil, commentPage == nil, !isSubmitting else { return }
+    /// - Returns: whether the Camera page was pushed.
+    private func showCameraPage() -> Bool {
+        guard let host, camera != nil, cameraPage == nil, commentPage == nil, !isSubmitting else { return false }
         host.push(makeCameraPage())
+        return true
     }
 
     /// **Choose a Photo Instead** on the Camera page: back to Choose a Photo when the flow came from
     /// there, else (Quick Snap) on to a new Choose a Photo.
-    private func chooseInstead() {
-        guard let host, commentPage == nil else { return }
+    /// - Returns: whether Choose a Photo shows now.
+    private func chooseInstead() -> Bool {
+        guard let host, commentPage == nil else { return false }
         if let picker, host.pages.contains(where: { $0 === picker }) {
             host.stack.pop(to: picker)
         } else if picker == nil {
             host.push(makePicker())
+        } else {
+            return false
         }
+        return true
     }
 
-    private func showCommentPage(for photo: Photo) {
-        guard let host, !isSubmitting, commentPage == nil else { return }
+    /// - Returns: whether Add a Comment was pushed for `photo`.
+    @discardableResult
+    private func showCommentPage(for photo: Photo) -> Bool {
+        guard let host, !isSubmitting, commentPage == nil else { return false }
         let page = CommentPage(photo: photo, comment: draft)
         // While posting, Back and Escape stay on this page (Cancel is disabled too): the outcome, and
         // any error, must be seen here.
@@ -220,13 +248,17 @@ public final class CommentedPhotoFlow<Output: Sendable> {
             guard let self, let page else { return }
             self.post(photo: photo, comment: comment, from: page)
         }
-        page.onCommentChanged = { [weak self] text in self?.drafts?.saveSoon(photo, text) }
+        page.onCommentChanged = { [weak self] text in
+            self?.drafts?.saveSoon(photo, text)
+            self?.events.notify(.commentChanged(text))
+        }
         if let drafts, case .notSaved = drafts.status { page.showDraftStatus(drafts.status) }
         commentPage = page
         host.push(page)
+        return true
     }
 
-    private func pagesPopped(_ pages: [Page]) {
+    private func pagesPopped(_ pages: [Page], cause: NavigationStack.Cause) {
         for case let page as CommentPage in pages where page === commentPage {
             draft = page.commentView.text  // kept for the next photo
             commentPage = nil
@@ -235,6 +267,8 @@ public final class CommentedPhotoFlow<Output: Sendable> {
             if page === cameraPage { cameraPage = nil }
             if page === picker { picker = nil }
         }
+        // Back past the first page is a cancel request (heard as such); Back within the flow is heard here.
+        if cause == .userBack, host?.pages.isEmpty == false { events.notify(.wentBack) }
     }
 
     private func post(photo: Photo, comment: String, from page: CommentPage) {
@@ -243,6 +277,7 @@ public final class CommentedPhotoFlow<Output: Sendable> {
         page.isBusy = true
         host?.dialog?.cancelButton.isSensitive = false
         host?.ownCancelButton?.isSensitive = false
+        events.notify(.postRequested(comment))
         Task.onMainLoop { [weak self, submit] in
             do {
                 let output = try await submit(photo, comment)
@@ -299,11 +334,17 @@ public final class CommentedPhotoFlow<Output: Sendable> {
             finish(.canceled, keepsDraft: true)
             return
         }
+        guard !discardQuestion.isAsking else { return }
+        events.notify(.cancelRequested)
         if !hasUnsavedInput {
             finish(.canceled)
             return
         }
-        discardQuestion.ask(over: commentPage?.view ?? picker?.view ?? cameraPage?.view) { [weak self] in self?.finish(.canceled) }
+        discardQuestion.ask(over: commentPage?.view ?? picker?.view ?? cameraPage?.view) { [weak self] discard in
+            if discard { self?.finish(.canceled) }
+            self?.events.notify(.discardAnswered(discard: discard))
+        }
+        events.notify(.discardQuestionAsked)
     }
 
     /// Ends the flow with `result`; the draft is forgotten unless `keepsDraft` (the flow ended without

@@ -16,20 +16,26 @@ public final class DiscardPostQuestion {
     /// Whether the question is showing.
     public var isAsking: Bool { question != nil }
 
-    /// Asks over `anchor`'s window, unless already asking; calls `onDiscard` (in the same main-loop turn
-    /// as the answer) if the user chooses Discard.
-    public func ask(over anchor: Widget?, onDiscard: @escaping @MainActor () -> Void) {
+    /// Asks over `anchor`'s window, unless already asking; calls `onAnswer` with the answer (in the same
+    /// main-loop turn): true for **Discard**, false for **Keep Editing** (also Escape and closing). Not
+    /// called when the question is withdrawn.
+    public func ask(over anchor: Widget?, onAnswer: @escaping @MainActor (_ discard: Bool) -> Void) {
         guard question == nil else { return }
         let question = MessageDialog(
             over: anchor, heading: localized("Discard this post?"), body: localized("The comment you typed will be lost."),
             keepLabel: localized("Keep Editing"), confirmLabel: localized("Discard"))
         self.question = question
         question.ask { [weak self] discard in
-            self?.question = nil
-            if discard { onDiscard() }
+            guard let self, self.question === question else { return }  // withdrawn
+            self.question = nil
+            onAnswer(discard)
         }
     }
 
     /// Closes the question as Keep Editing (the flow ended another way). Does nothing when closed.
-    public func withdraw() { question?.withdraw() }
+    public func withdraw() {
+        let question = self.question
+        self.question = nil
+        question?.withdraw()
+    }
 }

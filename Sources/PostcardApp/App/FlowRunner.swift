@@ -19,11 +19,48 @@ extension EditCaptionFlow: RunningFlow {
     public var dialog: ModalDialog? { nil }
 }
 
+/// Which of the app's flows started, and how the user started it: what a journey's `start` step names
+/// (its raw value), and how logs and observers name it.
+public enum FlowKind: String, CaseIterable, Equatable, Sendable {
+    /// **New Post** on My Profile, or **Post to Their Profile** on a friend's profile (the photo flow,
+    /// modal, on Choose a Photo).
+    case newPost = "new-post"
+    /// **Quick Snap** on a profile's bar: the photo flow on the Camera page.
+    case quickSnap = "quick-snap"
+    /// New Post on Add a Comment with a photo given from outside (`postcard photo.jpg`, Open With).
+    case newPostWithPhoto = "new-post-with-photo"
+    /// **Reply with Photo** on a post's comments: the photo flow pushed onto the main stack.
+    case replyWithPhoto = "reply-with-photo"
+    /// **New Message** on Messages: Choose Recipient, then the photo flow.
+    case newMessage = "new-message"
+    /// **Edit Caption** on one's own post, pushed.
+    case editCaption = "edit-caption"
+    /// **Add Friend…** on My Profile (or a stranger's code), modal.
+    case addFriend = "add-friend"
+    /// **Resume** of an unfinished post, reply, message or caption offered on My Profile.
+    case resumeDraft = "resume-draft"
+
+    /// The flow's name, for logs: "New Post", "Reply with Photo", "New Message", "Edit Caption",
+    /// "Add Friend".
+    public var name: String {
+        switch self {
+        case .newPost, .quickSnap, .newPostWithPhoto: "New Post"
+        case .replyWithPhoto: "Reply with Photo"
+        case .newMessage: "New Message"
+        case .editCaption: "Edit Caption"
+        case .addFriend: "Add Friend"
+        case .resumeDraft: "Resume"
+        }
+    }
+}
+
 /// A flow that has started: what ``AppController/onFlowStarted`` is told.
 @MainActor
 public struct StartedFlow {
+    /// Which flow, and how it was started.
+    public let kind: FlowKind
     /// The flow's name: "New Post", "Reply with Photo", "New Message", "Edit Caption" or "Add Friend".
-    public let name: String
+    public var name: String { kind.name }
     /// The flow object (tests keep a weak reference to see that it is freed after it ends).
     public let flow: RunningFlow
 }
@@ -64,12 +101,12 @@ final class FlowRunner {
     /// one whose dialog was not yet shown or is no longer over the main window.
     func cancelRunning() { task?.cancel() }
 
-    /// Starts `flow` as `name` unless one runs already: `body` runs it, handles its result and returns
+    /// Starts `flow` as `kind` unless one runs already: `body` runs it, handles its result and returns
     /// the outcome to report.
-    func start<Flow: RunningFlow>(_ name: String, _ flow: Flow, _ body: @escaping @MainActor (Flow) async -> FlowOutcome) {
+    func start<Flow: RunningFlow>(_ kind: FlowKind, _ flow: Flow, _ body: @escaping @MainActor (Flow) async -> FlowOutcome) {
         guard task == nil, mayStart() else { return }
-        appLog.debug("Flow started: \(name)")
-        let started = StartedFlow(name: name, flow: flow)
+        appLog.debug("Flow started: \(kind.name)")
+        let started = StartedFlow(kind: kind, flow: flow)
         current = started
         onStarted?(started)
         task = Task.onMainLoop {

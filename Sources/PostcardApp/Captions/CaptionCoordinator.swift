@@ -71,7 +71,7 @@ final class CaptionCoordinator {
                 ?? Post(id: post.id, author: post.author, profile: post.profile, comment: caption,
                         photoPath: post.photoPath, createdAt: post.createdAt)
         }
-        app.flows.start("Edit Caption", flow) { [weak self] flow in
+        app.flows.start(draft == nil ? .editCaption : .resumeDraft, flow) { [weak self] flow in
             let result = await flow.run(from: detail)
             if case .saved(let updated) = result {
                 detail.setComment(updated.comment)

@@ -40,6 +40,14 @@ public final class EditCaptionFlow<Output: Sendable> {
     private var isSaving = false
     /// The window went (or code removed the page) while saving: the save's outcome ends the flow.
     private var endWhenSaveEnds = false
+    private let events = Observers<PhotoFlowEvent>()
+
+    /// Calls `handler`, after the flow has acted, with what happens in it: ``PhotoFlowEvent/commentChanged(_:)``,
+    /// ``PhotoFlowEvent/postRequested(_:)`` (Save) and ``PhotoFlowEvent/cancelRequested`` (Back), until the
+    /// token goes (for observers such as a journey recorder).
+    public func observeEvents(_ handler: @escaping @MainActor (PhotoFlowEvent) -> Void) -> ObservationToken {
+        events.add(handler)
+    }
 
     /// A flow editing `caption` of the post showing `photo`; `draft` is text kept from an earlier run to
     /// start with instead (a draft resumed).
@@ -67,6 +75,7 @@ public final class EditCaptionFlow<Output: Sendable> {
         editor.onCommentChanged = { [weak self, weak editor] text in
             guard let self, let editor else { return }
             self.drafts?.saveSoon(editor.photo, text)
+            self.events.notify(.commentChanged(text))
         }
         editor.onPost = { [weak self] text in self?.submit(text) }
         drafts?.onStatusChanged = { [weak editor] status in editor?.showDraftStatus(status) }
@@ -81,6 +90,7 @@ public final class EditCaptionFlow<Output: Sendable> {
         guard let editor, !isSaving, !completion.isResolved else { return }
         isSaving = true
         editor.isBusy = true
+        events.notify(.postRequested(text))
         Task.onMainLoop { [weak self, save] in
             do {
                 let output = try await save(text)
@@ -115,6 +125,7 @@ public final class EditCaptionFlow<Output: Sendable> {
             finish(.canceled, keepsDraft: true)
         } else {
             finish(.canceled)
+            if reason == .user { events.notify(.cancelRequested) }
         }
     }
 

@@ -55,7 +55,7 @@ final class FriendsCoordinator {
         flow.onCopyLink = { [weak self] _ in self?.app.showToast(localized("Link copied")) }
         flow.onRename = { [weak self] name, page in self?.rename(to: name, shownIn: page) }
         let profile = app.myProfile
-        app.flows.start("Add Friend", flow) { [weak app] flow in
+        app.flows.start(.addFriend, flow) { [weak app] flow in
             let result = await flow.run(from: profile)
             if case .added(let friend) = result {
                 // Translators: a toast after someone was added as a friend; %s is their name. "View" opens

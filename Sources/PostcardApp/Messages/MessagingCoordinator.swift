@@ -52,7 +52,7 @@ final class MessagingCoordinator {
         }) { person, photo, comment in
             try await store.addMessage(to: person.id, photo: photo, comment: comment, author: Identity.localID)
         }
-        app.flows.start("New Message", flow) { [weak app] flow in
+        app.flows.start(resuming == nil ? .newMessage : .resumeDraft, flow) { [weak app] flow in
             let result = await flow.run(from: page, resuming: resuming)
             if case .sent(let message) = result {
                 page.insertNewMessage(message)

@@ -38,6 +38,14 @@ public final class SendPhotoMessageFlow<Output: Sendable> {
     private var step: CommentedPhotoFlow<Output>?
     private var stepTask: Task<Void, Never>?
     private let discardQuestion = DiscardPostQuestion()
+    private let events = Observers<MessageFlowEvent>()
+    private var stepEvents: ObservationToken?
+
+    /// Calls `handler` with each ``MessageFlowEvent`` from now on, after the flow has acted on it, until
+    /// the token goes (for observers such as a journey recorder).
+    public func observeEvents(_ handler: @escaping @MainActor (MessageFlowEvent) -> Void) -> ObservationToken {
+        events.add(handler)
+    }
 
     /// Creates the flow (not yet shown) offering `recipients`; with `camera`, Choose a Photo offers Take
     /// Photo. `drafts` says where the comment for each recipient is kept (see ``CommentDrafts``).
@@ -70,22 +78,28 @@ public final class SendPhotoMessageFlow<Output: Sendable> {
     private func start(from anchor: Page) {
         let recipients = ChooseRecipientPage(people: self.recipients)
         recipients.onRecipientChosen = { [weak self, weak recipients] person in
-            guard let self, let recipients else { return }
-            self.runStep(for: person, from: recipients)
+            guard let self, let recipients, self.runStep(for: person, from: recipients) else { return }
+            self.events.notify(.recipientChosen(person))
         }
         let host = FlowHost(from: anchor, presentation: .modal, first: recipients)
         host.onCancelRequest = { [weak self] reason in self?.requestCancel(reason) }
         self.host = host
     }
 
-    private func runStep(for person: Person, from page: Page, start: PhotoFlowStart = .choosePhoto) {
-        guard step == nil, !completion.isResolved else { return }
+    /// - Returns: whether the step started.
+    @discardableResult
+    private func runStep(for person: Person, from page: Page, start: PhotoFlowStart = .choosePhoto) -> Bool {
+        guard step == nil, !completion.isResolved else { return false }
         let send = self.send
         let step = CommentedPhotoFlow<Output>(library: library, presentation: .pushed, camera: camera, start: start,
                                               drafts: drafts?(person)) { photo, comment in
             try await send(person, photo, comment)
         }
         self.step = step
+        // The step's own leaving is Back to Choose Recipient (its Cancel is the flow's, heard below).
+        stepEvents = step.observeEvents { [weak self] event in
+            self?.events.notify(.photoStep(event == .cancelRequested ? .wentBack : event))
+        }
         stepTask = Task.onMainLoop { [weak self] in
             let result = await step.run(from: page)
             guard let self else { return }
@@ -96,15 +110,22 @@ public final class SendPhotoMessageFlow<Output: Sendable> {
             }
             // .canceled: Back past the step's first page (stay on Choose Recipient), or we ended it.
         }
+        return true
     }
 
     private func requestCancel(_ reason: FlowHost.CancelReason) {
         guard !completion.isResolved else { return }
+        guard !discardQuestion.isAsking else { return }
+        if reason == .user { events.notify(.cancelRequested) }
         if reason != .user || !(step?.hasUnsavedInput ?? false) {
             finish(.canceled)
             return
         }
-        discardQuestion.ask(over: host?.stack.view) { [weak self] in self?.finish(.canceled) }
+        discardQuestion.ask(over: host?.stack.view) { [weak self] discard in
+            if discard { self?.finish(.canceled) }
+            self?.events.notify(.discardAnswered(discard: discard))
+        }
+        events.notify(.discardQuestionAsked)
     }
 
     private func finish(_ result: Result) {
@@ -118,3 +139,18 @@ public final class SendPhotoMessageFlow<Output: Sendable> {
 }
 
 extension SendPhotoMessageFlow.Result: Equatable where Output: Equatable {}
+
+/// What happened in New Message (``SendPhotoMessageFlow``), delivered after the flow acted on it.
+public enum MessageFlowEvent: Equatable, Sendable {
+    /// Choose Recipient reported a person; the photo step was pushed.
+    case recipientChosen(Person)
+    /// Something happened in the photo step (Back past its first page is ``PhotoFlowEvent/wentBack``:
+    /// it returns to Choose Recipient).
+    case photoStep(PhotoFlowEvent)
+    /// The user asked to leave the flow (Cancel, Escape on Choose Recipient, closing its dialog).
+    case cancelRequested
+    /// "Discard this post?" is showing.
+    case discardQuestionAsked
+    /// The discard question was answered (true: **Discard**).
+    case discardAnswered(discard: Bool)
+}

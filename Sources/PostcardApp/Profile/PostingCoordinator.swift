@@ -54,14 +54,24 @@ final class PostingCoordinator {
     /// Runs the photo flow from `page`, opening on `start`, posting to `page`'s profile; the stored post
     /// goes to the top of its feed (in place: no reload). Nothing while another flow runs.
     /// `draftID`: the draft the flow goes on with (a resumed one), else a new one.
-    func startPost(on page: ProfilePage, start: PhotoFlowStart = .choosePhoto, draftID: String = PostStore.newDraftID()) {
+    /// `kind`: how the user started it (nil: New Post, or Quick Snap on the camera, or New Post with a photo
+    /// on Add a Comment).
+    func startPost(on page: ProfilePage, start: PhotoFlowStart = .choosePhoto, draftID: String = PostStore.newDraftID(),
+                   kind: FlowKind? = nil) {
         let profile = page.person.id
         let store = app.store
         let flow = CommentedPhotoFlow<Post>(library: app.library, camera: app.camera, start: start, help: app.help.flowHelp,
                                             drafts: app.drafts(.post, target: profile, id: draftID)) { photo, comment in
             try await store.add(photo: photo, comment: comment, author: Identity.localID, profile: profile)
         }
-        app.flows.start("New Post", flow) { [weak app] flow in
+        let started = kind ?? {
+            switch start {
+            case .choosePhoto: .newPost
+            case .camera: .quickSnap
+            case .addComment: .newPostWithPhoto
+            }
+        }()
+        app.flows.start(started, flow) { [weak app] flow in
             let result = await flow.run(from: page)
             if case .posted(let post) = result {
                 page.insertNewPost(post)
@@ -79,11 +89,11 @@ final class PostingCoordinator {
     func resume(_ draft: Draft, start: PhotoFlowStart) {
         if draft.target == Identity.localID {
             app.router.setPath([], animated: false)
-            startPost(on: app.myProfile, start: start, draftID: draft.id)
+            startPost(on: app.myProfile, start: start, draftID: draft.id, kind: .resumeDraft)
         } else if app.people.friend(id: draft.target) != nil {
             app.router.setPath([.profile(draft.target)], animated: false)
             guard let profile = app.stack.visiblePage as? ProfilePage else { return }
-            startPost(on: profile, start: start, draftID: draft.id)
+            startPost(on: profile, start: start, draftID: draft.id, kind: .resumeDraft)
         }
     }
 }

@@ -52,7 +52,7 @@ final class ReplyCoordinator {
                                              help: app.help.flowHelp, drafts: app.drafts(.reply, target: String(post.id), id: draftID)) { photo, comment in
             try await store.addReply(to: post, photo: photo, comment: comment, author: Identity.localID)
         }
-        app.flows.start("Reply with Photo", flow) { [weak app] flow in
+        app.flows.start(start == .choosePhoto ? .replyWithPhoto : .resumeDraft, flow) { [weak app] flow in
             let result = await flow.run(from: thread)
             if case .posted(let reply) = result {
                 thread.appendReply(reply)
