@@ -317,6 +317,54 @@ extension Widget {
         return (Double(gdk_popup_get_position_x(popup)) + popX - windowX, Double(gdk_popup_get_position_y(popup)) + popY - windowY)
     }
 
+    /// Renders the widget into a PNG file as GTK paints it in its window's next frame: asks for that frame
+    /// (`gtk_widget_queue_draw`) and renders in the frame clock's `after-paint`, after GTK's own drawing and
+    /// before anything can ask for a redraw again. A widget keeps what it last drew only until something
+    /// in it asks to be drawn again (GTK drops the drawing then, until the next frame): a web page, a
+    /// spinner or a scroll indicator can ask at any time, so a picture taken outside a frame may find
+    /// nothing. Waits for up to `frames` frames that still draw nothing (a window waiting for its layout).
+    /// Otherwise as ``saveSnapshot(toPNG:overlays:)``. Main actor.
+    /// - Throws: ``GLibError`` when the widget is not on screen, has no size, is not drawn within `frames`
+    ///   frames or 10 seconds (the frame clock stopped: its window was hidden), or the file cannot be
+    ///   written.
+    public func saveSnapshotOfNextFrame(toPNG path: FilePath, overlays: [Widget] = [], frames: Int = 100) async throws {
+        guard isMapped, let clock = gtk_widget_get_frame_clock(widget) else {
+            throw GLibError.toolkit("can't snapshot \(typeName): not shown on screen")
+        }
+        let texture: Texture = try await withCheckedThrowingContinuation { continuation in
+            MainActor.assumeIsolated {  // the continuation's body runs at once, on the caller's actor
+                var continuation: CheckedContinuation<Texture, Error>? = continuation
+                var left = frames
+                let handler = HandlerID(), timeout = HandlerID()
+                let clockObject = Object(clock, transfer: .none)  // the handler holds the clock until it ends
+                @MainActor func end(_ result: Result<Texture, Error>) {
+                    guard let waiting = continuation else { return }
+                    continuation = nil
+                    clockObject.disconnect(handler.value)
+                    MainLoopBridge.cancel(UInt32(timeout.value))
+                    waiting.resume(with: result)
+                }
+                handler.value = clockObject.connect("after-paint", after: true) { [self] _ in
+                    do {
+                        end(.success(try render(croppedToWidget: false, overlays: overlays)))
+                    } catch where left > 0 && isMapped {
+                        left -= 1  // nothing drawn in this frame (its layout was still to come): the next one
+                        queueDraw()
+                    } catch {
+                        end(.failure(error))
+                    }
+                }
+                timeout.value = UInt(MainLoopBridge.after(seconds: 10) { [typeName] in
+                    timeout.value = 0
+                    end(.failure(GLibError.toolkit("can't snapshot \(typeName): no frame drawn in 10 seconds")))
+                })
+                queueDraw()
+                for overlay in overlays where overlay.isMapped { overlay.queueDraw() }
+            }
+        }
+        guard texture.save(toPNG: path) else { throw GLibError.toolkit("can't write \(path)") }
+    }
+
     /// Renders the widget as it is on screen now (a window includes its title bar) into a PNG file,
     /// at its scale factor (``scaleFactor``). `overlays` are open popovers (menus) of its window,
     /// drawn over it where the screen shows them (a popover is a surface of its own, not part of its

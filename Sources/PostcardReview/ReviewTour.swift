@@ -530,19 +530,10 @@ private struct Tour {
             StyleManager.default.colorScheme = variant.dark ? .forceDark : .forceLight  // the text direction is the part's, set before the app was built
             try await Self.useHighContrast(variant.highContrast)
             await MainLoopBridge.sleep(seconds: index == 0 ? settle.seconds : 0.3)  // restyled, laid out and drawn
-            // GTK draws nothing of a window waiting for its next layout (a web page relaid out in the
-            // new style; a page just pushed at 2× under software rendering): try again once it has had
-            // a frame, for up to 10 s.
+            // In the frame GTK paints next: outside a frame the window may have dropped its drawing (a web
+            // page or a scroll indicator asked to be drawn again), and there would be nothing to save.
             let file = folder.appending(ReviewGallery.fileName(part: part, variant: variant))
-            for attempt in 0... {
-                do {
-                    try window.saveSnapshot(toPNG: file, overlays: overlays)
-                    break
-                } catch where attempt < 100 {
-                    window.queueDraw()
-                    await MainLoopBridge.sleep(seconds: 0.1)
-                }
-            }
+            try await window.saveSnapshotOfNextFrame(toPNG: file, overlays: overlays)
         }
         if keepingToasts {
             guard !shownToasts.isEmpty, !shownToasts.contains(where: \.isDismissed) else {
