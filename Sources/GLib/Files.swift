@@ -20,6 +20,16 @@ public enum Files {
         }
     }
 
+    /// Creates a new folder, private to the user, in the system's temporary folder (`g_dir_make_tmp`):
+    /// `template` ends in `XXXXXX`, which GLib replaces to make a name no other folder has.
+    /// - Throws: ``GLibError`` with GLib's reason.
+    public static func makeTemporaryDirectory(named template: String) throws -> FilePath {
+        let made = try GLibError.check { error in g_dir_make_tmp(template, error) }
+        guard let made else { throw GLibError.toolkit("can't make a temporary folder") }
+        defer { g_free(made) }
+        return FilePath(cString: made)
+    }
+
     /// Copies `source` to `destination`, replacing it if present (`g_file_copy`).
     /// - Throws: ``GLibError`` (e.g. source missing, disk full, no permission).
     public static func copy(_ source: FilePath, to destination: FilePath) throws {

@@ -88,6 +88,10 @@ public final class CommentedPhotoFlow<Output: Sendable> {
     /// The flow's dialog while it runs modally.
     public var dialog: ModalDialog? { host?.dialog }
 
+    /// The flow's own **Cancel** while it runs pushed onto a stack that has none (a reply's), else nil
+    /// (modally, the dialog's ``ModalDialog/cancelButton`` is the flow's Cancel).
+    public var ownCancelButton: Button? { host?.ownCancelButton }
+
     /// Creates a flow (not yet shown).
     /// - Parameters:
     ///   - library: the photos offered on Choose a Photo.

@@ -110,8 +110,14 @@ public final class AppController {
             guard let self else { return false }
             return Window.isListed(self.mainWindow.window.pointer())
         }
-        flows.onStarted = { [weak self] started in self?.onFlowStarted?(started) }
-        flows.onEnded = { [weak self] outcome in self?.onFlowEnded?(outcome) }
+        flows.onStarted = { [weak self] started in
+            self?.flowStarts.notify(started)
+            self?.onFlowStarted?(started)
+        }
+        flows.onEnded = { [weak self] outcome in
+            self?.flowEnds.notify(outcome)
+            self?.onFlowEnded?(outcome)
+        }
         flows.afterEach = { [weak self] in self?.openPendingLink() }
         posting.wire(myProfile)
         friends.wire(myProfile)
@@ -155,6 +161,15 @@ public final class AppController {
     public var onFlowEnded: (@MainActor (FlowOutcome) -> Void)?
     /// Called when a flow starts; every start is followed by exactly one ``onFlowEnded``.
     public var onFlowStarted: (@MainActor (StartedFlow) -> Void)?
+    /// The journey being recorded (`--record`), if any.
+    public var journeyRecorder: JourneyRecorder?
+    /// Told of each flow as it starts, before it shows anything, for as many listeners as want it (the
+    /// journey recorder), before ``onFlowStarted``.
+    let flowStarts = Observers<StartedFlow>()
+    /// Told of each flow's outcome once it has been handled, before ``onFlowEnded``.
+    let flowEnds = Observers<FlowOutcome>()
+    /// Told when My Code or Scan a Code opens over the main window (true) and once it has closed (false).
+    let dialogChanges = Observers<(JourneyDialog, Bool)>()
 
     /// Rows per page read from the store as a list scrolls (a feed row is about 370 px tall: 24 rows fill
     /// several screens, and reading them is quick enough not to miss a frame).
@@ -190,6 +205,7 @@ public final class AppController {
         // before) is over no window the destroy could close: it ends here.
         flows.cancelRunning()
         MainLoopBridge.drain()
+        journeyRecorder?.stop()  // after the flows' ends, which it writes
         store.purgeMarkedDeletionsNow()  // an Undo still offered ends with the app: deleted for good
         store.waitForWrites()  // the drafts the closing flows just kept reach the disk before the process ends
     }

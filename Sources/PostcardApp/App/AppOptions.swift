@@ -31,7 +31,15 @@ public struct AppOptions: Equatable, Sendable {
     /// Whether the app runs as its own instance instead of handing over to a running one: a different
     /// data folder is a different set of posts. Everything else (`--library`, `--pictures`, `--camera`,
     /// photos) is forwarded.
-    public var needsOwnInstance: Bool { dataDirectory != nil }
+    public var needsOwnInstance: Bool { dataDirectory != nil || recordPath != nil || replayPath != nil }
+
+    /// Where `--record FILE` writes the journey of this run (see ``Journey``); nil: none is recorded.
+    public var recordPath: FilePath?
+    /// The journey `--replay FILE` replays into a new data folder (an empty `--data-dir`, else a new
+    /// temporary folder); nil: none.
+    public var replayPath: FilePath?
+    /// `--fast`: the replay goes as fast as the screens allow, not at the recorded pace.
+    public var replaysFast = false
 
     /// Photos to post, given as arguments (`postcard photo.jpg`), as `file://` URIs: New Post opens on
     /// Add a Comment with the first. A running instance receives them.
@@ -57,6 +65,13 @@ public struct AppOptions: Equatable, Sendable {
             CommandLineOption("camera", value: .string,
                               description: localized("Take photos and read codes from SOURCE: a device such as /dev/video0, “test” for GStreamer’s test picture, or image:FILE for a picture shown as a still camera"),
                               argumentDescription: localized("SOURCE")),
+            CommandLineOption("record", value: .filename,
+                              description: localized("Write what you do to FILE as a journey, to replay with --replay"),
+                              argumentDescription: localized("FILE")),
+            CommandLineOption("replay", value: .filename,
+                              description: localized("Replay the journey in FILE into a new data folder (an empty --data-dir, else a temporary one)"),
+                              argumentDescription: localized("FILE")),
+            CommandLineOption("fast", description: localized("With --replay: as fast as the screens allow, not at the recorded pace")),
             CommandLineOption("version", description: localized("Show the version and quit")),
             .remainingFilenames(description: localized("Start New Post with this photo chosen, or open the screen a postcard:// link names"),
                                 argumentDescription: localized("[PHOTO…] [LINK]")),
@@ -87,6 +102,17 @@ public struct AppOptions: Equatable, Sendable {
             libraryWasGiven = true
         }
         dataDirectory = try folder("data-dir")
+        func file(_ name: String) throws -> FilePath? {
+            guard let value = options.filename(name) else { return nil }
+            guard !value.bytes.isEmpty else { throw AppOptionsError(message: localized("--%s needs a file", name)) }
+            return resolve(value)
+        }
+        recordPath = try file("record")
+        replayPath = try file("replay")
+        replaysFast = options.contains("fast")
+        if recordPath != nil && replayPath != nil {
+            throw AppOptionsError(message: localized("--record and --replay can't be given together"))
+        }
         if let value = options.string("camera") {
             guard let source = CameraSource(option: value) else {
                 throw AppOptionsError(message: localized("--camera needs “test”, image:FILE or a device such as /dev/video0"))

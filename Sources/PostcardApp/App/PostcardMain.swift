@@ -70,6 +70,15 @@ public enum PostcardMain {
                 return 2
             }
             if options.showsVersion { print("Postcard \(AppController.version)"); return 0 }
+            if let replay = options.replayPath {
+                // Read and checked whole before anything is made: a damaged journal changes nothing.
+                do {
+                    _ = try Journey.load(replay, options: options)
+                } catch {
+                    printError("postcard: \(replay.displayName): \(error)")
+                    return 2
+                }
+            }
             if let status = tool?.beforeDisplay(parsed) { return status }
             guard initializeGtk() else {
                 printError(localized("postcard: can't open a display. Run it in a desktop session (DISPLAY or WAYLAND_DISPLAY set)."))

@@ -1,3 +1,4 @@
+import Glibc
 import Gtk
 import NavigationGtk
 import PhotoPosting
@@ -16,6 +17,8 @@ final class RunningApp {
     /// The exit status the tool finished with, once it has.
     private(set) var toolStatus: Int32?
     private var started = false
+    /// The journey `--replay` replays, read and checked.
+    private var journey: Journey?
 
     /// Opens the store and library the options name and builds the main window (not shown).
     /// - Throws: ``AppOptionsError`` or ``PostStoreError`` with a message for the user.
@@ -24,7 +27,11 @@ final class RunningApp {
         self.tool = tool
         resources = try ResourceLocator.resourcesDirectory()
         let library = PhotoLibrary(directory: try options.libraryDirectory(resources: resources))
-        let directory = options.dataDirectory ?? tool.flatMap { $0.0.dataDirectory($0.1) } ?? options.resolvedDataDirectory
+        var directory = options.dataDirectory ?? tool.flatMap { $0.0.dataDirectory($0.1) } ?? options.resolvedDataDirectory
+        if options.replayPath != nil {
+            journey = try Journey.load(options.replayPath!, options: options)
+            if options.dataDirectory == nil { directory = try Files.makeTemporaryDirectory(named: "postcard-replay-XXXXXX") }
+        }
         let store: PostStore
         if let clock = tool?.0.clock { store = try PostStore(directory: directory, clock: clock) } else { store = try PostStore(directory: directory) }
         if let identity = tool?.0.identity { try store.setIdentityNow(identity) }
@@ -43,13 +50,43 @@ final class RunningApp {
                 self?.toolStatus = status
                 self?.application.quit()
             }
+        } else if !started, let journey {
+            replay(journey, fast: options.replaysFast)
         } else {
+            if !started, let record = options.recordPath {
+                do {
+                    controller.journeyRecorder = try JourneyRecorder(app: controller, path: record)
+                    appLog.info("Recording the journey in \(record)")
+                } catch {
+                    PostcardMain.printError("postcard: \(error)")
+                    controller.showToast(localized("Can't record the journey: %s", "\(error)"))
+                }
+                return  // a journey starts on My Profile, with no draft offered and no pages restored
+            }
             // What an earlier run left: an unfinished post is offered on My Profile; otherwise the pages
             // open at quit come back.
             // A link given at start-up opens instead of the pages kept at quit.
             if restoring, !started, !controller.offerDraft(), options.link == nil { controller.restoreNavigation() }
             if let first = options.files.first { controller.startNewPost(with: first) }
             if let link = options.link { controller.openWhenPossible(link) }
+        }
+    }
+
+    /// Replays `journey` in the main window, then says how it went on standard output (or why it stopped,
+    /// on standard error and in a toast); the window stays open for the user.
+    private func replay(_ journey: Journey, fast: Bool) {
+        appLog.info("Replaying \(journey.entries.count) steps into \(controller.store.directory)")
+        let replayer = JourneyReplayer(app: controller, journey: journey, pace: fast ? .fast : .recorded)
+        Task.onMainLoop { [controller] in
+            do {
+                try await replayer.run()
+                print(localized("Replayed %1$d steps; posts in %2$s", journey.entries.count, controller.store.directory.displayName))
+                fflush(nil)  // now, not at exit: the window stays open, and a script may wait for the line
+                controller.showToast(localized("Journey replayed"))
+            } catch {
+                PostcardMain.printError("postcard: \(error)")
+                controller.showToast(localized("The replay stopped at %s", "\(error)"))
+            }
         }
     }
 

@@ -86,8 +86,10 @@ final class FriendsCoordinator {
         let dialog = ModalDialog(over: app.myProfile, presenting: page)
         presentedScanner = dialog
         dialog.present()
+        app.dialogChanges.notify((.scanner, true))
         Task.onMainLoop { [weak self, weak dialog] in
             await dialog?.dismissed()
+            self?.app.dialogChanges.notify((.scanner, false))
             if self?.presentedScanner === dialog { self?.presentedScanner = nil }
             self?.app.openPendingLink()
         }
@@ -153,8 +155,10 @@ final class FriendsCoordinator {
         let dialog = ModalDialog(over: app.myProfile, presenting: page)
         presentedMyCode = dialog
         dialog.present()
+        app.dialogChanges.notify((.myCode, true))
         Task.onMainLoop { [weak self, weak dialog] in
             await dialog?.dismissed()
+            self?.app.dialogChanges.notify((.myCode, false))
             if self?.presentedMyCode === dialog { self?.presentedMyCode = nil }
             self?.app.openPendingLink()
         }

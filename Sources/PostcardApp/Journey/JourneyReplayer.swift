@@ -1,0 +1,308 @@
+import CGtk
+import Adwaita
+import Gtk
+import NavigationGtk
+import PhotoPosting
+import PostcardModel
+
+/// Replays a ``Journey`` in `app` (`postcard --replay FILE`) through the same widgets a user's input
+/// goes through: a path one route longer pushes it as a row's click does, one shorter activates Back,
+/// a flow starts from its page's button, a photo is activated in Choose a Photo's grid, the comment is
+/// typed into the comment field, Post, Cancel and the discard question's buttons are activated. Each
+/// step waits for the screen it leads to (up to ``stepTimeout``), and each flow's end and the last
+/// path are compared with what the journal says; the posts, replies and messages the replay stores get
+/// new ids, which later steps are mapped to. Main actor.
+@MainActor
+public final class JourneyReplayer {
+    /// How fast the steps follow each other.
+    public enum Pace: Equatable, Sendable {
+        /// As recorded: each step no earlier than its time after the start.
+        case recorded
+        /// As fast as the screens allow: each step once the one before has shown its screen.
+        case fast
+    }
+
+    /// How long a step may wait for the screen it needs, in seconds.
+    public static let stepTimeout = 20.0
+
+    private let app: AppController
+    private let journey: Journey
+    private let pace: Pace
+    /// The ids the recording gave what the replay stored again, to the replay's ids.
+    private var postIDs: [Int64: Int64] = [:], messageIDs: [Int64: Int64] = [:]
+    private var ended: [FlowOutcome] = []
+    private var endsToken: ObservationToken?
+    /// Called after each step has been replayed and its screen shows (the review gallery saves its
+    /// pictures there).
+    public var afterStep: (@MainActor (Journey.Entry) async throws -> Void)?
+
+    /// A replayer of `journey` in `app`, at `pace`.
+    public init(app: AppController, journey: Journey, pace: Pace = .fast) {
+        self.app = app
+        self.journey = journey
+        self.pace = pace
+    }
+
+    /// Checks, before anything is replayed, that every step can be tried in `library`: each photo
+    /// chosen is in it, and no step needs what a replay cannot give (the inside of Add Friend, a draft
+    /// left by an earlier run).
+    /// - Throws: ``JourneyError`` naming the first step that cannot be replayed.
+    nonisolated public static func check(_ journey: Journey, library: FilePath) throws {
+        for entry in journey.entries {
+            switch entry.step {
+            case .choose(let name):
+                let path = name.hasPrefix("/") ? FilePath(name) : library.appending(name)
+                guard Files.exists(path) else {
+                    throw JourneyError(line: entry.line, step: entry.step.name, reason: .missingPhoto(name))
+                }
+            case .start(.resumeDraft), .start(.newPostWithPhoto), .start(.addFriend):
+                throw JourneyError(line: entry.line, step: entry.step.name, reason: .notReplayable(
+                    // Translators: a recorded journey can't be replayed: %s is how the flow was started ("add-friend").
+                    localized("a replay can't start “%s”: it starts in a new data folder, and only the flow's start and end are recorded",
+                              (entry.step.words.last ?? ""))))
+            default: break
+            }
+        }
+    }
+
+    /// Replays every step, in order.
+    /// - Throws: ``JourneyError`` naming the first step that could not be replayed (a screen that did not
+    ///   come, a route whose subject is gone, a photo missing) or whose outcome differs from the journal.
+    public func run() async throws {
+        try Self.check(journey, library: app.library.directory)
+        endsToken = app.flowEnds.add { [weak self] outcome in self?.ended.append(outcome) }
+        defer { endsToken = nil }
+        if let first = journey.entries.first {
+            try await wait(first, "the main window") { self.app.mainWindow.window.isMapped && self.app.mainWindow.window.width > 0 }
+        }
+        let start = DateText.monotonicMicroseconds
+        var lastPath: (entry: Journey.Entry, routes: [Route])?
+        for entry in journey.entries {
+            if pace == .recorded {
+                let due = start + Int64(entry.time * 1_000_000)
+                let wait = Double(due - DateText.monotonicMicroseconds) / 1_000_000
+                if wait > 0 { await MainLoopBridge.sleep(seconds: wait) }
+            }
+            try await replay(entry)
+            try await afterStep?(entry)
+            if case .path(let routes) = entry.step { lastPath = (entry, routes) }
+        }
+        if let (entry, routes) = lastPath {
+            let expected = map(routes)
+            try await wait(entry, "the path \(links(expected))") { self.app.router.path == expected && self.isIdle }
+        }
+    }
+
+    // MARK: - Steps
+
+    private func replay(_ entry: Journey.Entry) async throws {
+        func fail(_ what: String) -> JourneyError {
+            JourneyError(line: entry.line, step: entry.step.name, reason: .notReplayable(what))
+        }
+        switch entry.step {
+        case .window(let width):
+            let window = app.mainWindow.window
+            var current: Int32 = 0, height: Int32 = 0
+            gtk_window_get_default_size(window.pointer(), &current, &height)
+            window.setDefaultSize(width: Int32(width), height: height)
+            // Laid out at the new size: the window's width is its default less the shadow around it.
+            try await wait(entry, "the window to be \(width) pixels wide") { abs(window.width - Int32(width)) <= 24 }
+        case .path(let recorded):
+            try await show(map(recorded), entry)
+        case .start(let kind):
+            guard let button = startButton(for: kind) else {
+                throw fail(localized("no button for “%1$s” on the page shown (%2$s)", kind.rawValue, visibleTitle))
+            }
+            try await wait(entry, "\(kind.rawValue)'s button") { button.isSensitive && button.isMapped }
+            button.activate()
+            try await wait(entry, "the flow \(kind.rawValue)") { self.app.flows.current?.kind == kind && self.isIdle }
+        case .choose(let name):
+            let picker: PhotoPickerPage = try await visible(entry)
+            try await wait(entry, "the photos") { !picker.isScanning }
+            let path = name.hasPrefix("/") ? name : app.library.directory.appending(name).displayName
+            guard let index = picker.photos.firstIndex(where: { $0.path == path }) else {
+                throw JourneyError(line: entry.line, step: entry.step.name, reason: .missingPhoto(name))
+            }
+            picker.grid.activateItem(at: index)
+            let _: CommentPage = try await visible(entry)
+        case .takePhoto:
+            let picker: PhotoPickerPage = try await visible(entry)
+            picker.takePhotoButton.activate()
+            let _: CameraPage = try await visible(entry)
+        case .shutter:
+            let camera: CameraPage = try await visible(entry)
+            try await wait(entry, "the camera") { camera.shutterButton.isSensitive && camera.shutterButton.isMapped }
+            camera.shutterButton.activate()
+            let _: CommentPage = try await visible(entry, timeout: 30)
+        case .chooseInstead:
+            let camera: CameraPage = try await visible(entry)
+            camera.chooseInsteadButton.activate()
+            let _: PhotoPickerPage = try await visible(entry)
+        case .recipient(let id):
+            let page: ChooseRecipientPage = try await visible(entry)
+            guard let person = app.people.friendPeople.first(where: { $0.id == id }),
+                  let button = page.friendButtons.first(where: { $0.label == person.name }) else {
+                throw fail(localized("no friend “%s” to send to", id))
+            }
+            button.activate()
+            let _: PhotoPickerPage = try await visible(entry)
+        case .comment(let text):
+            let page: CommentPage = try await visible(entry)
+            page.commentView.text = text
+        case .post:
+            let page: CommentPage = try await visible(entry)
+            try await wait(entry, "Post to be possible") { page.postButton.isSensitive }
+            page.postButton.activate()
+        case .back:
+            guard let stack = flowStack else { throw fail(localized("no flow is open")) }
+            let depth = stack.pages.count
+            stack.backButton.activate()
+            try await wait(entry, "the page before") { stack.pages.count < depth && stack.transition == .idle }
+        case .cancel:
+            guard let button = cancelButton else { throw fail(localized("no flow is open")) }
+            try await wait(entry, "Cancel") { button.isMapped && button.isSensitive }
+            button.activate()
+        case .discard, .keepEditing:
+            try await wait(entry, "Discard This Post?") { !MessageDialog.shown().isEmpty }
+            let question = MessageDialog.shown()[0]
+            (entry.step == .discard ? question.confirmButton : question.keepButton).activate()
+            try await wait(entry, "the question to close") { MessageDialog.shown().isEmpty }
+        case .end(let recorded):
+            try await wait(entry, "the flow to end") { !self.ended.isEmpty }
+            let outcome = ended.removeFirst()
+            try record(JourneyEnd(outcome), against: recorded, entry)
+            try await wait(entry, "the flow's pages to close") { self.app.flows.current == nil && self.isIdle }
+        case .present(let dialog):
+            guard app.primaryMenu.activateItem(menuLabel(of: dialog)) else { throw fail(localized("no “%s” in the main menu", menuLabel(of: dialog))) }
+            try await wait(entry, dialog.rawValue) { self.presented(dialog)?.window.isMapped == true }
+        case .dismiss(let dialog):
+            guard let shown = presented(dialog) else { throw fail(localized("“%s” is not open", menuLabel(of: dialog))) }
+            shown.closeButton.activate()
+            try await wait(entry, "\(dialog.rawValue) to close") { self.presented(dialog) == nil }
+        }
+    }
+
+    /// Shows `path` as a user would have reached it from the path shown now.
+    private func show(_ path: [Route], _ entry: Journey.Entry) async throws {
+        let router = app.router, current = router.path
+        guard path != current else { return }
+        if path.count == current.count + 1, Array(path.dropLast()) == current, let route = path.last {
+            router.push(route)  // what a row's, button's or link's click calls
+        } else if current.count == path.count + 1, Array(current.dropLast()) == path, app.stack.backButton.isMapped {
+            app.stack.backButton.activate()
+        } else {
+            router.setPath(path)  // the history menu, a link opened from outside
+        }
+        try await wait(entry, "the path \(links(path))") { router.path == path && self.isIdle }
+        if app.stack.visiblePage is NotFoundPage {
+            throw JourneyError(line: entry.line, step: entry.step.name, reason: .notReplayable(
+                // Translators: a recorded journey opens a screen whose post, friend or message is not there.
+                localized("%s is gone", path.last?.link ?? "")))
+        }
+    }
+
+    /// Compares the flow's end with the journal's and remembers the ids the replay gave.
+    private func record(_ replayed: JourneyEnd, against recorded: JourneyEnd, _ entry: Journey.Entry) throws {
+        switch (recorded, replayed) {
+        case (.post(let old), .post(let new)), (.caption(let old), .caption(let new)): postIDs[old] = new
+        case (.reply, .reply): break  // no route names a reply
+        case (.message(let old), .message(let new)): messageIDs[old] = new
+        case (.friend(let old), .friend(let new)) where old == new: break
+        case (.canceled, .canceled): break
+        default:
+            throw JourneyError(line: entry.line, step: entry.step.name, reason: .differs(
+                // Translators: %1$s is how a recorded flow ended ("post 12"), %2$s how it ended when replayed.
+                localized("the journal says “%1$s”, the replay ended with “%2$s”",
+                          recorded.words.joined(separator: " "), replayed.words.joined(separator: " "))))
+        }
+    }
+
+    /// The routes with the recording's ids replaced by the replay's.
+    private func map(_ routes: [Route]) -> [Route] {
+        routes.map { route in
+            switch route {
+            case .post(let id): .post(postIDs[id] ?? id)
+            case .comments(let id): .comments(postIDs[id] ?? id)
+            case .message(let id): .message(messageIDs[id] ?? id)
+            default: route
+            }
+        }
+    }
+
+    // MARK: - What is on screen
+
+    private var isIdle: Bool {
+        app.stack.transition == .idle && (flowStack?.transition ?? .idle) == .idle
+    }
+
+    /// The stack the running flow's pages are on (its dialog's, or the main one), else the main stack.
+    private var flowStack: NavigationStack? {
+        guard let flow = app.flows.current?.flow else { return nil }
+        return flow.dialog?.stack ?? app.stack
+    }
+
+    private var visibleTitle: String { (flowStack ?? app.stack).visiblePage?.title ?? "" }
+
+    /// Waits for a page of type `P` on top of the flow's stack (or the main stack), idle.
+    private func visible<P: Page>(_ entry: Journey.Entry, timeout: Double = stepTimeout) async throws -> P {
+        var found: P?
+        try await wait(entry, "\(P.self)", timeout: timeout) {
+            let stack = self.flowStack ?? self.app.stack
+            found = stack.transition == .idle ? stack.visiblePage as? P : nil
+            return found != nil
+        }
+        return found!
+    }
+
+    /// The button on the page shown that starts `kind`.
+    private func startButton(for kind: FlowKind) -> Button? {
+        let page = app.stack.visiblePage
+        switch kind {
+        case .newPost: return (page as? ProfilePage)?.postButton
+        case .quickSnap: return (page as? ProfilePage)?.quickSnapButton
+        case .replyWithPhoto: return (page as? CommentThreadPage)?.replyButton
+        case .newMessage: return (page as? MessagesPage)?.newMessageButton
+        case .editCaption:
+            return page?.endBarItems.compactMap { $0 as? Button }.first { $0.label == localized("Edit Caption") }
+        case .addFriend: return (page as? ProfilePage)?.addFriendButton
+        case .newPostWithPhoto, .resumeDraft: return nil
+        }
+    }
+
+    /// The running flow's Cancel: its dialog's (Close when it shows its first page alone), its own when
+    /// pushed, or Back for Edit Caption.
+    private var cancelButton: Button? {
+        guard let flow = app.flows.current?.flow else { return nil }
+        if let dialog = flow.dialog { return dialog.cancelButton.isMapped ? dialog.cancelButton : dialog.closeButton }
+        if let photoFlow = flow as? CommentedPhotoFlow<Reply>, let own = photoFlow.ownCancelButton { return own }
+        return app.stack.backButton
+    }
+
+    private func presented(_ dialog: JourneyDialog) -> ModalDialog? {
+        switch dialog {
+        case .myCode: app.presentedMyCode
+        case .scanner: app.presentedScanner
+        }
+    }
+
+    private func menuLabel(of dialog: JourneyDialog) -> String {
+        switch dialog {
+        case .myCode: localized("My Code")
+        case .scanner: localized("Scan a Code")
+        }
+    }
+
+    private func links(_ routes: [Route]) -> String { routes.isEmpty ? "(My Profile)" : routes.map(\.link).joined(separator: " ") }
+
+    private func wait(_ entry: Journey.Entry, _ what: String, timeout: Double = stepTimeout, _ condition: () -> Bool) async throws {
+        let deadline = DateText.monotonicMicroseconds + Int64(timeout * 1_000_000)
+        while !condition() {
+            guard DateText.monotonicMicroseconds < deadline else {
+                throw JourneyError(line: entry.line, step: entry.step.name, reason: .notReplayable(
+                    // Translators: %1$s is what a replayed step waited for ("ChoosePhotoPage"), %2$d seconds.
+                    localized("%1$s did not come within %2$d seconds", what, Int(timeout))))
+            }
+            await MainLoopBridge.sleep(seconds: 0.02)
+        }
+    }
+}

@@ -1,0 +1,301 @@
+import CGtk
+import Adwaita
+import CXTest
+import Foundation
+import Gtk
+import NavigationGtk
+import PhotoPosting
+import PostcardApp
+import PostcardModel
+@testable import PostcardStore
+import XCTest
+
+/// Journeys: what `postcard --record FILE` writes as the user goes, and `postcard --replay FILE`
+/// replaying it into a new data folder through the same widgets.
+final class JourneyTests: GtkTestCase, @unchecked Sendable {
+    // MARK: - The journal's text
+
+    func testAJournalReadsBackAsItWasWritten() throws {
+        let journey = Journey(entries: [
+            .init(time: 0, step: .window(width: 1280)),
+            .init(time: 0.5, step: .path([])),
+            .init(time: 1.25, step: .path([.profile("ada"), .post(12), .comments(12)])),
+            .init(time: 2, step: .start(.newPost)),
+            .init(time: 2.5, step: .choose("trips/Zoë's \"best\" photo.jpg")),
+            .init(time: 3, step: .takePhoto), .init(time: 3.1, step: .shutter), .init(time: 3.2, step: .chooseInstead),
+            .init(time: 4, step: .comment("Morning\n\t\"coffee\" \\ ☕ in Köln")),
+            .init(time: 4.0006, step: .post), .init(time: 5, step: .back), .init(time: 6, step: .cancel),
+            .init(time: 7, step: .keepEditing), .init(time: 8, step: .discard),
+            .init(time: 9, step: .end(.post(12))), .init(time: 9, step: .end(.reply(3))),
+            .init(time: 9, step: .end(.message(4))), .init(time: 9, step: .end(.caption(12))),
+            .init(time: 9, step: .end(.friend("3e8c5d1a"))), .init(time: 9, step: .end(.canceled)),
+            .init(time: 10, step: .start(.newMessage)), .init(time: 10.5, step: .recipient("grace")),
+            .init(time: 11, step: .present(.myCode)), .init(time: 12, step: .dismiss(.scanner)),
+        ])
+        let text = journey.text
+        XCTAssertTrue(text.hasPrefix("# Postcard journey 1\n0.000 window 1280\n0.500 path\n1.250 path postcard://profile/ada postcard://post/12 postcard://post/12/comments\n"), text)
+        XCTAssertTrue(text.contains("\n4.000 comment \"Morning\\n\\t\\\"coffee\\\" \\\\ ☕ in Köln\"\n"), "C's escapes, UTF-8 as it is: \(text)")
+        XCTAssertTrue(text.contains("\n2.500 choose \"trips/Zoë's \\\"best\\\" photo.jpg\"\n"), text)
+        XCTAssertTrue(text.hasSuffix("12.000 dismiss scan-a-code\n"), "every line ends with its newline")
+        let read = try Journey(text: text)
+        XCTAssertEqual(read.entries.map(\.step), journey.entries.map(\.step))
+        XCTAssertEqual(read.entries.map(\.line), Array(2...(journey.entries.count + 1)), "each entry knows its line")
+        XCTAssertEqual(read.entries[9].time, 4.001, accuracy: 0.0001, "times are kept to the millisecond")
+        // Comments, blank lines and a person's spacing are fine.
+        let edited = try Journey(text: "# Postcard journey 1\n\n# my notes\n  1.5   start   new-post  \r\n2 post\n")
+        XCTAssertEqual(edited.entries.map(\.step), [.start(.newPost), .post])
+        XCTAssertEqual(edited.entries.map(\.line), [4, 5])
+    }
+
+    func testADamagedJournalIsRefusedNamingItsLineAndStep() {
+        func error(_ text: String) -> JourneyError? {
+            do { _ = try Journey(text: text); return nil } catch { return error as? JourneyError }
+        }
+        let header = "# Postcard journey 1\n"
+        XCTAssertEqual(error(header + "0.0 start new-post\n1.0 comment \"Half a th"),
+                       JourneyError(line: 3, step: "comment", reason: .cutOff), "a last line without its newline was cut off")
+        XCTAssertEqual(error(header + "0.0 start new-post\n1.0 fly-away\n"), JourneyError(line: 3, step: "fly-away", reason: .unknownStep))
+        XCTAssertEqual(error(header + "0.0 start new-spaceship\n"), JourneyError(line: 2, step: "start", reason: .badValue))
+        XCTAssertEqual(error(header + "0.0 comment unquoted\n"), JourneyError(line: 2, step: "comment", reason: .badValue))
+        XCTAssertEqual(error(header + "0.0 comment \"never closed\n"), JourneyError(line: 2, step: "comment", reason: .badValue))
+        XCTAssertEqual(error(header + "0.0 path postcard://nowhere/1\n"), JourneyError(line: 2, step: "path", reason: .badValue))
+        XCTAssertEqual(error(header + "0.0 post now\n"), JourneyError(line: 2, step: "post", reason: .badValue))
+        XCTAssertEqual(error(header + "2.0 post\n1.0 post\n"), JourneyError(line: 3, step: "post", reason: .badTime), "time goes back")
+        XCTAssertEqual(error(header + "soon post\n"), JourneyError(line: 2, step: "post", reason: .badTime))
+        XCTAssertEqual(error(header + "1.0 end post -3\n"), JourneyError(line: 2, step: "end", reason: .badValue))
+        XCTAssertEqual(JourneyError(line: 3, step: "comment", reason: .cutOff).description,
+                       "line 3, step “comment”: the line was cut off (the recording ended in the middle of it)")
+        XCTAssertEqual(JourneyError(line: 7, step: "choose", reason: .missingPhoto("gone.jpg")).description,
+                       "line 7, step “choose”: no photo “gone.jpg” in the library")
+    }
+
+    // MARK: - Recorded through real input, replayed into a new data folder
+
+    /// Clicks the middle of `widget` with the primary button, through the X server (XTEST), as a user would.
+    @MainActor
+    private func click(_ widget: Widget, file: StaticString = #filePath, line: UInt = #line) {
+        guard let display = postcard_test_xdisplay(), let native = gtk_widget_get_native(widget.widget) else {
+            return XCTFail("clicks need an X11 display (Xvfb) and a shown widget", file: file, line: line)
+        }
+        spin(until: { widget.isMapped && widget.isSensitive && widget.width > 0 }, "\(widget) to be there and laid out", file: file, line: line)
+        var point = graphene_point_t()
+        var centre = graphene_point_t(x: Float(widget.width) / 2, y: Float(widget.height) / 2)
+        _ = gtk_widget_compute_point(widget.widget, UnsafeMutableRawPointer(native).assumingMemoryBound(to: GtkWidget.self), &centre, &point)
+        var dx = 0.0, dy = 0.0
+        gtk_native_get_surface_transform(native, &dx, &dy)
+        postcard_test_click(display, UnsafeMutableRawPointer(native), Int32(Double(point.x) + dx), Int32(Double(point.y) + dy), 1)
+        spin(for: 0.15)
+    }
+
+    /// Types `text` (lowercase letters and spaces) key by key through XTEST into the focused widget.
+    @MainActor
+    private func type(_ text: String) {
+        for character in text.unicodeScalars { pressKey(Int32(character.value)) }  // X keysyms of Latin-1 are their code points
+    }
+
+    /// Chooses the photo `steps` to the right of the first on the Choose a Photo shown, by keyboard.
+    @MainActor
+    private func choosePhoto(rightOf steps: Int, on stack: @escaping () -> NavigationStack?) -> Photo? {
+        spin(until: { (stack()?.visiblePage as? PhotoPickerPage)?.hasSettled == true && stack()?.transition == .idle }, "Choose a Photo")
+        guard let picker = stack()?.visiblePage as? PhotoPickerPage else { return nil }
+        spin(until: { picker.boundTiles.first { $0.position == 0 }?.tile.listItem?.hasFocus == true }, "the first photo focused")
+        for _ in 0..<steps { pressKey(XK_Right) }
+        pressKey(XK_Return)
+        spin(until: { stack()?.visiblePage is CommentPage && stack()?.transition == .idle }, "Add a Comment")
+        return (stack()?.visiblePage as? CommentPage)?.photo
+    }
+
+    /// What a journey leaves in a store: my posts' comments and photos (the bytes of the store's copy),
+    /// their replies, and the drafts.
+    private struct StoreState: Equatable {
+        var posts: [String]
+        var photos: [Data?]
+        var replies: [String]
+        var drafts: Int
+    }
+
+    @MainActor
+    private func state(of store: PostStore) throws -> StoreState {
+        let posts = try store.posts(onProfile: Identity.localID)
+        var replies: [String] = []
+        for post in posts { replies += try store.replies(to: post).map(\.comment) }
+        return StoreState(posts: posts.map(\.comment), photos: posts.map { FileManager.default.contents(atPath: $0.photoPath.displayName) },
+                          replies: replies, drafts: try store.drafts().count)
+    }
+
+    func testAJourneyRecordedThroughRealInputReplaysToTheSameStoreAndPath() throws {
+        try onMain {
+            let journal = FilePath(makeTemporaryDirectory()).appending("journey.txt")
+            let app = try makeApp()
+            let stack = app.mainWindow.stack
+            let recorder = try JourneyRecorder(app: app, path: journal)
+            func written() -> String { Files.readText(journal) ?? "" }
+
+            // My Profile → a friend → Back.
+            let friend = app.people.friendPeople[0]
+            click(app.myProfile.friendButtons[0])
+            spin(until: { stack.pages.count == 2 && stack.transition == .idle }, "the friend's profile")
+            XCTAssertTrue(written().hasSuffix(" path \(Route.profile(friend.id).link)\n"), "written as it happens:\n\(written())")
+            click(stack.backButton)
+            spin(until: { stack.pages.count == 1 && stack.transition == .idle }, "back on My Profile")
+
+            // New Post → the second photo → type → Post.
+            click(app.myProfile.postButton)
+            let chosen = try XCTUnwrap(choosePhoto(rightOf: 1) { app.flowDialog?.stack })
+            type("good morning")
+            click(try XCTUnwrap(app.flowDialog?.stack.visiblePage as? CommentPage).postButton)
+            spin(until: { app.activeFlow == nil && app.myProfile.feedItems.first?.card != nil }, "the new post on My Profile")
+            let post = try XCTUnwrap(app.store.posts(onProfile: Identity.localID).first)
+            XCTAssertEqual(post.comment, "good morning")
+
+            // Its page → Comments → Reply with Photo → the third photo → type → Cancel → Discard.
+            click(try XCTUnwrap(app.myProfile.feedItems.first?.card))
+            spin(until: { stack.visiblePage is PhotoDetailPage && stack.transition == .idle }, "the post's page")
+            let detail = try XCTUnwrap(stack.visiblePage as? PhotoDetailPage)
+            click(try XCTUnwrap(findButton(labeled: "Comments", in: detail.content)))
+            spin(until: { stack.visiblePage is CommentThreadPage && stack.transition == .idle }, "Comments")
+            click(try XCTUnwrap(stack.visiblePage as? CommentThreadPage).replyButton)
+            let replyPhoto = try XCTUnwrap(choosePhoto(rightOf: 2) { stack })
+            type("meow")
+            click(try XCTUnwrap(findButton(labeled: "Cancel", in: app.mainWindow.window), "the reply's Cancel"))
+            spin(until: { !MessageDialog.shown().isEmpty }, "Discard This Post?")
+            click(MessageDialog.shown()[0].confirmButton)
+            spin(until: { app.activeFlow == nil && stack.visiblePage is CommentThreadPage && stack.transition == .idle }, "back in Comments")
+            spin(for: 0.3)
+            recorder.stop()
+
+            let recorded = try Journey(text: written())
+            var width: Int32 = 0, height: Int32 = 0
+            gtk_window_get_default_size(app.mainWindow.window.pointer(), &width, &height)
+            let library = app.library.directory.absolute
+            XCTAssertEqual(recorded.entries.map(\.step), [
+                .window(width: Int(width)),
+                .path([]),
+                .path([.profile(friend.id)]),
+                .path([]),
+                .start(.newPost), .choose(String(chosen.path.dropFirst(library.displayName.count + 1))), .comment("good morning"),
+                .post, .end(.post(post.id)),
+                .path([.post(post.id)]),
+                .path([.post(post.id), .comments(post.id)]),
+                .start(.replyWithPhoto), .choose(replyPhoto.fileName), .comment("meow"), .cancel, .discard, .end(.canceled),
+            ], "the journey in the app's terms:\n\(written())")
+            let expected = try state(of: app.store)
+            XCTAssertEqual(expected, StoreState(posts: ["good morning"], photos: [FileManager.default.contents(atPath: chosen.path)],
+                                                replies: [], drafts: 0))
+            app.shutdown()
+            app.mainWindow.window.destroy()
+
+            // Replayed into a new data folder, as fast as the screens allow.
+            let replayed = try makeApp()
+            var outcome: Result<Void, Error>?
+            let replayer = JourneyReplayer(app: replayed, journey: recorded, pace: .fast)
+            var stepsSeen: [String] = []
+            replayer.afterStep = { entry in stepsSeen.append(entry.step.name) }
+            Task.onMainLoop {
+                do { try await replayer.run(); outcome = .success(()) } catch { outcome = .failure(error) }
+            }
+            spin(until: { outcome != nil }, timeout: 120, "the replay")
+            if case .failure(let error) = outcome { XCTFail("the replay stopped: \(error)") }
+            XCTAssertEqual(stepsSeen, recorded.entries.map(\.step.name), "every step replayed, in order")
+            XCTAssertEqual(try state(of: replayed.store), expected, "the same posts, no reply, no draft")
+            let newPost = try XCTUnwrap(replayed.store.posts(onProfile: Identity.localID).first)
+            XCTAssertEqual(replayed.router.path, [.post(newPost.id), .comments(newPost.id)], "the same pages, with the new post's id")
+            XCTAssertEqual(replayed.mainWindow.stack.pages.map(\.title), ["My Profile", "Post", "Comments"])
+        }
+    }
+
+    func testAReplayStopsAtARouteWhoseSubjectIsGone() throws {
+        try onMain {
+            let app = try makeApp(posts: ["Espresso"])
+            let journey = try Journey(text: "# Postcard journey 1\n0.0 path postcard://profile/ada\n0.1 path postcard://post/4242\n0.2 start new-post\n")
+            var outcome: Result<Void, Error>?
+            Task.onMainLoop {
+                do { try await JourneyReplayer(app: app, journey: journey).run(); outcome = .success(()) } catch { outcome = .failure(error) }
+            }
+            spin(until: { outcome != nil }, timeout: 60, "the replay")
+            guard case .failure(let error) = outcome else { return XCTFail("a post that is not there replayed") }
+            XCTAssertEqual("\(error)", "line 3, step “path”: postcard://post/4242 is gone")
+            XCTAssertNil(app.activeFlow, "the steps after it are not tried")
+            XCTAssertEqual(try app.store.posts(onProfile: Identity.localID).map(\.comment), ["Espresso"])
+        }
+    }
+
+    func testAReplayAtTheRecordedPaceKeepsTheJournalsTimes() throws {
+        try onMain {
+            let app = try makeApp()
+            let journey = try Journey(text: "# Postcard journey 1\n0.0 path postcard://profile/ada\n1.5 path\n")
+            var visited: [(step: String, at: Int)] = []
+            let start = g_get_monotonic_time()
+            let replayer = JourneyReplayer(app: app, journey: journey, pace: .recorded)
+            replayer.afterStep = { entry in visited.append((entry.step.name, g_get_monotonic_time() - start)) }
+            var done = false
+            Task.onMainLoop { try? await replayer.run(); done = true }
+            spin(until: { done }, timeout: 30, "the replay")
+            XCTAssertEqual(visited.map(\.step), ["path", "path"])
+            XCTAssertGreaterThanOrEqual(visited.last?.at ?? 0, 1_500_000, "Back no earlier than 1.5 s after the start, as recorded")
+            XCTAssertEqual(app.router.path, [])
+        }
+    }
+
+    // MARK: - `postcard --replay`
+
+    private func writeJournal(_ body: String, cutOff: Bool = false) -> String {
+        let path = makeTemporaryDirectory() + "/journey.txt"
+        let text = "# Postcard journey 1\n0.000 window 900\n0.100 start new-post\n" + body
+        FileManager.default.createFile(atPath: path, contents: Data((cutOff ? String(text.dropLast()) : text).utf8))
+        return path
+    }
+
+    func testADamagedJournalStopsBeforeAnythingIsMadeNamingTheStep() throws {
+        let damaged = [
+            (writeJournal("0.200 choose \"coffee.png\"\n0.300 comment \"Cut off in the mid\"\n", cutOff: true),
+             "line 5, step “comment”: the line was cut off"),
+            (writeJournal("0.200 choose \"coffee.png\"\n0.300 teleport home\n"), "line 5, step “teleport”: not a step Postcard knows"),
+            (writeJournal("0.200 choose \"holidays/no-such-photo.jpg\"\n0.300 post\n"),
+             "line 4, step “choose”: no photo “holidays/no-such-photo.jpg” in the library"),
+        ]
+        for (journal, message) in damaged {
+            let data = makeTemporaryDirectory() + "/data"
+            let run = try runPostcard(["--replay", journal, "--data-dir", data])
+            XCTAssertEqual(run.status, 2, "refused: \(run.errors)")
+            XCTAssertTrue(run.errors.hasPrefix("postcard: \(journal): \(message)"), "names the line and step: \(run.errors)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: data), "nothing made for \(message)")
+        }
+        // A data folder with posts in it is not replayed into.
+        let used = makeTemporaryDirectory()
+        FileManager.default.createFile(atPath: used + "/posts.sqlite3", contents: Data("keep me".utf8))
+        let run = try runPostcard(["--replay", writeJournal("0.200 cancel\n"), "--data-dir", used])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.errors.contains("is not empty"), run.errors)
+        XCTAssertEqual(FileManager.default.contents(atPath: used + "/posts.sqlite3"), Data("keep me".utf8), "left as it was")
+        let both = try runPostcard(["--replay", writeJournal(""), "--record", used + "/new.txt"])
+        XCTAssertEqual(both.status, 2)
+        XCTAssertTrue(both.errors.contains("--record and --replay can't be given together"), both.errors)
+    }
+
+    func testPostcardReplaysAJournalIntoANewDataFolder() throws {
+        let journal = writeJournal("""
+            0.200 choose "rocket.jpg"
+            0.300 comment "From a journal"
+            0.400 post
+            0.500 end post 77
+            0.600 path postcard://post/77
+
+            """)
+        let data = makeTemporaryDirectory() + "/data"
+        let log = makeTemporaryDirectory() + "/log"
+        let app = try startPostcard(["--replay", journal, "--fast", "--data-dir", data], environment: [:], log: log)
+        defer { if app.isRunning { app.terminate() } }
+        func output() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        try waitFor("the replay", timeout: 60) { output().contains("Replayed ") || output().contains("postcard: line") || !app.isRunning }
+        XCTAssertTrue(output().contains("Replayed 7 steps; posts in \(data)"), output())
+        app.terminate()
+        app.waitUntilExit()
+        try onMain {
+            let store = try PostStore(directory: data)
+            XCTAssertEqual(try state(of: store), StoreState(posts: ["From a journal"],
+                                                            photos: [FileManager.default.contents(atPath: bundledPhotos + "/rocket.jpg")],
+                                                            replies: [], drafts: 0))
+        }
+    }
+}
