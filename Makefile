@@ -202,10 +202,14 @@ uninstall:
 # A larger Xvfb screen holds the 2× window (720 × 1440 device pixels).
 # The gallery's styles are set by the tour, not read from the desktop (memory settings, no portal).
 REVIEW_XVFB := GSETTINGS_BACKEND=memory ADW_DISABLE_PORTAL=1 dbus-run-session -- xvfb-run -a -s "-screen 0 2560x1600x24"
+# JOURNEY=FILE: a picture of each step of a recorded journey (postcard --record FILE) instead, in every
+# part and style, in review-journey/ (the one before in review-journey.previous/, compared).
+REVIEW_DIR = $(if $(JOURNEY),review-journey,review)
 review: build
-	@if [ -d review ]; then rm -rf review.previous && mv review review.previous; fi
-	$(REVIEW_XVFB) "$$($(SWIFT) build --show-bin-path)/postcard-review" --review-tour "$(CURDIR)/review" --camera test \
-	  $$([ -d review.previous ] && echo --compare "$(CURDIR)/review.previous")
+	@if [ -d $(REVIEW_DIR) ]; then rm -rf $(REVIEW_DIR).previous && mv $(REVIEW_DIR) $(REVIEW_DIR).previous; fi
+	$(REVIEW_XVFB) "$$($(SWIFT) build --show-bin-path)/postcard-review" --review-tour "$(CURDIR)/$(REVIEW_DIR)" --camera test \
+	  $(if $(JOURNEY),--journey "$(abspath $(JOURNEY))") \
+	  $$([ -d $(REVIEW_DIR).previous ] && echo --compare "$(CURDIR)/$(REVIEW_DIR).previous")
 
 # Scale benchmarks (a program, not tests): release build, under Xvfb; data is made once in
 # $(BENCH_CACHE) (outside the repository); results go to bench/results.md, then the navigation
@@ -238,4 +242,4 @@ bench-hostile: bench-programs
 	$(RUN_BENCH) --hostile-only --hostile-out "$(CURDIR)/bench/hostile-input.md"
 
 clean:
-	rm -rf .build review review.previous
+	rm -rf .build review review.previous review-journey review-journey.previous

@@ -206,6 +206,19 @@ public enum ReviewGallery {
                      caption: "Name, version, icon and licence."),
     ]
 
+    /// The screens of a gallery of `journey` (`postcard-review --journey FILE`): one per step, in its
+    /// order, named `journey-<line>-<step>` (`journey-007-choose`: stable while the journal's lines stay
+    /// where they are, so galleries of the same journal compare), grouped under the journal's file name
+    /// `title`, each captioned with its line as written.
+    static func screens(of journey: Journey, title: String) -> [ReviewScreen] {
+        journey.entries.enumerated().map { index, entry in
+            let number = String(entry.line)
+            let name = "journey-" + String(repeating: "0", count: max(0, 3 - number.count)) + number + "-" + entry.step.name
+            return ReviewScreen(name: name, screen: "Journey \(title)", state: "step \(index + 1), line \(entry.line): \(entry.step.name)",
+                                caption: Journey.line(for: entry))
+        }
+    }
+
     /// The columns of the contact sheet: each part with each style, light before dark, narrow first,
     /// left to right before right to left, 2× last.
     static func columns(parts: [ReviewPart]) -> [(part: ReviewPart, variant: ReviewVariant)] {
@@ -258,7 +271,8 @@ public enum ReviewGallery {
     /// GTK starts in this process (the parts open the display).
     /// - Returns: the exit status: 0 when every part ran and every picture is there and not blank, 1
     ///   otherwise (what went wrong is printed to standard error and listed in the index).
-    static func make(in directory: FilePath, compare: FilePath?, arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    static func make(in directory: FilePath, compare: FilePath?, screens: [ReviewScreen] = screens,
+                     arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
         let parts: [ReviewPart]
         do {
             parts = try partsFromEnvironment()
@@ -274,11 +288,11 @@ public enum ReviewGallery {
             fflush(nil)
             if let failure = runPart(part, arguments: arguments) { problems.append("the \(part.name) tour failed: \(failure)") }
         }
-        let pictures = check(directory, parts: parts)
+        let pictures = check(directory, parts: parts, screens: screens)
         problems += pictures.problems
-        let changes = compare.map { compareGalleries(new: directory, old: $0, parts: parts) }
+        let changes = compare.map { compareGalleries(new: directory, old: $0, parts: parts, screens: screens) }
         do {
-            try Files.writeText(indexHTML(in: directory, parts: parts, problems: problems, compared: compare, changes: changes),
+            try Files.writeText(indexHTML(in: directory, parts: parts, screens: screens, problems: problems, compared: compare, changes: changes),
                                 to: directory.appending("index.html"))
         } catch {
             problems.append("can't write index.html: \(error)")
@@ -365,7 +379,7 @@ public enum ReviewGallery {
     static let minimumColors = 8
 
     /// Checks that every screen has every column's picture, and that none is blank.
-    static func check(_ directory: FilePath, parts: [ReviewPart]) -> (count: Int, problems: [String]) {
+    static func check(_ directory: FilePath, parts: [ReviewPart], screens: [ReviewScreen] = screens) -> (count: Int, problems: [String]) {
         var count = 0, problems: [String] = []
         for screen in screens {
             for column in columns(parts: parts) {
@@ -398,7 +412,7 @@ public enum ReviewGallery {
 
     /// Compares every picture of the gallery in `new` with the one of the same name in `old`, writing a
     /// picture of each difference into `new/changes/`.
-    static func compareGalleries(new: FilePath, old: FilePath, parts: [ReviewPart]) -> [Change] {
+    static func compareGalleries(new: FilePath, old: FilePath, parts: [ReviewPart], screens: [ReviewScreen] = screens) -> [Change] {
         var changes: [Change] = []
         try? Files.makeDirectory(new.appending("changes"))
         for screen in screens {
@@ -468,7 +482,8 @@ public enum ReviewGallery {
     }
 
     /// The contact sheet: the changes first (when compared), then each screen's states and pictures.
-    static func indexHTML(in directory: FilePath, parts: [ReviewPart], problems: [String], compared: FilePath?, changes: [Change]?) -> String {
+    static func indexHTML(in directory: FilePath, parts: [ReviewPart], screens: [ReviewScreen] = screens, problems: [String],
+                          compared: FilePath?, changes: [Change]?) -> String {
         let columns = columns(parts: parts)
         var html = """
             <!doctype html>

@@ -53,6 +53,76 @@ enum ReviewTour {
     }
 }
 
+extension ReviewTour {
+    /// Replays `journey` on `app` (``JourneyReplayer``, as fast as the screens allow) and saves a picture
+    /// of each step once its screen shows, in every one of `variants`, as the screen
+    /// ``ReviewGallery/screens(of:title:)`` names it; then calls `finish(succeeded)`. `part` sizes the main
+    /// window first, and the journal's own `window` steps are passed over. A step that cannot be replayed
+    /// is printed to standard error, naming it, and the run fails.
+    static func run(journey: Journey, title: String, app: AppController, into directory: FilePath, part: ReviewPart?,
+                    variants: [ReviewVariant], finish: @escaping @MainActor (Bool) -> Void) {
+        Task.onMainLoop {
+            do {
+                try Files.makeDirectory(directory)
+                let screens = ReviewGallery.screens(of: journey, title: title)
+                let tour = Tour(app: app, directory: directory, photos: [], part: part, variants: variants, onScreen: nil,
+                                screenNames: Set(screens.map(\.name)))
+                // Laid out once first: a default size set before the window's first layout is not kept.
+                try await tour.waitUntil("main window") { app.mainWindow.window.isMapped && app.mainWindow.window.width > 0 }
+                if let part {
+                    app.mainWindow.window.setDefaultSize(width: part.width, height: part.height)
+                    try await tour.waitUntil("width \(part.width)") { abs(app.mainWindow.window.width - part.width) <= 12 }
+                }
+                let replayer = JourneyReplayer(app: app, journey: journey, pace: .fast)
+                replayer.followsWindowSteps = false
+                var step = 0
+                replayer.afterStep = { _ in
+                    let screen = screens[step]
+                    step += 1
+                    try await tour.settle()
+                    try await tour.save(tour.windowShown, screen.name)
+                }
+                try await replayer.run()
+                StyleManager.default.colorScheme = .followDesktop
+                print("Review pictures of \(screens.count) steps\(part.map { " (\($0.name))" } ?? "") saved in \(directory)")
+                finish(true)
+            } catch {
+                PostcardMain.printError("postcard: review of the journey \(title) failed: \(error)")
+                StyleManager.default.colorScheme = .followDesktop
+                finish(false)
+            }
+        }
+    }
+}
+
+extension Tour {
+    /// The window on top: the discard question, a flow's or dialog's own window, else the main window
+    /// (where a bottom sheet shows).
+    var windowShown: Window {
+        if let question = MessageDialog.shown().first, question.window.isMapped { return question.window }
+        for dialog in [app.flowDialog, app.presentedMyCode, app.presentedScanner, app.presentedMessage].compactMap({ $0 })
+        where !dialog.isDismissed && window(of: dialog).isMapped {
+            return window(of: dialog)
+        }
+        return main
+    }
+
+    /// Waits until what the screen shows has loaded: the thumbnails of Choose a Photo, a post's photo,
+    /// and no page moving, so that pictures of the same journey come out the same on every run.
+    func settle() async throws {
+        let stack = app.flowDialog?.stack ?? self.stack
+        try await waitUntil("the pages to stop moving") { stack.transition == .idle && self.stack.transition == .idle }
+        switch stack.visiblePage {
+        case let picker as PhotoPickerPage: try await waitUntil("the thumbnails") { picker.hasSettled && picker.pendingThumbnails == 0 }
+        case let detail as PhotoDetailPage: try await waitUntil("the photo") { detail.isPhotoLoaded }
+        case let comment as CommentPage: try await waitUntil("the photo") { comment.hasDecodedPhoto || !comment.isPhotoReadable }
+        case let profile as ProfilePage:
+            try await waitUntil("the feed's photos") { profile.feedItems.allSatisfy { $0.card == nil || $0.isPhotoLoaded } }
+        default: break
+        }
+    }
+}
+
 @MainActor
 private struct Tour {
     let app: AppController
@@ -65,6 +135,8 @@ private struct Tour {
     let variants: [ReviewVariant]
     /// Runs after each screen (see ``ReviewTour/run(app:into:part:variants:onScreen:finish:)``).
     let onScreen: (@MainActor (String) async -> Void)?
+    /// The names ``save(_:_:overlays:settle:keepingToasts:)`` takes: the gallery's screens.
+    var screenNames = Set(ReviewGallery.screens.map(\.name))
     func photo(_ preferred: String, else index: Int) -> String {
         photos.contains(preferred) ? preferred : photos[index % photos.count]
     }
@@ -517,8 +589,8 @@ private struct Tour {
     /// The caller then deals with it (presses its button), as the next screen dismisses it.
     func save(_ window: Window, _ name: String, overlays: [Widget] = [], settle: Duration = .milliseconds(400),
               keepingToasts: Bool = false) async throws {
-        guard ReviewGallery.screens.contains(where: { $0.name == name }) else {
-            throw ReviewError(message: "\(name) is not in ReviewGallery.screens")
+        guard screenNames.contains(name) else {
+            throw ReviewError(message: "\(name) is not one of the gallery's screens")
         }
         let folder = directory.appending(name)
         try Files.makeDirectory(folder)

@@ -1,6 +1,6 @@
 // `postcard-review`: the review gallery (for UX review), not part of the shipped `postcard`.
 //
-//     postcard-review --review-tour DIR [--compare OLD] [postcard's options, e.g. --camera test]
+//     postcard-review --review-tour DIR [--journey FILE] [--compare OLD] [postcard's options, e.g. --camera test]
 //
 // Walks the real app through every screen (ReviewTour) once per window width, scale and direction
 // (ReviewPart: this program again, one process per part), saving each screen light, dark and high contrast, then
@@ -19,6 +19,20 @@ func reviewTool() -> AppTool {
             return finish(2)
         }
         let part = ReviewGallery.partOfThisProcess
+        if let file = options.filename("journey") {
+            let journey: Journey
+            do {
+                journey = try loadJourney(file, library: app.library.directory)
+            } catch {
+                PostcardMain.printError("postcard-review: \(file.displayName): \(error)")
+                return finish(2)
+            }
+            ReviewTour.run(journey: journey, title: file.lastComponent.displayName, app: app, into: directory, part: part,
+                           variants: part.map(ReviewVariant.all(in:)) ?? [ReviewVariant(dark: false, rightToLeft: false)]) { succeeded in
+                finish(succeeded ? 0 : 1)
+            }
+            return
+        }
         ReviewTour.run(app: app, into: directory, part: part,
                        variants: part.map(ReviewVariant.all(in:)) ?? [ReviewVariant(dark: false, rightToLeft: false)]) { succeeded in
             finish(succeeded ? 0 : 1)
@@ -27,13 +41,28 @@ func reviewTool() -> AppTool {
     tool.options = [
         CommandLineOption("review-tour", value: .filename,
                           description: "Save the pictures in FOLDER, with an index.html, then quit", argumentDescription: "FOLDER"),
+        CommandLineOption("journey", value: .filename,
+                          description: "Save a picture of each step of the journey in FILE (recorded with postcard --record), instead of the tour",
+                          argumentDescription: "FILE"),
         CommandLineOption("compare", value: .filename,
                           description: "List the pictures that changed since the gallery in FOLDER", argumentDescription: "FOLDER"),
     ]
-    tool.beforeDisplay = { options in
+    tool.beforeDisplay = { options, appOptions in
         guard let gallery = options.filename("review-tour"), ReviewGallery.partOfThisProcess == nil else { return nil }
+        var screens = ReviewGallery.screens
+        if let file = options.filename("journey") {
+            // Read and checked before any part starts: a damaged journal stops here, naming its step.
+            do {
+                let journey = try loadJourney(file, library: try appOptions.libraryDirectory(resources: try ResourceLocator.resourcesDirectory()))
+                screens = ReviewGallery.screens(of: journey, title: file.lastComponent.displayName)
+            } catch {
+                PostcardMain.printError("postcard-review: \(file.displayName): \(error)")
+                return 2
+            }
+        }
         // The gallery: this program again once per part (each opens the display), then the index.
-        return ReviewGallery.make(in: gallery.absolute, compare: options.filename("compare")?.absolute, arguments: CommandLine.unsafeArgv)
+        return ReviewGallery.make(in: gallery.absolute, compare: options.filename("compare")?.absolute, screens: screens,
+                                  arguments: CommandLine.unsafeArgv)
     }
     tool.prepare = { _ in
         if let part = ReviewGallery.partOfThisProcess { ReviewGallery.prepare(for: part) }
@@ -48,6 +77,15 @@ func reviewTool() -> AppTool {
     // The same user every run (their name and code show in the pictures).
     tool.identity = Identity(id: "7c0f3a52-9d14-4b6e-a8e1-2f5b6c9d0e31", name: "Sam Rivera")
     return tool
+}
+
+/// The journey in `file`, read and checked against `library` (``JourneyReplayer/check(_:library:)``).
+/// - Throws: ``JourneyError`` naming the first bad step, or ``ReviewError`` for a file that can't be read.
+func loadJourney(_ file: FilePath, library: FilePath) throws -> Journey {
+    guard let text = Files.readText(file) else { throw ReviewError(message: "can't read it") }
+    let journey = try Journey(text: text)
+    try JourneyReplayer.check(journey, library: library)
+    return journey
 }
 
 exit(MainActor.assumeIsolated { PostcardMain.run(tool: reviewTool()) })

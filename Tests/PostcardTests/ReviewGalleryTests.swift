@@ -167,6 +167,55 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
         XCTAssertTrue(compared.contains("<a href=\"#about\">About Postcard — from the main menu</a> (1)"), "and names the new one")
     }
 
+    /// `postcard-review --journey FILE`: every step of a recorded journey in every variant — light, dark
+    /// and high contrast, 360 and 1280 px, left to right and right to left — each a picture of the window
+    /// on top then (the main one, a bottom sheet in it at 360 px, the flow's own window at 1280 px, the
+    /// discard question); a damaged journal stops before any part runs, naming its step.
+    func testTheGalleryRendersARecordedJourneyInEveryVariant() throws {
+        let fixtures = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Fixtures")
+        let journal = fixtures + "/post-reply-and-code.journey"
+        let gallery = makeTemporaryDirectory() + "/gallery"
+        let log = makeTemporaryDirectory() + "/log"
+        let process = try startProgram(postcardPath + "-review", ["--review-tour", gallery, "--journey", journal, "--camera", "test"],
+                                        environment: ["POSTCARD_REVIEW_PARTS": "360,1280-rtl"], log: log)
+        try waitFor("the journey's gallery", timeout: 300) { !process.isRunning }
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(process.terminationStatus, 0, "every step replayed and saved:\n\(output)")
+        let steps = try MainActor.assumeIsolated { try Journey(text: String(contentsOfFile: journal, encoding: .utf8)) }.entries
+        XCTAssertTrue(output.contains("Review gallery: \(steps.count * 6) pictures of \(steps.count) screens"), output)
+        let index = try String(contentsOfFile: gallery + "/index.html", encoding: .utf8)
+        XCTAssertTrue(index.contains("Journey post-reply-and-code.journey"), "grouped under the journal's name")
+        func folder(_ line: Int, _ step: String) -> String { gallery + "/journey-" + String(format: "%03d", line) + "-" + step }
+        for entry in steps {
+            let name = "journey-" + String(format: "%03d", entry.line) + "-" + entry.step.name
+            XCTAssertTrue(index.contains("<tr id=\"\(name)\">"), "index.html has a row for \(name)")
+            for variant in ["360-light-ltr", "360-dark-ltr", "360-hc-ltr", "1280-light-rtl", "1280-dark-rtl", "1280-hc-rtl"] {
+                let picture = load(folder(entry.line, entry.step.name) + "/\(variant).png")
+                XCTAssertGreaterThanOrEqual(picture?.colors ?? 0, 8, "\(name) \(variant): a picture, not blank")
+            }
+        }
+        // The same path in every form: at 360 px the flow is a bottom sheet in the main window; at 1280 px
+        // Add a Comment is the flow's own window (its size), and the discard question a window of its own.
+        XCTAssertEqual(load(folder(7, "choose") + "/360-light-ltr.png")?.height, 720, "a bottom sheet in the 360 × 720 window")
+        let dialog = try XCTUnwrap(load(folder(7, "choose") + "/1280-light-rtl.png"))
+        XCTAssertLessThan(dialog.width, 1000, "the flow's own window, not the 1280-pixel main window")
+        let question = try XCTUnwrap(load(folder(9, "cancel") + "/1280-light-rtl.png"))
+        XCTAssertLessThan(question.height, dialog.height, "Discard this post? in its own small window")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(load(folder(14, "path") + "/1280-light-rtl.png")).width, 1270,
+                                    "Comments in the main window")
+        if let light = load(folder(4, "path") + "/1280-light-rtl.png"), let dark = load(folder(4, "path") + "/1280-dark-rtl.png") {
+            XCTAssertLessThan(dark.luminance, light.luminance - 0.1, "dark is darker")
+        }
+
+        // A damaged journal: nothing is replayed, the step is named.
+        let damaged = makeTemporaryDirectory() + "/damaged.journey"
+        try "# Postcard journey 1\n0.0 start new-post\n0.5 choose \"no-such-photo.png\"\n".write(toFile: damaged, atomically: true, encoding: .utf8)
+        let refused = try runProgram(postcardPath + "-review", ["--review-tour", gallery + "-damaged", "--journey", damaged])
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.errors.contains("line 3, step “choose”: no photo “no-such-photo.png” in the library"), refused.errors)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: gallery + "-damaged"), "no gallery made")
+    }
+
     struct Loaded {
         let width: Int, height: Int
         /// Distinct colours among every 7th pixel (up to 64).

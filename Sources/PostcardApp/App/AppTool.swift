@@ -12,7 +12,7 @@ package struct AppTool {
     package var summary: String
     /// Runs in the launching process once the options are parsed, before GTK opens the display: returns
     /// an exit status to end there (a tool that runs itself again per part), or nil to go on.
-    package var beforeDisplay: (CommandLineOptions) -> Int32? = { _ in nil }
+    package var beforeDisplay: (CommandLineOptions, AppOptions) -> Int32? = { _, _ in nil }
     /// Runs once GTK has started, before the app builds anything (text direction, desktop settings).
     package var prepare: (CommandLineOptions) -> Void = { _ in }
     /// The data folder when `--data-dir` is not given (nil: the app's own).

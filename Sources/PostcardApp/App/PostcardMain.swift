@@ -79,7 +79,7 @@ public enum PostcardMain {
                     return 2
                 }
             }
-            if let status = tool?.beforeDisplay(parsed) { return status }
+            if let status = tool?.beforeDisplay(parsed, options) { return status }
             guard initializeGtk() else {
                 printError(localized("postcard: can't open a display. Run it in a desktop session (DISPLAY or WAYLAND_DISPLAY set)."))
                 return 1

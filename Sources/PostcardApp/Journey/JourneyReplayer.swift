@@ -35,6 +35,9 @@ public final class JourneyReplayer {
     /// Called after each step has been replayed and its screen shows (the review gallery saves its
     /// pictures there).
     public var afterStep: (@MainActor (Journey.Entry) async throws -> Void)?
+    /// Whether `window` steps resize the main window (true), or are passed over (the review gallery
+    /// sets the width of each of its parts itself).
+    public var followsWindowSteps = true
 
     /// A replayer of `journey` in `app`, at `pace`.
     public init(app: AppController, journey: Journey, pace: Pace = .fast) {
@@ -100,6 +103,8 @@ public final class JourneyReplayer {
             JourneyError(line: entry.line, step: entry.step.name, reason: .notReplayable(what))
         }
         switch entry.step {
+        case .window where !followsWindowSteps:
+            break
         case .window(let width):
             let window = app.mainWindow.window
             var current: Int32 = 0, height: Int32 = 0
@@ -113,8 +118,8 @@ public final class JourneyReplayer {
             guard let button = startButton(for: kind) else {
                 throw fail(localized("no button for “%1$s” on the page shown (%2$s)", kind.rawValue, visibleTitle))
             }
-            try await wait(entry, "\(kind.rawValue)'s button") { button.isSensitive && button.isMapped }
-            button.activate()
+            try await wait(entry, "\(kind.rawValue)'s button") { button.isSensitive && self.isIdle }
+            press(button)
             try await wait(entry, "the flow \(kind.rawValue)") { self.app.flows.current?.kind == kind && self.isIdle }
         case .choose(let name):
             let picker: PhotoPickerPage = try await visible(entry)
@@ -127,16 +132,16 @@ public final class JourneyReplayer {
             let _: CommentPage = try await visible(entry)
         case .takePhoto:
             let picker: PhotoPickerPage = try await visible(entry)
-            picker.takePhotoButton.activate()
+            press(picker.takePhotoButton)
             let _: CameraPage = try await visible(entry)
         case .shutter:
             let camera: CameraPage = try await visible(entry)
             try await wait(entry, "the camera") { camera.shutterButton.isSensitive && camera.shutterButton.isMapped }
-            camera.shutterButton.activate()
+            press(camera.shutterButton)
             let _: CommentPage = try await visible(entry, timeout: 30)
         case .chooseInstead:
             let camera: CameraPage = try await visible(entry)
-            camera.chooseInsteadButton.activate()
+            press(camera.chooseInsteadButton)
             let _: PhotoPickerPage = try await visible(entry)
         case .recipient(let id):
             let page: ChooseRecipientPage = try await visible(entry)
@@ -144,7 +149,7 @@ public final class JourneyReplayer {
                   let button = page.friendButtons.first(where: { $0.label == person.name }) else {
                 throw fail(localized("no friend “%s” to send to", id))
             }
-            button.activate()
+            press(button)
             let _: PhotoPickerPage = try await visible(entry)
         case .comment(let text):
             let page: CommentPage = try await visible(entry)
@@ -152,20 +157,28 @@ public final class JourneyReplayer {
         case .post:
             let page: CommentPage = try await visible(entry)
             try await wait(entry, "Post to be possible") { page.postButton.isSensitive }
-            page.postButton.activate()
+            press(page.postButton)
+            // Stored (the flow ends) or refused (the page says why): what the next step sees.
+            try await wait(entry, "the post to be stored") { !self.ended.isEmpty || page.errorLabel.isVisible }
         case .back:
             guard let stack = flowStack else { throw fail(localized("no flow is open")) }
             let depth = stack.pages.count
-            stack.backButton.activate()
+            press(stack.backButton)
             try await wait(entry, "the page before") { stack.pages.count < depth && stack.transition == .idle }
         case .cancel:
             guard let button = cancelButton else { throw fail(localized("no flow is open")) }
-            try await wait(entry, "Cancel") { button.isMapped && button.isSensitive }
-            button.activate()
+            // In a narrow window the bar's More menu holds Cancel (Page's overflow): the same button's
+            // action, so it is activated whether it shows in the bar or not.
+            try await wait(entry, "Cancel") { button.isSensitive && self.isIdle }
+            press(button)
+            // What Cancel leads to: the discard question, or the flow's end.
+            try await wait(entry, "Discard This Post? or the flow's end") {
+                MessageDialog.shown().contains { $0.window.isMapped } || !self.ended.isEmpty
+            }
         case .discard, .keepEditing:
             try await wait(entry, "Discard This Post?") { !MessageDialog.shown().isEmpty }
             let question = MessageDialog.shown()[0]
-            (entry.step == .discard ? question.confirmButton : question.keepButton).activate()
+            press(entry.step == .discard ? question.confirmButton : question.keepButton)
             try await wait(entry, "the question to close") { MessageDialog.shown().isEmpty }
         case .end(let recorded):
             try await wait(entry, "the flow to end") { !self.ended.isEmpty }
@@ -174,10 +187,10 @@ public final class JourneyReplayer {
             try await wait(entry, "the flow's pages to close") { self.app.flows.current == nil && self.isIdle }
         case .present(let dialog):
             guard app.primaryMenu.activateItem(menuLabel(of: dialog)) else { throw fail(localized("no “%s” in the main menu", menuLabel(of: dialog))) }
-            try await wait(entry, dialog.rawValue) { self.presented(dialog)?.window.isMapped == true }
+            try await wait(entry, dialog.rawValue) { self.presented(dialog)?.root.view.isMapped == true }  // a window, or a bottom sheet in the main one
         case .dismiss(let dialog):
             guard let shown = presented(dialog) else { throw fail(localized("“%s” is not open", menuLabel(of: dialog))) }
-            shown.closeButton.activate()
+            press(shown.closeButton)
             try await wait(entry, "\(dialog.rawValue) to close") { self.presented(dialog) == nil }
         }
     }
@@ -189,7 +202,7 @@ public final class JourneyReplayer {
         if path.count == current.count + 1, Array(path.dropLast()) == current, let route = path.last {
             router.push(route)  // what a row's, button's or link's click calls
         } else if current.count == path.count + 1, Array(current.dropLast()) == path, app.stack.backButton.isMapped {
-            app.stack.backButton.activate()
+            press(app.stack.backButton)
         } else {
             router.setPath(path)  // the history menu, a link opened from outside
         }
@@ -273,7 +286,12 @@ public final class JourneyReplayer {
     /// pushed, or Back for Edit Caption.
     private var cancelButton: Button? {
         guard let flow = app.flows.current?.flow else { return nil }
-        if let dialog = flow.dialog { return dialog.cancelButton.isMapped ? dialog.cancelButton : dialog.closeButton }
+        if let dialog = flow.dialog {
+            // A page shown alone with its own bar (Quick Snap's camera) has Close there; otherwise the
+            // flow's Cancel, in the bar or in its More menu.
+            if dialog.cancelButton.isMapped || dialog.stack.pages.count > 1 || !dialog.closeButton.isMapped { return dialog.cancelButton }
+            return dialog.closeButton
+        }
         if let photoFlow = flow as? CommentedPhotoFlow<Reply>, let own = photoFlow.ownCancelButton { return own }
         return app.stack.backButton
     }
@@ -290,6 +308,12 @@ public final class JourneyReplayer {
         case .myCode: localized("My Code")
         case .scanner: localized("Scan a Code")
         }
+    }
+
+    /// Presses `button` as a click does (`gtk_widget_activate`), or, while it is not shown because a
+    /// narrow bar moved it into its More menu, as that menu's item does (`clicked`).
+    private func press(_ button: Button) {
+        if button.isMapped { button.activate() } else { button.emitClicked() }
     }
 
     private func links(_ routes: [Route]) -> String { routes.isEmpty ? "(My Profile)" : routes.map(\.link).joined(separator: " ") }
