@@ -204,6 +204,117 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// The other flows, driven through their widgets: a message (recipient, photo, text, Send), Edit
+    /// Caption, Quick Snap's shutter, New Post through the camera and back (Take Photo, Back, a photo,
+    /// Back, another), and My Code opened and closed. Recorded, then replayed into a new data folder with the
+    /// same seed post: the same store.
+    func testEveryFlowRecordedReplaysToTheSameStore() throws {
+        try onMain {
+            let journal = FilePath(makeTemporaryDirectory()).appending("journey.txt")
+            let app = try makeApp(posts: ["Espresso"], cameras: [.test])
+            let stack = app.mainWindow.stack
+            spin(until: { app.mainWindow.window.width > 0 }, "laid out")
+            let recorder = try JourneyRecorder(app: app, path: journal)
+            @MainActor func idle(_ stack: NavigationStack?) -> Bool { stack?.transition == .idle }
+            @MainActor func pick(_ name: String, on stack: @escaping () -> NavigationStack?) -> CommentPage? {
+                spin(until: { (stack()?.visiblePage as? PhotoPickerPage)?.hasSettled == true && idle(stack()) }, "Choose a Photo")
+                guard let picker = stack()?.visiblePage as? PhotoPickerPage else { return nil }
+                picker.grid.activateItem(at: picker.photos.firstIndex { $0.fileName == name }!)
+                spin(until: { stack()?.visiblePage is CommentPage && idle(stack()) }, "Add a Comment")
+                return stack()?.visiblePage as? CommentPage
+            }
+
+            // A message to the second friend.
+            app.messagesButton.activate()
+            spin(until: { stack.visiblePage is MessagesPage && idle(stack) }, "Messages")
+            (stack.visiblePage as! MessagesPage).newMessageButton.activate()
+            spin(until: { app.flowDialog?.stack.visiblePage is ChooseRecipientPage && idle(app.flowDialog?.stack) }, "Choose Recipient")
+            (app.flowDialog!.stack.visiblePage as! ChooseRecipientPage).friendButtons[1].activate()
+            let note = try XCTUnwrap(pick("astronaut.png") { app.flowDialog?.stack })
+            note.commentView.text = "Look who I met"
+            postWhenReady(note)
+            spin(until: { app.activeFlow == nil }, "sent")
+            stack.backButton.activate()
+            spin(until: { stack.pages.count == 1 && idle(stack) }, "My Profile")
+
+            // Edit Caption on the seed post.
+            app.myProfile.feedItems[0].card!.activate()
+            spin(until: { stack.visiblePage is PhotoDetailPage && idle(stack) }, "the post")
+            findButton(labeled: "Edit Caption", in: stack.headerBar)!.activate()
+            spin(until: { stack.visiblePage is CommentPage && idle(stack) }, "Edit Caption")
+            let caption = stack.visiblePage as! CommentPage
+            caption.commentView.text = "Espresso, doppio"
+            postWhenReady(caption)
+            spin(until: { app.activeFlow == nil && stack.visiblePage is PhotoDetailPage && idle(stack) }, "saved")
+            stack.backButton.activate()
+            spin(until: { stack.pages.count == 1 && idle(stack) }, "My Profile")
+
+            // Quick Snap: the test picture, posted.
+            app.myProfile.quickSnapButton!.activate()
+            spin(until: { (app.flowDialog?.stack.visiblePage as? CameraPage)?.shutterButton.isSensitive == true }, timeout: 20, "the camera")
+            (app.flowDialog!.stack.visiblePage as! CameraPage).shutterButton.activate()
+            spin(until: { app.flowDialog?.stack.visiblePage is CommentPage && idle(app.flowDialog?.stack) }, timeout: 20, "Add a Comment")
+            let snap = app.flowDialog!.stack.visiblePage as! CommentPage
+            snap.commentView.text = "Snapped"
+            postWhenReady(snap)
+            spin(until: { app.activeFlow == nil }, "posted")
+
+            // New Post: Take Photo, Choose Instead, a photo, Back, another, Post.
+            app.myProfile.postButton.activate()
+            spin(until: { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true && idle(app.flowDialog?.stack) }, "Choose a Photo")
+            (app.flowDialog!.stack.visiblePage as! PhotoPickerPage).takePhotoButton.activate()
+            spin(until: { app.flowDialog?.stack.visiblePage is CameraPage && idle(app.flowDialog?.stack) }, "the camera")
+            app.flowDialog!.stack.backButton.activate()  // back to the photos (Choose Instead shows only when the camera fails)
+            _ = pick("rocket.jpg") { app.flowDialog?.stack }
+            app.flowDialog!.stack.backButton.activate()
+            let second = try XCTUnwrap(pick("grass.png") { app.flowDialog?.stack })
+            second.commentView.text = "Green"
+            postWhenReady(second)
+            spin(until: { app.activeFlow == nil }, "posted")
+
+            // My Code, opened from the main menu and closed.
+            XCTAssertTrue(app.primaryMenu.activateItem("My Code"))
+            spin(until: { app.presentedMyCode?.window.isMapped == true }, "My Code")
+            app.presentedMyCode!.closeButton.activate()
+            spin(until: { app.presentedMyCode == nil }, "My Code closed")
+            spin(for: 0.3)
+            recorder.stop()
+
+            let text = Files.readText(journal) ?? ""
+            let recorded = try Journey(text: text)
+            let grace = app.people.friendPeople[1].id
+            XCTAssertEqual(recorded.entries.map(\.step).filter { if case .window = $0 { false } else { true } }, [
+                .path([]), .path([.messages]),
+                .start(.newMessage), .recipient(grace), .choose("astronaut.png"), .comment("Look who I met"), .post, .end(.message(1)),
+                .path([]), .path([.post(1)]),
+                .start(.editCaption), .comment("Espresso, doppio"), .post, .end(.caption(1)),
+                .path([]),
+                .start(.quickSnap), .shutter, .comment("Snapped"), .post, .end(.post(2)),
+                .start(.newPost), .takePhoto, .back, .choose("rocket.jpg"), .back, .choose("grass.png"), .comment("Green"),
+                .post, .end(.post(3)),
+                .present(.myCode), .dismiss(.myCode),
+            ], text)
+            @MainActor func state(_ store: PostStore) throws -> [String] {
+                try store.posts(onProfile: Identity.localID).map(\.comment) + store.messages().map { "\($0.recipient): \($0.comment)" }
+                    + ["drafts: \(try store.drafts().count)"]
+            }
+            let expected = try state(app.store)
+            XCTAssertEqual(expected, ["Green", "Snapped", "Espresso, doppio", "\(grace): Look who I met", "drafts: 0"])
+            app.shutdown()
+            app.mainWindow.window.destroy()
+
+            let replayed = try makeApp(posts: ["Espresso"], cameras: [.test])
+            var outcome: Result<Void, Error>?
+            Task.onMainLoop {
+                do { try await JourneyReplayer(app: replayed, journey: recorded).run(); outcome = .success(()) } catch { outcome = .failure(error) }
+            }
+            spin(until: { outcome != nil }, timeout: 180, "the replay")
+            if case .failure(let error) = outcome { XCTFail("the replay stopped: \(error)") }
+            XCTAssertEqual(try state(replayed.store), expected)
+            XCTAssertEqual(replayed.router.path, [])
+        }
+    }
+
     func testAReplayStopsAtARouteWhoseSubjectIsGone() throws {
         try onMain {
             let app = try makeApp(posts: ["Espresso"])
