@@ -384,6 +384,39 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
         XCTAssertTrue(both.errors.contains("--record and --replay can't be given together"), both.errors)
     }
 
+    /// `postcard --record FILE`: the journal is on the disk as the user goes, so a process killed
+    /// midway leaves every line before (each whole), and a replay of it refuses nothing.
+    func testPostcardRecordsAsItGoesSoAKillKeepsWhatCameBefore() throws {
+        let folder = makeTemporaryDirectory()
+        let journal = folder + "/journey.txt"
+        let log = folder + "/log"
+        let app = try startPostcard(["--record", journal, "--data-dir", folder + "/data", "postcard://profile/ada"],
+                                    environment: ["G_MESSAGES_DEBUG": "Postcard"], log: log)
+        defer { if app.isRunning { app.terminate() } }
+        func written() -> String { (try? String(contentsOfFile: journal, encoding: .utf8)) ?? "" }
+        try waitFor("the journal", timeout: 30) { written().contains(" path postcard://profile/ada\n") }
+        XCTAssertTrue(written().hasPrefix("# Postcard journey 1\n# Recorded by Postcard "), written())
+        kill(app.processIdentifier, SIGKILL)  // no chance to close anything
+        app.waitUntilExit()
+        let text = written()
+        XCTAssertTrue(text.hasSuffix("\n"), "every line written whole: \(text)")
+        let steps = try MainActor.assumeIsolated { try Journey(text: text) }.entries.map(\.step.name)
+        XCTAssertEqual(steps.first, "window", text)
+        XCTAssertTrue(text.contains(" path postcard://profile/ada\n"), "the link given opened, and was recorded: \(text)")
+        XCTAssertTrue(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("Recording the journey in \(journal)"))
+
+        // A journal that can't be written: the app says so and goes on.
+        let refused = folder + "/no-such-folder/journey.txt"
+        let other = try startPostcard(["--record", refused, "--data-dir", folder + "/data2"], environment: [:], log: log + "2")
+        defer { if other.isRunning { other.terminate() } }
+        try waitFor("the message", timeout: 30) {
+            ((try? String(contentsOfFile: log + "2", encoding: .utf8)) ?? "").contains("postcard: ")
+        }
+        XCTAssertTrue(other.isRunning, "the app goes on without a journal")
+        XCTAssertTrue(((try? String(contentsOfFile: log + "2", encoding: .utf8)) ?? "").contains(refused),
+                      "names the file it can't write")
+    }
+
     func testPostcardReplaysAJournalIntoANewDataFolder() throws {
         let journal = writeJournal("""
             0.200 choose "rocket.jpg"

@@ -53,7 +53,10 @@ final class RunningApp {
         } else if !started, let journey {
             replay(journey, fast: options.replaysFast)
         } else {
-            if !started, let record = options.recordPath {
+            // A journey starts on My Profile, with no draft offered and no pages restored (a replay starts
+            // there too); a link or photo given with it opens, and is recorded.
+            let recording = !started && options.recordPath != nil
+            if recording, let record = options.recordPath {
                 do {
                     controller.journeyRecorder = try JourneyRecorder(app: controller, path: record)
                     appLog.info("Recording the journey in \(record)")
@@ -61,12 +64,11 @@ final class RunningApp {
                     PostcardMain.printError("postcard: \(error)")
                     controller.showToast(localized("Can't record the journey: %s", "\(error)"))
                 }
-                return  // a journey starts on My Profile, with no draft offered and no pages restored
             }
             // What an earlier run left: an unfinished post is offered on My Profile; otherwise the pages
             // open at quit come back.
             // A link given at start-up opens instead of the pages kept at quit.
-            if restoring, !started, !controller.offerDraft(), options.link == nil { controller.restoreNavigation() }
+            if restoring, !started, !recording, !controller.offerDraft(), options.link == nil { controller.restoreNavigation() }
             if let first = options.files.first { controller.startNewPost(with: first) }
             if let link = options.link { controller.openWhenPossible(link) }
         }

@@ -8,8 +8,9 @@ import PostcardModel
 /// Replays a ``Journey`` in `app` (`postcard --replay FILE`) through the same widgets a user's input
 /// goes through: a path one route longer pushes it as a row's click does, one shorter activates Back,
 /// a flow starts from its page's button, a photo is activated in Choose a Photo's grid, the comment is
-/// typed into the comment field, Post, Cancel and the discard question's buttons are activated. Each
-/// step waits for the screen it leads to (up to ``stepTimeout``), and each flow's end and the last
+/// typed into the comment field (leaving the cursor after it), and Post, Cancel and the discard
+/// question's buttons are pressed (as their More menu item does when a narrow bar moved them there).
+/// Each step waits for the screen it leads to (up to ``stepTimeout``), and each flow's end and the last
 /// path are compared with what the journal says; the posts, replies and messages the replay stores get
 /// new ids, which later steps are mapped to. Main actor.
 @MainActor
@@ -153,7 +154,10 @@ public final class JourneyReplayer {
             let _: PhotoPickerPage = try await visible(entry)
         case .comment(let text):
             let page: CommentPage = try await visible(entry)
-            page.commentView.text = text
+            guard page.commentView.text != text else { break }
+            // Typed: the field then holds the text with the cursor after it.
+            page.commentView.text = ""
+            page.commentView.insertAtCursor(text)
         case .post:
             let page: CommentPage = try await visible(entry)
             try await wait(entry, "Post to be possible") { page.postButton.isSensitive }
