@@ -210,8 +210,21 @@ public enum ReviewGallery {
     /// order, named `journey-<line>-<step>` (`journey-007-choose`: stable while the journal's lines stay
     /// where they are, so galleries of the same journal compare), grouped under the journal's file name
     /// `title`, each captioned with its line as written.
+    /// A journal with `review snapshot SCREEN` steps (also `snapshot-more-menu`, `snapshot-missing-camera`:
+    /// the built-in tour) has those screens instead: the
+    /// gallery's own (``screens``, in their order) when it names only those, else one per snapshot.
     static func screens(of journey: Journey, title: String) -> [ReviewScreen] {
-        journey.entries.enumerated().map { index, entry in
+        let snapshots = journey.entries.compactMap { entry -> (String, Journey.Entry)? in
+            if case .review(let step, let values) = entry.step, step.hasPrefix("snapshot"), let name = values.first { (name, entry) } else { nil }
+        }
+        if !snapshots.isEmpty {
+            let names = Set(snapshots.map(\.0))
+            if names.isSubset(of: Set(screens.map(\.name))) { return screens.filter { names.contains($0.name) } }
+            return snapshots.map { name, entry in
+                ReviewScreen(name: name, screen: "Journey \(title)", state: name, caption: Journey.line(for: entry))
+            }
+        }
+        return journey.entries.enumerated().map { index, entry in
             let number = String(entry.line)
             let name = "journey-" + String(repeating: "0", count: max(0, 3 - number.count)) + number + "-" + entry.step.name
             return ReviewScreen(name: name, screen: "Journey \(title)", state: "step \(index + 1), line \(entry.line): \(entry.step.name)",

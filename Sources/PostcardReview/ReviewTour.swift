@@ -7,87 +7,95 @@ import PhotoPosting
 import PostcardApp
 import PostcardModel
 
-/// A walk through every screen for a UX review: drives the real app through its widgets as a user
-/// would and saves pictures of the window at each screen (``ReviewGallery/screens``), rendered by GTK
-/// itself, so it works under Xvfb with no window manager. At each screen it saves one picture per
-/// ``ReviewVariant`` (light, dark and high-contrast style), as `DIR/<screen>/<part>-<variant>.png`. `postcard-review --review-tour DIR` runs it once per
+/// A walk through every screen for a UX review: the journey `tour.journey` beside this file
+/// (``builtInJourney``), replayed in the real app through its widgets as a user's input would go
+/// (``JourneyReplayer``), with the gallery's own `review` steps: `review snapshot SCREEN` saves pictures
+/// of the window on top (``ReviewGallery/screens``), rendered by GTK itself, so it works under Xvfb with
+/// no window manager, and the others set up what no input makes (``Tour/perform(_:_:)``). At each
+/// screen it saves one picture per ``ReviewVariant`` (light, dark and high-contrast style), as
+/// `DIR/<screen>/<part>-<variant>.png`. `postcard-review --review-tour DIR` runs it once per
 /// ``ReviewPart`` (window width and scale) and makes the gallery (``ReviewGallery``).
 @MainActor
 enum ReviewTour {
+    /// The tour's journal, in the source tree beside this file (the review tool runs from a build of it).
+    nonisolated static var builtInJourney: FilePath {
+        FilePath(#filePath).removingLastComponent.appending("tour.journey")
+    }
+
     /// Runs the tour on `app`, then calls `finish(succeeded)` (which quits the app). A failure is
-    /// printed to standard error. `part` sizes the main window first (nil: as it is); `variants` are
-    /// saved at each screen. `onScreen` runs after each screen's pictures with the screen's name, while
-    /// the screen still shows in the last variant (tests read it over AT-SPI there).
+    /// printed to standard error, naming the journal's line and step. `part` sizes the main window first
+    /// (nil: as it is); `variants` are saved at each screen. `onScreen` runs after each screen's pictures
+    /// with the screen's name, while the screen still shows in the last variant (tests read it over
+    /// AT-SPI there).
     static func run(app: AppController, into directory: FilePath, part: ReviewPart? = nil,
                     variants: [ReviewVariant] = [ReviewVariant(dark: false, rightToLeft: false)],
                     onScreen: (@MainActor (String) async -> Void)? = nil,
                     finish: @escaping @MainActor (Bool) -> Void) {
-        Task.onMainLoop {
-            do {
-                var found: [LibraryPhoto] = []
-                try await app.library.scan { found += $0 }
-                let candidates = found
-                let readable = try await ImageDecoder.queue.run {
-                    candidates.filter { (try? ImageDecoder.header(uri: $0.photo.uri)) != nil }.map(\.photo)
-                }
-                guard readable.count >= 3 else {
-                    throw ReviewError(message: "the tour needs at least 3 readable photos in \(app.library.directory); found \(readable.count)")
-                }
-                try Files.makeDirectory(directory)
-                let tour = Tour(app: app, directory: directory, photos: readable.map(\.fileName), part: part, variants: variants,
-                                onScreen: onScreen)
-                try await tour.walk()
-                StyleManager.default.colorScheme = .followDesktop
-                print("Review pictures\(part.map { " (\($0.name))" } ?? "") saved in \(directory)")
-                // Every screen has been used: Swift's global executor (libdispatch's pool) must not have been.
-                let pool = ProcessThreads.globalExecutorThreads()
-                print("Swift's global thread pool: \(pool.isEmpty ? "not started" : "started: " + pool.map(\.label).joined(separator: " "))")
-                if let seconds = IdleAfterTour.seconds { try await IdleAfterTour.measure(app, seconds: seconds, photos: readable) }
-                finish(true)
-            } catch {
-                PostcardMain.printError("postcard: review tour failed: \(error)")
-                StyleManager.default.colorScheme = .followDesktop
-                finish(false)
-            }
+        let journey: Journey
+        do {
+            guard let text = Files.readText(builtInJourney) else { throw ReviewError(message: "can't read \(builtInJourney)") }
+            journey = try Journey(text: text)
+        } catch {
+            PostcardMain.printError("postcard: review tour failed: \(builtInJourney): \(error)")
+            return finish(false)
         }
+        run(journey: journey, title: builtInJourney.lastComponent.displayName, app: app, into: directory, part: part,
+            variants: variants, onScreen: onScreen, finish: finish)
     }
 }
 
 extension ReviewTour {
-    /// Replays `journey` on `app` (``JourneyReplayer``, as fast as the screens allow) and saves a picture
-    /// of each step once its screen shows, in every one of `variants`, as the screen
-    /// ``ReviewGallery/screens(of:title:)`` names it; then calls `finish(succeeded)`. `part` sizes the main
-    /// window first, and the journal's own `window` steps are passed over. A step that cannot be replayed
-    /// is printed to standard error, naming it, and the run fails.
+    /// Replays `journey` on `app` (``JourneyReplayer``, as fast as the screens allow) and saves pictures
+    /// in every one of `variants`: at each `review snapshot SCREEN` step when it has them (the built-in
+    /// tour), else of each step once its screen shows; the screens are those
+    /// ``ReviewGallery/screens(of:title:)`` names. The gallery's other `review` steps set up what no
+    /// input makes (``Tour/perform(_:_:)``). Then calls `finish(succeeded)`. `part` sizes the main window
+    /// first, and the journal's own `window` steps are passed over. A step that cannot be replayed is
+    /// printed to standard error, naming its line and step, and the run fails.
     static func run(journey: Journey, title: String, app: AppController, into directory: FilePath, part: ReviewPart?,
-                    variants: [ReviewVariant], finish: @escaping @MainActor (Bool) -> Void) {
+                    variants: [ReviewVariant], onScreen: (@MainActor (String) async -> Void)? = nil,
+                    finish: @escaping @MainActor (Bool) -> Void) {
         Task.onMainLoop {
             do {
                 try Files.makeDirectory(directory)
                 let screens = ReviewGallery.screens(of: journey, title: title)
-                let tour = Tour(app: app, directory: directory, photos: [], part: part, variants: variants, onScreen: nil,
+                let tour = Tour(app: app, directory: directory, part: part, variants: variants, onScreen: onScreen,
                                 screenNames: Set(screens.map(\.name)))
-                // Laid out once first: a default size set before the window's first layout is not kept.
-                try await tour.waitUntil("main window") { app.mainWindow.window.isMapped && app.mainWindow.window.width > 0 }
-                if let part {
-                    app.mainWindow.window.setDefaultSize(width: part.width, height: part.height)
-                    try await tour.waitUntil("width \(part.width)") { abs(app.mainWindow.window.width - part.width) <= 12 }
-                }
+                try await tour.sizeWindow()
                 let replayer = JourneyReplayer(app: app, journey: journey, pace: .fast)
                 replayer.followsWindowSteps = false
-                var step = 0
-                replayer.afterStep = { _ in
-                    let screen = screens[step]
-                    step += 1
-                    try await tour.settle()
-                    try await tour.save(tour.windowShown, screen.name)
+                replayer.performReviewStep = { name, values, entry in
+                    do {
+                        try await tour.perform(name, values)
+                    } catch let error as JourneyError {
+                        throw error
+                    } catch {
+                        throw JourneyError(line: entry.line, step: "review \(name)", reason: .notReplayable("\(error)"))
+                    }
+                }
+                if !journey.hasSnapshots {
+                    var step = 0
+                    replayer.afterStep = { _ in
+                        let screen = screens[step]
+                        step += 1
+                        try await tour.settle()
+                        try await tour.save(tour.windowShown, screen.name)
+                    }
                 }
                 try await replayer.run()
                 StyleManager.default.colorScheme = .followDesktop
-                print("Review pictures of \(screens.count) steps\(part.map { " (\($0.name))" } ?? "") saved in \(directory)")
+                print("Review pictures of \(screens.count) screens\(part.map { " (\($0.name))" } ?? "") saved in \(directory)")
+                // Every screen has been used: Swift's global executor (libdispatch's pool) must not have been.
+                let pool = ProcessThreads.globalExecutorThreads()
+                print("Swift's global thread pool: \(pool.isEmpty ? "not started" : "started: " + pool.map(\.label).joined(separator: " "))")
+                if let seconds = IdleAfterTour.seconds {
+                    var found: [LibraryPhoto] = []
+                    try await app.library.scan { found += $0 }
+                    try await IdleAfterTour.measure(app, seconds: seconds, photos: found.map(\.photo))
+                }
                 finish(true)
             } catch {
-                PostcardMain.printError("postcard: review of the journey \(title) failed: \(error)")
+                PostcardMain.printError("postcard: review tour \(title) failed: \(error)")
                 StyleManager.default.colorScheme = .followDesktop
                 finish(false)
             }
@@ -95,40 +103,68 @@ extension ReviewTour {
     }
 }
 
+extension Journey {
+    /// Whether it names its pictures (`review snapshot SCREEN` steps), as the built-in tour does.
+    var hasSnapshots: Bool {
+        entries.contains { if case .review("snapshot", _) = $0.step { true } else { false } }
+    }
+}
+
 extension Tour {
-    /// The window on top: the discard question, a flow's or dialog's own window, else the main window
-    /// (where a bottom sheet shows).
+    /// The window on top: Keyboard Shortcuts or About, the discard question, a page presented alone, a
+    /// flow's own window, else the main window (where a bottom sheet shows).
     var windowShown: Window {
+        for window in [app.shortcutsWindow, app.aboutWindow].compactMap({ $0 }) where window.isMapped { return window }
         if let question = MessageDialog.shown().first, question.window.isMapped { return question.window }
-        for dialog in [app.flowDialog, app.presentedMyCode, app.presentedScanner, app.presentedMessage].compactMap({ $0 })
+        for dialog in [app.presentedWebPage, app.presentedMessage, app.presentedScanner, app.presentedMyCode, app.flowDialog].compactMap({ $0 })
         where !dialog.isDismissed && window(of: dialog).isMapped {
             return window(of: dialog)
         }
         return main
     }
 
-    /// Waits until what the screen shows has loaded: the thumbnails of Choose a Photo, a post's photo,
-    /// and no page moving, so that pictures of the same journey come out the same on every run.
-    func settle() async throws {
+    /// The page on top: of a page presented alone, the running flow's, else the main stack's.
+    private var pageShown: Page? {
+        for dialog in [app.presentedWebPage, app.presentedMessage, app.presentedScanner, app.presentedMyCode].compactMap({ $0 })
+        where !dialog.isDismissed {
+            return dialog.stack.visiblePage ?? dialog.root
+        }
+        return (app.flowDialog?.stack ?? stack).visiblePage
+    }
+
+    /// Waits until what the screen shows has loaded — the thumbnails of Choose a Photo, a post's photo,
+    /// the newest post's in a feed, replies and messages in their lists, a camera's first frames, a web page — and
+    /// no page is moving, so that pictures of the same journey come out the same on every run; with
+    /// `keepingToasts`, until a toast shows.
+    func settle(keepingToasts: Bool = false) async throws {
         let stack = app.flowDialog?.stack ?? self.stack
         try await waitUntil("the pages to stop moving") { stack.transition == .idle && self.stack.transition == .idle }
-        switch stack.visiblePage {
-        case let picker as PhotoPickerPage: try await waitUntil("the thumbnails") { picker.hasSettled && picker.pendingThumbnails == 0 }
+        switch pageShown {
+        case let picker as PhotoPickerPage: try await waitUntil("the thumbnails") { !picker.isScanning && picker.pendingThumbnails == 0 }
         case let detail as PhotoDetailPage: try await waitUntil("the photo") { detail.isPhotoLoaded }
         case let comment as CommentPage: try await waitUntil("the photo") { comment.hasDecodedPhoto || !comment.isPhotoReadable }
         case let profile as ProfilePage:
-            try await waitUntil("the feed's photos") { profile.feedItems.allSatisfy { $0.card == nil || $0.isPhotoLoaded } }
+            try await waitUntil("the newest post's photo") { profile.feedItems.first.map { $0.card == nil || $0.isPhotoLoaded } ?? true }
+        case let thread as CommentThreadPage:
+            let count = (try? app.store.replies(to: thread.post).count) ?? 0
+            try await waitUntil("the replies") { thread.replyRows.count == count }
+        case let messages as MessagesPage:
+            let count = (try? app.store.messages().count) ?? 0
+            try await waitUntil("the messages") { messages.rows.count == count }
+        case let camera as CameraPage: _ = try await waitForCamera(in: nil, page: camera)
+        case let web as WebPage:
+            try await waitUntil("the web page") { !web.isLoading }
+            if web.loadError == nil { await MainLoopBridge.sleep(seconds: 0.6) }  // painted
         default: break
         }
+        if keepingToasts { try await waitUntil("a toast") { !app.toasts.toasts.isEmpty } }
     }
 }
 
 @MainActor
-private struct Tour {
+private final class Tour {
     let app: AppController
     let directory: FilePath
-    /// Readable photos of the library, at least 3; the tour picks from these.
-    let photos: [String]
     /// The main window's width and the scale; nil: the window as it is, no part name in file names.
     let part: ReviewPart?
     /// Saved at each screen.
@@ -136,357 +172,286 @@ private struct Tour {
     /// Runs after each screen (see ``ReviewTour/run(app:into:part:variants:onScreen:finish:)``).
     let onScreen: (@MainActor (String) async -> Void)?
     /// The names ``save(_:_:overlays:settle:keepingToasts:)`` takes: the gallery's screens.
-    var screenNames = Set(ReviewGallery.screens.map(\.name))
-    func photo(_ preferred: String, else index: Int) -> String {
-        photos.contains(preferred) ? preferred : photos[index % photos.count]
+    let screenNames: Set<String>
+    /// The comment before `review near-the-limit`, for `review restore-comment`.
+    private var typedComment = ""
+    /// The library the app had before `review library`.
+    private lazy var library = app.library
+    /// The post `review add-post-on-friend` stored.
+    private var onFriends: Post?
+
+    init(app: AppController, directory: FilePath, part: ReviewPart?, variants: [ReviewVariant],
+         onScreen: (@MainActor (String) async -> Void)?, screenNames: Set<String> = Set(ReviewGallery.screens.map(\.name))) {
+        self.app = app
+        self.directory = directory
+        self.part = part
+        self.variants = variants
+        self.onScreen = onScreen
+        self.screenNames = screenNames
     }
+
     var main: Window { app.mainWindow.window }
     var stack: NavigationStack { app.mainWindow.stack }
     /// Where a flow's pages show: its own dialog window, or the main window with the flow as a bottom
     /// sheet in it (narrow windows; see ``ModalDialog/Style``).
     func window(of dialog: ModalDialog) -> Window { dialog.style == .bottomSheet ? main : dialog.window }
 
-    func walk() async throws {
-        try await waitUntil("main window") { main.isMapped }
+    /// Waits for the main window, then gives it the part's size.
+    func sizeWindow() async throws {
+        // Laid out once first: a default size set before the window's first layout is not kept.
+        try await waitUntil("main window") { main.isMapped && main.width > 0 }
         if let part {
             main.setDefaultSize(width: part.width, height: part.height)
             try await waitUntil("width \(part.width)") { abs(main.width - part.width) <= 12 }
         }
-        try await save(main, "my-profile")
-        app.primaryMenu.openMenu()
-        try await waitUntil("the primary menu") { app.primaryMenu.isMenuOpen && app.primaryMenu.menuPopover?.isMapped == true }
-        try await save(main, "primary-menu", overlays: [app.primaryMenu.menuPopover].compactMap { $0 })
-        app.primaryMenu.closeMenu()
-        try await waitUntil("the menu closed") { !app.primaryMenu.isMenuOpen }
-        // Two earlier posts (stored as a flow stores them), so the feed runs under the bar at 1280 × 800 too.
-        for (name, text) in [(photo("hubble_deep_field.jpg", else: 0), "Galaxies, as far as Hubble sees"),
-                             (photo("retina.jpg", else: 1), "My eye doctor's best picture")] {
-            let post = try app.store.addNow(photo: Photo(path: app.library.directory.appending(name)), comment: text,
-                                         author: Identity.localID, profile: Identity.localID)
-            app.myProfile.insertNewPost(post)
-        }
-
-        let dialog = try await openPhotoFlow(app.myProfile.postButton)
-        try await save(window(of: dialog), "choose-a-photo")
-        let comment = try await choose(photo("coffee.png", else: 0), in: dialog.stack)
-        comment.commentView.insertAtCursor("First coffee of the day.\nPosted from Postcard.")
-        try await save(window(of: dialog), "add-a-comment")
-        try await waitUntil("Post enabled") { comment.postButton.isSensitive }
-        // A post the database refuses (as a full disk would): the error shows and the text stays.
-        try app.store.execute("CREATE TRIGGER review_refuse BEFORE INSERT ON posts BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
-        comment.postButton.activate()
-        try await waitUntil("the failure") { comment.errorLabel.isVisible && comment.postButton.isSensitive }
-        try await save(window(of: dialog), "add-a-comment-failed")
-        try app.store.execute("DROP TRIGGER review_refuse")
-        comment.errorLabel.isVisible = false
-        // The draft can't be kept (a full disk): what the page says while Postcard keeps trying.
-        comment.showDraftStatus(.notSaved(reason: localized("the disk is full")))
-        try await save(window(of: dialog), "add-a-comment-not-saved")
-        comment.showDraftStatus(.saved)
-        // Near the limit on a comment's length: the counter.
-        let typed = comment.commentView.text
-        comment.commentView.insertAtCursor(" " + String(repeating: "More about this coffee. ", count: 87))
-        try await save(window(of: dialog), "add-a-comment-near-the-limit")
-        comment.commentView.text = typed
-        try await saveMoreMenu(of: dialog, as: "add-a-comment-more-menu")
-        comment.postButton.activate()
-        try await waitUntil("the new post") { dialog.isDismissed && app.myProfile.feedItems.first?.isPhotoLoaded == true }
-        try await waitUntil("the Posted toast") { app.toasts.shownButton(labeled: localized("View")) != nil }
-        try await save(main, "my-profile-posted-toast", keepingToasts: true)
-        try await save(main, "my-profile-with-post")
-
-        let second = try await openPhotoFlow(app.myProfile.postButton)
-        let draft = try await choose(photo("rocket.jpg", else: 1), in: second.stack)
-        draft.commentView.insertAtCursor("Liftoff")
-        second.cancelButton.activate()
-        try await waitUntil("the discard question") { !MessageDialog.shown().isEmpty }
-        try await save(MessageDialog.shown()[0].window, "discard-this-post")
-        MessageDialog.shown()[0].keepButton.activate()
-        draft.commentView.text = "Falcon 9 on the pad"
-        try await waitUntil("Post enabled") { draft.postButton.isSensitive }
-        draft.postButton.activate()
-        try await waitUntil("the second post") { second.isDismissed && app.myProfile.posts.first?.comment == "Falcon 9 on the pad" }
-        // The new post's row drawn with its photo first: a list keeps the row at the top in place when one
-        // is inserted above it, so scrolling earlier would land a post further down on some runs.
-        try await waitUntil("the second post's row") {
-            app.myProfile.feedItems.first?.commentLabel.text == "Falcon 9 on the pad" && app.myProfile.feedItems.first?.isPhotoLoaded == true
-        }
-        try await waitUntil("the feed taller than the window") { app.myProfile.scroller.maximumVerticalOffset >= 260 }
-        app.myProfile.scroller.verticalOffset = 260
-        try await waitUntil("scrolled") { abs(app.myProfile.scroller.verticalOffset - 260) < 1 }
-        try await save(main, "my-profile-scrolled-under-the-bar", settle: .seconds(3.2))
-        app.myProfile.scroller.verticalOffset = 0
-
-        // Choose a Photo over an empty folder and over one with a damaged photo.
-        let library = app.library
-        let empty = app.store.directory.appending("review-empty-library")
-        let damaged = app.store.directory.appending("review-damaged-library")
-        try Files.makeDirectory(empty)
-        try Files.makeDirectory(damaged)
-        try Files.writeText("not a photo", to: damaged.appending("damaged.jpg"))
-        try Files.copy(library.directory.appending(photo("chelsea.png", else: 2)), to: damaged.appending(photo("chelsea.png", else: 2)))
-        for (folder, name) in [(empty, "choose-a-photo-no-photos"), (damaged, "choose-a-photo-damaged-photo")] {
-            app.switchLibrary(to: PhotoLibrary(directory: folder))
-            let flow = try await openPhotoFlow(app.myProfile.postButton)
-            try await save(window(of: flow), name, settle: .seconds(3.2))
-            flow.cancelButton.activate()
-            try await waitUntil("the flow closed") { flow.isDismissed && app.activeFlow == nil }
-        }
-        app.switchLibrary(to: library)
-
-        app.myProfile.friendButtons.first?.activate()
-        try await waitForStack(depth: 2)
-        try await save(main, "friend-profile")
-        stack.backButton.activate()
-        try await waitForStack(depth: 1)
-
-        app.myProfile.activatePost(at: 1)  // the first post the tour made in New Post
-        try await waitForStack(depth: 2)
-        let detail = stack.visiblePage as! PhotoDetailPage
-        try await waitUntil("the detail photo") { detail.isPhotoLoaded }
-        try await save(main, "post-detail-pushed")
-
-        try await activateButton("Comments", in: detail)
-        try await waitForStack(depth: 3)
-        let thread = stack.visiblePage as! CommentThreadPage
-        try await save(main, "comments")
-        stack.showHistoryMenu()
-        try await waitUntil("the history menu") { stack.historyMenu.isOpen && stack.historyMenu.isMapped }
-        try await save(main, "back-history-menu", overlays: [stack.historyMenu])
-        stack.historyMenu.popdown()
-        try await waitUntil("the history menu closed") { !stack.historyMenu.isOpen }
-        thread.replyButton.activate()
-        try await waitUntil("the reply flow") { (stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 && stack.transition == .idle }
-        try await save(main, "choose-a-photo-reply-pushed")
-        let reply = try await choose(photo("chelsea.png", else: 2), in: stack)
-        reply.commentView.insertAtCursor("Chelsea approves.")
-        try await save(main, "add-a-comment-reply-pushed")
-        try await waitUntil("Post enabled") { reply.postButton.isSensitive }
-        reply.postButton.activate()
-        try await waitUntil("the reply") { thread.replyRows.count == 1 && stack.visiblePage === thread && stack.transition == .idle }
-        try await save(main, "comments-with-reply")
-        stack.backButton.activate()
-        try await waitForStack(depth: 2)
-
-        try await activateBarButton(localized("Edit Caption"))  // found by its label, in the language shown
-        try await waitForStack(depth: 3)
-        try await save(main, "edit-caption")
-        stack.popToRoot()
-        try await waitForStack(depth: 1)
-
-        app.messagesButton.activate()
-        try await waitForStack(depth: 2)
-        let messages = stack.visiblePage as! MessagesPage
-        try await save(main, "messages")
-        messages.newMessageButton.activate()
-        try await waitUntil("Choose Recipient") { app.flowDialog?.stack.visiblePage is ChooseRecipientPage }
-        let messageDialog = app.flowDialog!
-        try await save(window(of: messageDialog), "choose-recipient")
-        (messageDialog.stack.visiblePage as! ChooseRecipientPage).friendButtons[1].activate()
-        try await waitUntil("the photo step") {
-            (messageDialog.stack.visiblePage as? PhotoPickerPage)?.pendingThumbnails == 0 && messageDialog.stack.transition == .idle
-        }
-        try await save(window(of: messageDialog), "choose-a-photo-message")
-        let note = try await choose(photo("astronaut.png", else: 0), in: messageDialog.stack)
-        note.commentView.insertAtCursor("Look who I met!")
-        try await save(window(of: messageDialog), "add-a-comment-message")
-        try await waitUntil("Post enabled") { note.postButton.isSensitive }
-        note.postButton.activate()
-        try await waitUntil("the message") { messageDialog.isDismissed && messages.rows.count == 1 }
-        try await save(main, "messages-with-message")
-
-        messages.rows[0].openButton.activate()
-        try await waitUntil("the message detail") { app.presentedMessage?.root.view.isMapped == true }
-        let presented = app.presentedMessage!
-        try await waitUntil("its photo") { (presented.root as? PhotoDetailPage)?.isPhotoLoaded == true }
-        try await save(window(of: presented), "post-detail-presented")  // a bottom sheet in a narrow window
-        presented.closeButton.activate()
-        try await waitUntil("the message closed") { app.presentedMessage == nil || presented.isDismissed }
-
-        // The camera (use `--camera test` where there is none): pushed in the flow, then alone as Quick Snap.
-        stack.popToRoot()
-        try await waitForStack(depth: 1)
-        let cameraFlow = try await openPhotoFlow(app.myProfile.postButton)
-        (cameraFlow.stack.visiblePage as! PhotoPickerPage).takePhotoButton.activate()
-        _ = try await waitForCamera(in: cameraFlow.stack)
-        try await save(window(of: cameraFlow), "camera-pushed")
-        cameraFlow.cancelButton.activate()
-        try await waitUntil("the flow closed") { cameraFlow.isDismissed && app.activeFlow == nil }
-        app.myProfile.quickSnapButton?.activate()
-        try await waitUntil("Quick Snap") { app.flowDialog?.stack.visiblePage is CameraPage }
-        let quickSnap = app.flowDialog!
-        let alone = try await waitForCamera(in: quickSnap.stack)
-        try await save(window(of: quickSnap), "camera-presented")
-        if alone.problem == nil {
-            alone.shutterButton.activate()
-            try await waitUntil("Add a Comment after the shot") { quickSnap.stack.visiblePage is CommentPage && quickSnap.stack.transition == .idle }
-            try await save(window(of: quickSnap), "add-a-comment-after-quick-snap")
-        }
-        // Close on the camera's own bar, Cancel above it (nothing typed: either closes at once).
-        (quickSnap.stack.pages.count > 1 ? quickSnap.cancelButton : quickSnap.closeButton).activate()
-        try await waitUntil("Quick Snap closed") { quickSnap.isDismissed }
-        // The problem state, as a camera that is not there shows it.
-        let missing = CameraPage(settings: CameraSettings(sources: [.device(path: "/dev/video99")],
-                                                          captureDirectory: app.camera.captureDirectory))
-        let missingDialog = ModalDialog(over: app.myProfile, presenting: missing)
-        missingDialog.present()
-        _ = try await waitForCamera(in: nil, page: missing)
-        try await save(window(of: missingDialog), "camera-no-camera")
-        missingDialog.dismiss()
-
-        // The guide under the translucent bar: at the top, scrolled, and presented alone over the flow.
-        guard let guide = app.showGuide() else { throw ReviewError(message: "the guide is missing") }
-        try await waitForWebPage(guide)
-        try await save(main, "web-page-pushed", settle: .seconds(3.2))
-        _ = try await guide.evaluateJavaScript("window.scrollTo(0, 240); 0")
-        try await save(main, "web-page-scrolled-under-the-bar", settle: .seconds(3.2))
-        stack.popToRoot()
-        try await waitForStack(depth: 1)
-        let flow = try await openPhotoFlow(app.myProfile.postButton)
-        guard let presentedGuide = app.presentGuide(section: "posting", over: flow.stack.visiblePage!) else {
-            throw ReviewError(message: "the guide is missing")
-        }
-        try await waitForWebPage(presentedGuide.root as! WebPage)
-        try await save(window(of: presentedGuide), "web-page-presented", settle: .seconds(3.2))
-        presentedGuide.dismiss()
-        flow.cancelButton.activate()
-        try await waitUntil("the flow closed") { flow.isDismissed && app.activeFlow == nil }
-        // A page that cannot load.
-        let failing = WebPage(uri: "http://127.0.0.1:9/")  // a port WebKit refuses
-        stack.push(failing)
-        try await waitUntil("the error page") { failing.loadError != nil && stack.transition == .idle }
-        try await save(main, "web-page-failed-to-load", settle: .seconds(3.2))
-        stack.popToRoot()
-        try await waitForStack(depth: 1)
-
-        // Keyboard Shortcuts and About, from the primary menu.
-        app.primaryMenu.activateItem(localized("Keyboard Shortcuts"))  // found by its label, in the language shown
-        try await waitUntil("Keyboard Shortcuts") { app.shortcutsWindow?.isMapped == true }
-        try await save(app.shortcutsWindow!, "keyboard-shortcuts")
-        app.shortcutsWindow?.destroy()
-        app.primaryMenu.activateItem(localized("About Postcard"))
-        try await waitUntil("About") { app.aboutWindow?.isMapped == true }
-        try await save(app.aboutWindow!, "about")
-        app.aboutWindow?.destroy()
-
-        // Links from outside: a post on a friend's profile opens above that profile, and a link to a post
-        // that is gone opens Not Found.
-        let friend = app.people.friendPeople[0]
-        let onFriends = try app.store.addNow(photo: Photo(path: app.library.directory.appending(photo("rocket.jpg", else: 1))),
-                                          comment: "For \(friend.name): postcard://profile/\(friend.id)",
-                                          author: Identity.localID, profile: friend.id)
-        try await waitUntil("About closed") { !app.isBusyWithAFlowOrDialog }
-        app.open(link: Route.post(onFriends.id).link)
-        try await waitForStack(depth: 3)
-        let linked = stack.visiblePage as! PhotoDetailPage
-        try await waitUntil("the linked post's photo") { linked.isPhotoLoaded }
-        try await save(main, "post-opened-by-link")
-        app.open(link: Route.comments(999_999).link)
-        try await waitForStack(depth: 2)
-        try await save(main, "link-not-found")
-        stack.popToRoot()
-        try await waitForStack(depth: 1)
-
-        // Delete on a post's page: the page goes, and a toast offers Undo; Undo brings the post back.
-        app.open(link: Route.post(onFriends.id).link)
-        try await waitForStack(depth: 3)
-        let doomed = stack.visiblePage as! PhotoDetailPage
-        try await waitUntil("the post's photo") { doomed.isPhotoLoaded }
-        try await activateButton(localized("Delete"), in: doomed)
-        try await waitForStack(depth: 2)
-        try await waitUntil("Undo") { app.toasts.shownButton(labeled: localized("Undo")) != nil }
-        try await save(main, "post-deleted-undo", keepingToasts: true)
-        guard let undo = app.toasts.shownButton(labeled: localized("Undo")) else {
-            throw ReviewError(message: "Undo went before it was pressed")
-        }
-        undo.activate()
-        try await waitUntil("the post back") { (try? app.store.post(id: onFriends.id)) != nil }
-        stack.popToRoot()
-        try await waitForStack(depth: 1)
-        try await walkFriendsAndCodes()
     }
 
-    /// Scan a Code presented alone (looking, a code read, no camera), My Code, and Add Friend with the
-    /// scanner pushed (a code refused) and New Friend. The camera is a still picture (`--camera image:`),
-    /// so each picture is the same every run: a photo with no code in it, then QR codes made by the app's
-    /// own encoder.
-    func walkFriendsAndCodes() async throws {
+    /// The running flow's dialog, or an error naming `what` needed it.
+    private func flowDialog(_ what: String) throws -> ModalDialog {
+        guard let dialog = app.flowDialog else { throw ReviewError(message: "\(what): no flow dialog is open") }
+        return dialog
+    }
+
+    /// The Add a Comment page shown in the running flow.
+    private func commentPage(_ what: String) throws -> CommentPage {
+        guard let page = (app.flowDialog?.stack ?? stack).visiblePage as? CommentPage else {
+            throw ReviewError(message: "\(what): Add a Comment is not shown")
+        }
+        return page
+    }
+
+    /// A picture of `text` as a QR code (the app's own encoder), in the data folder, as a still camera.
+    private func codePicture(_ name: String, of text: String) throws -> CameraSource {
         let folder = app.store.directory.appending("review-codes")
         try Files.makeDirectory(folder)
-        func picture(_ name: String, of text: String) throws -> CameraSource {
-            let path = folder.appending(name)
-            guard try QRCode(encoding: text).texture(modulePixels: 10)?.save(toPNG: path) == true else {
-                throw ReviewError(message: "can't write \(path)")
-            }
-            return .image(path: path.string ?? "")
+        let path = folder.appending(name)
+        guard try QRCode(encoding: text).texture(modulePixels: 10)?.save(toPNG: path) == true else {
+            throw ReviewError(message: "can't write \(path)")
         }
-        let cameraBefore = app.camera.sources
-        defer { if let source = cameraBefore.first { app.switchCamera(to: source) } }
+        return .image(path: path.string ?? "")
+    }
 
-        func presented(_ dialog: () -> ModalDialog?) async throws -> ModalDialog {
-            try await waitUntil("presented") { dialog()?.root.view.isMapped == true && dialog()?.stack.transition == .idle }
-            return dialog()!
+    private func presented(_ dialog: () -> ModalDialog?) async throws -> ModalDialog {
+        try await waitUntil("presented") { dialog()?.root.view.isMapped == true && dialog()?.stack.transition == .idle }
+        return dialog()!
+    }
+
+    /// Does the review step `name` with `values` (see `tour.journey`).
+    /// - Throws: ``ReviewError`` for a step it does not know or a screen that did not come.
+    func perform(_ name: String, _ values: [String]) async throws {
+        func value(_ index: Int) throws -> String {
+            guard index < values.count else { throw ReviewError(message: "review \(name) needs \(index + 1) values") }
+            return values[index]
         }
-        func scanner(until state: @escaping (ScanCodePage.State) -> Bool) async throws -> ModalDialog {
+        switch name {
+        case "snapshot":
+            let options = Set(values.dropFirst())
+            let screen = try value(0)
+            var overlays: [Widget] = []
+            if options.contains("overlay=primary-menu") { overlays = [app.primaryMenu.menuPopover].compactMap { $0 } }
+            if options.contains("overlay=history-menu") { overlays = [stack.historyMenu] }
+            let settle = options.first { $0.hasPrefix("settle=") }.flatMap { Double($0.dropFirst(7)) } ?? 0.4
+            try await self.settle(keepingToasts: options.contains("keep-toasts"))
+            try await save(windowShown, screen, overlays: overlays, settle: .milliseconds(Int(settle * 1000)),
+                           keepingToasts: options.contains("keep-toasts"))
+        case "open-menu":
+            if try value(0) == "primary" {
+                app.primaryMenu.openMenu()
+                try await waitUntil("the primary menu") { app.primaryMenu.isMenuOpen && app.primaryMenu.menuPopover?.isMapped == true }
+            } else {
+                stack.showHistoryMenu()
+                try await waitUntil("the history menu") { stack.historyMenu.isOpen && stack.historyMenu.isMapped }
+            }
+        case "close-menu":
+            if try value(0) == "primary" {
+                app.primaryMenu.closeMenu()
+                try await waitUntil("the menu closed") { !app.primaryMenu.isMenuOpen }
+            } else {
+                stack.historyMenu.popdown()
+                try await waitUntil("the history menu closed") { !stack.historyMenu.isOpen }
+            }
+        case "add-post":
+            let post = try app.store.addNow(photo: Photo(path: app.library.directory.appending(try value(0))), comment: try value(1),
+                                            author: Identity.localID, profile: Identity.localID)
+            app.myProfile.insertNewPost(post)
+        case "refuse-posts":
+            // A post the database refuses (as a full disk would): the error shows and the text stays.
+            try app.store.execute("CREATE TRIGGER review_refuse BEFORE INSERT ON posts BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+        case "accept-posts":
+            try app.store.execute("DROP TRIGGER review_refuse")
+            let page = try commentPage(name)
+            try await waitUntil("the failure") { page.errorLabel.isVisible && page.postButton.isSensitive }
+            page.errorLabel.isVisible = false
+        case "draft-status":
+            // The draft can't be kept (a full disk): what the page says while Postcard keeps trying.
+            let page = try commentPage(name)
+            page.showDraftStatus(try value(0) == "saved" ? .saved : .notSaved(reason: localized("the disk is full")))
+        case "near-the-limit":
+            let page = try commentPage(name)
+            typedComment = page.commentView.text
+            page.commentView.insertAtCursor(" " + String(repeating: "More about this coffee. ", count: 87))
+        case "restore-comment":
+            try commentPage(name).commentView.text = typedComment
+        case "snapshot-more-menu":
+            try await saveMoreMenu(of: try flowDialog(name), as: try value(0))
+        case "scroll-feed":
+            let offset = Double(try value(0)) ?? 0
+            if offset > 0 {
+                // The new post's row drawn with its photo first: a list keeps the row at the top in place
+                // when one is inserted above it, so scrolling earlier would land a post further down.
+                let newest = try app.store.posts(onProfile: Identity.localID, limit: 1).first?.comment
+                try await waitUntil("the newest post's row") {
+                    app.myProfile.feedItems.first?.commentLabel.text == newest && app.myProfile.feedItems.first?.isPhotoLoaded == true
+                }
+                try await waitUntil("the feed taller than the window") { app.myProfile.scroller.maximumVerticalOffset >= offset }
+                app.myProfile.scroller.verticalOffset = offset
+                try await waitUntil("scrolled") { abs(app.myProfile.scroller.verticalOffset - offset) < 1 }
+            } else {
+                app.myProfile.scroller.verticalOffset = 0
+            }
+        case "library":
+            _ = library
+            switch try value(0) {
+            case "empty":
+                let empty = app.store.directory.appending("review-empty-library")
+                try Files.makeDirectory(empty)
+                app.switchLibrary(to: PhotoLibrary(directory: empty))
+            case "damaged":
+                let damaged = app.store.directory.appending("review-damaged-library")
+                try Files.makeDirectory(damaged)
+                try Files.writeText("not a photo", to: damaged.appending("damaged.jpg"))
+                try Files.copy(library.directory.appending("chelsea.png"), to: damaged.appending("chelsea.png"))
+                app.switchLibrary(to: PhotoLibrary(directory: damaged))
+            default:
+                app.switchLibrary(to: library)
+            }
+        case "open-message":
+            guard let messages = stack.visiblePage as? MessagesPage, let row = messages.rows.first else {
+                throw ReviewError(message: "no message row to open")
+            }
+            row.openButton.activate()
+            try await waitUntil("the message detail") { app.presentedMessage?.root.view.isMapped == true }
+            let presented = app.presentedMessage!
+            try await waitUntil("its photo") { (presented.root as? PhotoDetailPage)?.isPhotoLoaded == true }
+        case "close-message":
+            guard let presented = app.presentedMessage else { throw ReviewError(message: "no message is presented") }
+            presented.closeButton.activate()
+            try await waitUntil("the message closed") { app.presentedMessage == nil || presented.isDismissed }
+        case "snapshot-missing-camera":
+            // The problem state, as a camera that is not there shows it.
+            let missing = CameraPage(settings: CameraSettings(sources: [.device(path: "/dev/video99")],
+                                                              captureDirectory: app.camera.captureDirectory))
+            let missingDialog = ModalDialog(over: app.myProfile, presenting: missing)
+            missingDialog.present()
+            _ = try await waitForCamera(in: nil, page: missing)
+            try await save(window(of: missingDialog), try value(0))
+            missingDialog.dismiss()
+        case "scroll-web":
+            guard let page = stack.visiblePage as? WebPage else { throw ReviewError(message: "no web page is shown") }
+            _ = try await page.evaluateJavaScript("window.scrollTo(0, \(Int(try value(0)) ?? 0)); 0")
+        case "present-guide":
+            guard let page = app.flowDialog?.stack.visiblePage,
+                  let guide = app.presentGuide(section: try value(0), over: page) else {
+                throw ReviewError(message: "the guide is missing")
+            }
+            try await waitForWebPage(guide.root as! WebPage)
+        case "dismiss-guide":
+            app.presentedWebPage?.dismiss()
+        case "push-failing-web-page":
+            let failing = WebPage(uri: "http://127.0.0.1:9/")  // a port WebKit refuses
+            stack.push(failing)
+            try await waitUntil("the error page") { failing.loadError != nil && stack.transition == .idle }
+        case "pop-to-root":
+            stack.popToRoot()
+            try await waitUntil("My Profile") { stack.pages.count == 1 && stack.transition == .idle }
+        case "open-from-menu":
+            let label = localized(try value(0))  // found by its label, in the language shown
+            app.primaryMenu.activateItem(label)
+            try await waitUntil(label) { [app.shortcutsWindow, app.aboutWindow].contains { $0?.isMapped == true } }
+        case "close-window":
+            app.shortcutsWindow?.destroy()
+            app.aboutWindow?.destroy()
+        case "add-post-on-friend":
+            let friend = app.people.friendPeople[0]
+            onFriends = try app.store.addNow(photo: Photo(path: app.library.directory.appending(try value(0))),
+                                             comment: "For \(friend.name): postcard://profile/\(friend.id)",
+                                             author: Identity.localID, profile: friend.id)
+        case "open-link":
+            let route = try Route(link: try value(0))
+            try await waitUntil("nothing open over the main window") { !app.isBusyWithAFlowOrDialog }
+            app.open(link: route.link)
+            let depth = 1 + app.backPath(for: route).count
+            try await waitUntil("\(route.link) open") { stack.pages.count == depth && stack.transition == .idle }
+        case "delete":
+            // Delete on a post's page: the page goes, and a toast offers Undo.
+            guard let doomed = stack.visiblePage as? PhotoDetailPage else { throw ReviewError(message: "no post's page is shown") }
+            try await waitUntil("the post's photo") { doomed.isPhotoLoaded }
+            let depth = stack.pages.count
+            try await activateButton(localized("Delete"), in: doomed)
+            try await waitUntil("the page gone") { stack.pages.count == depth - 1 && stack.transition == .idle }
+            try await waitUntil("Undo") { app.toasts.shownButton(labeled: localized("Undo")) != nil }
+        case "undo":
+            guard let undo = app.toasts.shownButton(labeled: localized("Undo")), let post = onFriends else {
+                throw ReviewError(message: "Undo went before it was pressed")
+            }
+            undo.activate()
+            try await waitUntil("the post back") { (try? app.store.post(id: post.id)) != nil }
+        case "camera-photo":
+            app.switchCamera(to: .image(path: app.library.directory.appending(try value(0)).string ?? ""))
+        case "camera-code":
+            app.switchCamera(to: try codePicture(try value(0), of: try value(1)))
+        case "camera-friend-code":
+            app.switchCamera(to: try codePicture(try value(0), of: FriendCode(id: try value(1), name: try value(2)).link))
+        case "camera-none":
+            app.switchCamera(to: .device(path: "/dev/video-review-none"))
+        case "present-scanner":
             try await waitUntil("nothing open over the main window") { !app.isBusyWithAFlowOrDialog }
             guard app.presentScanner() != nil else { throw ReviewError(message: "Scan a Code was not presented") }
             let dialog = try await presented { app.presentedScanner }
             let page = dialog.root as! ScanCodePage
-            try await waitUntil("Scan a Code's state") { state(page.state) }
-            return dialog
-        }
-        func close(_ dialog: ModalDialog) async throws {
+            let wanted = try value(0)
+            try await waitUntil("Scan a Code \(wanted)") {
+                switch page.state {
+                case .looking: wanted == "looking"
+                case .read: wanted == "read"
+                case .problem: wanted == "problem"
+                default: false
+                }
+            }
+        case "present-my-code":
+            try await waitUntil("nothing open over the main window") { !app.isBusyWithAFlowOrDialog }
+            guard app.presentMyCode() != nil else { throw ReviewError(message: "My Code was not presented") }
+            _ = try await presented { app.presentedMyCode }
+        case "close-dialog":
+            guard let dialog = app.presentedScanner ?? app.presentedMyCode else { throw ReviewError(message: "no dialog is open") }
             dialog.dismiss()
             try await waitUntil("closed") { !app.isBusyWithAFlowOrDialog }
+        case "start-add-friend":
+            app.startAddFriend()
+            try await waitUntil("Add Friend") { app.flowDialog?.stack.visiblePage is AddFriendPage && app.flowDialog?.stack.transition == .idle }
+        case "scan":
+            let dialog = try flowDialog(name)
+            guard let page = dialog.stack.visiblePage as? AddFriendPage else { throw ReviewError(message: "Add Friend is not shown") }
+            page.scanButton.activate()
+            if try value(0) == "refused" {
+                try await waitUntil("refused") {
+                    guard let page = dialog.stack.visiblePage as? ScanCodePage, dialog.stack.transition == .idle else { return false }
+                    if case .refused = page.state { return true }
+                    return false
+                }
+            } else {
+                try await waitUntil("New Friend") { dialog.stack.visiblePage is NewFriendPage && dialog.stack.transition == .idle }
+            }
+        case "back-in-flow":
+            let dialog = try flowDialog(name)
+            dialog.stack.goBack()
+            try await waitUntil("the page before") { dialog.stack.transition == .idle && dialog.stack.visiblePage is AddFriendPage }
+        case "cancel-flow":
+            try flowDialog(name).cancelButton.activate()
+            try await waitUntil("canceled") { !app.isBusyWithAFlowOrDialog }
+        default:
+            throw ReviewError(message: "review \(name) is not a step the review gallery knows")
         }
-
-        app.switchCamera(to: .image(path: app.library.directory.appending(photo("coffee.png", else: 0)).string ?? ""))
-        var dialog = try await scanner { $0 == .looking }
-        try await save(window(of: dialog), "scan-a-code")
-        try await close(dialog)
-
-        app.switchCamera(to: try picture("text.png", of: "Meet at the north entrance at 10:30"))
-        dialog = try await scanner { if case .read = $0 { true } else { false } }
-        try await save(window(of: dialog), "scan-a-code-read")
-        try await close(dialog)
-
-        app.switchCamera(to: .device(path: "/dev/video-review-none"))
-        dialog = try await scanner { if case .problem = $0 { true } else { false } }
-        try await save(window(of: dialog), "scan-a-code-no-camera")
-        try await close(dialog)
-
-        try await waitUntil("nothing open over the main window") { !app.isBusyWithAFlowOrDialog }
-        guard app.presentMyCode() != nil else { throw ReviewError(message: "My Code was not presented") }
-        dialog = try await presented { app.presentedMyCode }
-        try await save(window(of: dialog), "my-code")
-        try await close(dialog)
-
-        // Add Friend: a code that is not a Postcard code is refused on the pushed scanner; a friend's goes on.
-        app.switchCamera(to: try picture("web.png", of: "https://example.org/postcard"))
-        app.startAddFriend()
-        try await waitUntil("Add Friend") { app.flowDialog?.stack.visiblePage is AddFriendPage && app.flowDialog?.stack.transition == .idle }
-        dialog = app.flowDialog!
-        try await save(window(of: dialog), "add-friend")
-        (dialog.stack.visiblePage as! AddFriendPage).scanButton.activate()
-        try await waitUntil("refused") {
-            guard let page = dialog.stack.visiblePage as? ScanCodePage, dialog.stack.transition == .idle else { return false }
-            if case .refused = page.state { return true }
-            return false
-        }
-        try await save(window(of: dialog), "add-friend-not-a-postcard-code")
-        dialog.stack.goBack()
-        try await waitUntil("Add Friend again") { dialog.stack.visiblePage is AddFriendPage && dialog.stack.transition == .idle }
-        app.switchCamera(to: try picture("friend.png", of: FriendCode(id: "3e8c5d1a-7b2f-4c69-8d04-b5a1f6e9c270", name: "Mei Chen").link))
-        dialog.cancelButton.activate()
-        try await waitUntil("canceled") { !app.isBusyWithAFlowOrDialog }
-        app.startAddFriend()
-        try await waitUntil("Add Friend") { app.flowDialog?.stack.visiblePage is AddFriendPage && app.flowDialog?.stack.transition == .idle }
-        dialog = app.flowDialog!
-        (dialog.stack.visiblePage as! AddFriendPage).scanButton.activate()
-        try await waitUntil("New Friend") { dialog.stack.visiblePage is NewFriendPage && dialog.stack.transition == .idle }
-        try await save(window(of: dialog), "add-friend-new-friend")
-        dialog.cancelButton.activate()
-        try await waitUntil("canceled") { !app.isBusyWithAFlowOrDialog }
     }
 
     /// Saves `dialog`'s bar with its overflow menu (More) open, as screen `name`: in a window 360 px
@@ -532,25 +497,6 @@ private struct Tour {
         return page ?? stack!.visiblePage as! CameraPage
     }
 
-    func openPhotoFlow(_ button: Button) async throws -> ModalDialog {
-        button.activate()
-        try await waitUntil("Choose a Photo") {
-            guard let picker = app.flowDialog?.stack.visiblePage as? PhotoPickerPage else { return false }
-            return !picker.isScanning && picker.pendingThumbnails == 0
-        }
-        return app.flowDialog!
-    }
-
-    func choose(_ name: String, in stack: NavigationStack) async throws -> CommentPage {
-        let picker = stack.visiblePage as! PhotoPickerPage
-        guard let index = picker.photos.firstIndex(where: { $0.fileName == name }) else {
-            throw ReviewError(message: "\(name) is not in the grid")
-        }
-        picker.grid.activateItem(at: index)
-        try await waitUntil("Add a Comment") { stack.visiblePage is CommentPage && stack.transition == .idle }
-        return stack.visiblePage as! CommentPage
-    }
-
     /// Activates the button reading `label` among `page`'s actions (under the photo).
     func activateButton(_ label: String, in page: PhotoDetailPage) async throws {
         var index = 0
@@ -564,15 +510,6 @@ private struct Tour {
             index += 1
         }
         throw ReviewError(message: "no \(label) button")
-    }
-
-    func activateBarButton(_ label: String) async throws {
-        guard let item = stack.visiblePage?.endBarItems.first(where: { ($0 as? Button)?.label == label }) else {
-            throw ReviewError(message: "no \(label) in the bar")
-        }
-        // In a narrow window it may be in the bar's overflow menu: chosen there, as a user would.
-        if !item.isMapped, stack.headerBar.moreButton.activateItem(label) { return }
-        item.activate()
     }
 
     func waitForStack(depth: Int) async throws {

@@ -167,6 +167,26 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
         XCTAssertTrue(compared.contains("<a href=\"#about\">About Postcard — from the main menu</a> (1)"), "and names the new one")
     }
 
+    /// The built-in tour is a journal (`Sources/PostcardReview/tour.journey`): it reads, it saves every
+    /// screen of the gallery exactly once, and only the review tool replays it — `postcard --replay`
+    /// refuses its review steps before anything is made, naming the first.
+    func testTheBuiltInTourIsAJournalThatSavesEveryScreenOnce() throws {
+        let text = try String(contentsOfFile: ReviewTour.builtInJourney.displayName, encoding: .utf8)
+        let journey = try MainActor.assumeIsolated { try Journey(text: text) }
+        let saved = journey.entries.compactMap { entry -> String? in
+            if case .review(let step, let values) = entry.step, step.hasPrefix("snapshot") { values.first } else { nil }
+        }
+        XCTAssertEqual(saved.sorted(), Self.expectedScreens.sorted(), "every screen, once")
+        XCTAssertEqual(MainActor.assumeIsolated { ReviewGallery.screens(of: journey, title: "tour.journey").map(\.name) },
+                       MainActor.assumeIsolated { ReviewGallery.screens.map(\.name) }, "the gallery's own screens, in its order")
+        let data = makeTemporaryDirectory() + "/data"
+        let refused = try runPostcard(["--replay", ReviewTour.builtInJourney.displayName, "--data-dir", data])
+        XCTAssertEqual(refused.status, 2)
+        let first = try XCTUnwrap(journey.entries.first { if case .review = $0.step { true } else { false } })
+        XCTAssertTrue(refused.errors.contains("line \(first.line), step “review”: a step of the review gallery's"), refused.errors)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: data))
+    }
+
     /// `postcard-review --journey FILE`: every step of a recorded journey in every variant — light, dark
     /// and high contrast, 360 and 1280 px, left to right and right to left — each a picture of the window
     /// on top then (the main one, a bottom sheet in it at 360 px, the flow's own window at 1280 px, the

@@ -36,6 +36,7 @@ import PostcardModel
 /// | `discard` / `keep-editing` | the answer to Discard This Post? |
 /// | `end post N` / `reply N` / `message N` / `caption N` / `friend ID` / `canceled` | how the flow ended |
 /// | `present NAME` / `dismiss NAME` | My Code (`my-code`) or Scan a Code (`scan-a-code`) opened and closed |
+/// | `review NAME VALUE…` | the review gallery's own steps (a picture, a set-up); see ``JourneyStep/review(_:_:)`` |
 ///
 /// Each line is written whole with its newline as it happens, so a crash keeps every step before it; a
 /// last line without a newline was cut off and is refused (``JourneyError``).
@@ -136,6 +137,16 @@ public struct Journey: Equatable, Sendable {
         return words.count > 1 ? String(words[1].prefix(40)) : ""
     }
 
+    /// `text` as one word of a line: as it is when it is a plain word (letters, digits, `-_./:=%?&+,@`),
+    /// else quoted.
+    static func word(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || "-_./:=%?&+,@".unicodeScalars.contains(scalar))
+        }
+        return plain ? text : quoted(text)
+    }
+
     /// `text` in double quotes with C's escapes (GLib's `g_strescape`; bytes from 0x80 up, UTF-8, kept).
     static func quoted(_ text: String) -> String {
         let bytes = (0x80...0xFF).map { CChar(bitPattern: UInt8($0)) } + [0]
@@ -182,6 +193,10 @@ public enum JourneyStep: Equatable, Sendable {
     case present(JourneyDialog)
     /// That dialog closed.
     case dismiss(JourneyDialog)
+    /// A step of the review gallery's (`review NAME VALUE…`): a picture (`review snapshot SCREEN`) or
+    /// what the gallery sets up that no input makes (a disk that refuses posts, a camera showing a
+    /// picture). Only `postcard-review --journey` replays these; `postcard --replay` refuses them.
+    case review(String, [String])
 
     /// The step's name, as the journal writes it.
     public var name: String { words[0] }
@@ -206,6 +221,7 @@ public enum JourneyStep: Equatable, Sendable {
         case .end(let end): ["end"] + end.words
         case .present(let dialog): ["present", dialog.rawValue]
         case .dismiss(let dialog): ["dismiss", dialog.rawValue]
+        case .review(let name, let values): ["review", name] + values.map(Journey.word)
         }
     }
 
@@ -264,6 +280,14 @@ public enum JourneyStep: Equatable, Sendable {
         case "present", "dismiss":
             guard let dialog = JourneyDialog(rawValue: try plain()) else { throw bad() }
             self = name == "present" ? .present(dialog) : .dismiss(dialog)
+        case "review":
+            guard case .plain(let action)? = values.first, !action.isEmpty else { throw bad() }
+            self = .review(action, values.dropFirst().map { item in
+                switch item {
+                case .plain(let word): word
+                case .quoted(let text): text
+                }
+            })
         default:
             throw JourneyError(line: line, step: String(name.prefix(40)), reason: .unknownStep)
         }

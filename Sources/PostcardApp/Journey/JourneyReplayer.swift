@@ -39,6 +39,9 @@ public final class JourneyReplayer {
     /// Whether `window` steps resize the main window (true), or are passed over (the review gallery
     /// sets the width of each of its parts itself).
     public var followsWindowSteps = true
+    /// Replays a `review` step (``JourneyStep/review(_:_:)``): its name, its values and its entry (for
+    /// errors). The review gallery sets this; without it a review step stops the replay.
+    public var performReviewStep: (@MainActor (String, [String], Journey.Entry) async throws -> Void)?
 
     /// A replayer of `journey` in `app`, at `pace`.
     public init(app: AppController, journey: Journey, pace: Pace = .fast) {
@@ -49,11 +52,14 @@ public final class JourneyReplayer {
 
     /// Checks, before anything is replayed, that every step can be tried in `library`: each photo
     /// chosen is in it, and no step needs what a replay cannot give (the inside of Add Friend, a draft
-    /// left by an earlier run).
+    /// left by an earlier run, or, unless `allowingReviewSteps`, the review gallery's own steps).
     /// - Throws: ``JourneyError`` naming the first step that cannot be replayed.
-    nonisolated public static func check(_ journey: Journey, library: FilePath) throws {
+    nonisolated public static func check(_ journey: Journey, library: FilePath, allowingReviewSteps: Bool = false) throws {
         for entry in journey.entries {
             switch entry.step {
+            case .review where !allowingReviewSteps:
+                throw JourneyError(line: entry.line, step: entry.step.name, reason: .notReplayable(
+                    localized("a step of the review gallery's: replay this journey with postcard-review --journey")))
             case .choose(let name):
                 let path = name.hasPrefix("/") ? FilePath(name) : library.appending(name)
                 guard Files.exists(path) else {
@@ -73,7 +79,7 @@ public final class JourneyReplayer {
     /// - Throws: ``JourneyError`` naming the first step that could not be replayed (a screen that did not
     ///   come, a route whose subject is gone, a photo missing) or whose outcome differs from the journal.
     public func run() async throws {
-        try Self.check(journey, library: app.library.directory)
+        try Self.check(journey, library: app.library.directory, allowingReviewSteps: performReviewStep != nil)
         endsToken = app.flowEnds.add { [weak self] outcome in self?.ended.append(outcome) }
         defer { endsToken = nil }
         if let first = journey.entries.first {
@@ -192,6 +198,9 @@ public final class JourneyReplayer {
         case .present(let dialog):
             guard app.primaryMenu.activateItem(menuLabel(of: dialog)) else { throw fail(localized("no “%s” in the main menu", menuLabel(of: dialog))) }
             try await wait(entry, dialog.rawValue) { self.presented(dialog)?.root.view.isMapped == true }  // a window, or a bottom sheet in the main one
+        case .review(let name, let values):
+            guard let performReviewStep else { throw fail(localized("a step of the review gallery's: replay this journey with postcard-review --journey")) }
+            try await performReviewStep(name, values, entry)
         case .dismiss(let dialog):
             guard let shown = presented(dialog) else { throw fail(localized("“%s” is not open", menuLabel(of: dialog))) }
             press(shown.closeButton)
