@@ -124,7 +124,7 @@ extension Tour {
     }
 
     /// The page on top: of a page presented alone, the running flow's, else the main stack's.
-    private var pageShown: Page? {
+    var pageShown: Page? {
         for dialog in [app.presentedWebPage, app.presentedMessage, app.presentedScanner, app.presentedMyCode].compactMap({ $0 })
         where !dialog.isDismissed {
             return dialog.stack.visiblePage ?? dialog.root
@@ -539,6 +539,20 @@ private final class Tour {
             StyleManager.default.colorScheme = variant.dark ? .forceDark : .forceLight  // the text direction is the part's, set before the app was built
             try await Self.useHighContrast(variant.highContrast)
             await MainLoopBridge.sleep(seconds: index == 0 ? settle.seconds : 0.3)  // restyled, laid out and drawn
+            if let web = pageShown as? WebPage, web.loadError == nil {
+                // The web process learns the style later than GTK does: the page's CSS
+                // (prefers-color-scheme) must have it before its picture is taken, then draw it.
+                let dark = variant.dark ? "true" : "false"
+                var matched = false
+                for _ in 0..<100 where !matched {
+                    matched = (try? await web.evaluateJavaScript("matchMedia('(prefers-color-scheme: dark)').matches")) == dark
+                    if !matched { await MainLoopBridge.sleep(seconds: 0.05) }
+                }
+                guard matched else { throw ReviewError(message: "\(name): the web page did not take the \(variant.styleName) style") }
+                // Redrawn in it; WebKit scales an image it has just drawn again at low quality first and
+                // at full quality a moment later (its image quality controller).
+                await MainLoopBridge.sleep(seconds: 1.2)
+            }
             // In the frame GTK paints next: outside a frame the window may have dropped its drawing (a web
             // page or a scroll indicator asked to be drawn again), and there would be nothing to save.
             let file = folder.appending(ReviewGallery.fileName(part: part, variant: variant))
