@@ -154,7 +154,19 @@ extension Tour {
         case let camera as CameraPage: _ = try await waitForCamera(in: nil, page: camera)
         case let web as WebPage:
             try await waitUntil("the web page") { !web.isLoading }
-            if web.loadError == nil { await MainLoopBridge.sleep(seconds: 0.6) }  // painted
+            if web.loadError == nil {
+                // Its images loaded and decoded, and the page no longer scrolling (to a section's anchor,
+                // which moves as images above it take their height), then painted.
+                var last = ""
+                for _ in 0..<100 {
+                    let now = (try? await web.evaluateJavaScript(
+                        "Array.from(document.images).every(i => i.complete && i.naturalWidth > 0) + ' ' + window.scrollY")) ?? ""
+                    if now.hasPrefix("\"true") || now.hasPrefix("true"), now == last { break }
+                    last = now
+                    await MainLoopBridge.sleep(seconds: 0.1)
+                }
+                await MainLoopBridge.sleep(seconds: 0.6)
+            }
         default: break
         }
         if keepingToasts { try await waitUntil("a toast") { !app.toasts.toasts.isEmpty } }
