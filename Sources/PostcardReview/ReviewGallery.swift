@@ -271,12 +271,11 @@ public enum ReviewGallery {
         DesktopStyle.setBooleanSetting("gtk-cursor-blink", false)
     }
 
-    /// The store's clock in the gallery: it starts at 1 Dec 2026, 09:41 UTC when the process does and
-    /// runs on from there, so that pictures of the same app come out the same on every run.
-    static let clock: @Sendable () -> Int64 = {
-        let start = DateText.nowMicroseconds
-        return { 1_796_118_060 + (DateText.nowMicroseconds - start) / 1_000_000 }
-    }()
+    /// The store's clock in the gallery: always 1 Dec 2026, 09:41 UTC, so that pictures of the same app
+    /// come out the same on every run. (A clock running on from there put a post's time at 09:41 on one
+    /// run and 09:42 on another, as the tour took more or less than a minute to reach it.) Posts stored
+    /// at the same second keep their order by id.
+    static let clock: @Sendable () -> Int64 = { 1_796_118_060 }
 
     /// Makes the gallery in `directory`: runs this program (`arguments`, byte for byte) once per part
     /// with `POSTCARD_REVIEW_PART` and `GDK_SCALE` set, waits for each, then checks every picture and
