@@ -347,18 +347,6 @@ private final class Tour {
             default:
                 app.switchLibrary(to: library)
             }
-        case "open-message":
-            guard let messages = stack.visiblePage as? MessagesPage, let row = messages.rows.first else {
-                throw ReviewError(message: "no message row to open")
-            }
-            row.openButton.activate()
-            try await waitUntil("the message detail") { app.presentedMessage?.root.view.isMapped == true }
-            let presented = app.presentedMessage!
-            try await waitUntil("its photo") { (presented.root as? PhotoDetailPage)?.isPhotoLoaded == true }
-        case "close-message":
-            guard let presented = app.presentedMessage else { throw ReviewError(message: "no message is presented") }
-            presented.closeButton.activate()
-            try await waitUntil("the message closed") { app.presentedMessage == nil || presented.isDismissed }
         case "snapshot-missing-camera":
             // The problem state, as a camera that is not there shows it.
             let missing = CameraPage(settings: CameraSettings(sources: [.device(path: "/dev/video99")],
@@ -386,13 +374,6 @@ private final class Tour {
         case "pop-to-root":
             stack.popToRoot()
             try await waitUntil("My Profile") { stack.pages.count == 1 && stack.transition == .idle }
-        case "open-from-menu":
-            let label = localized(try value(0))  // found by its label, in the language shown
-            app.primaryMenu.activateItem(label)
-            try await waitUntil(label) { [app.shortcutsWindow, app.aboutWindow].contains { $0?.isMapped == true } }
-        case "close-window":
-            app.shortcutsWindow?.destroy()
-            app.aboutWindow?.destroy()
         case "add-post-on-friend":
             let friend = app.people.friendPeople[0]
             onFriends = try app.store.addNow(photo: Photo(path: app.library.directory.appending(try value(0))),

@@ -234,6 +234,12 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
             note.commentView.text = "Look who I met"
             postWhenReady(note)
             spin(until: { app.activeFlow == nil }, "sent")
+            // The message opened from its row's Open, then closed.
+            spin(until: { (stack.visiblePage as? MessagesPage)?.rows.isEmpty == false }, "the message's row")
+            (stack.visiblePage as! MessagesPage).rows[0].openButton.activate()
+            spin(until: { app.presentedMessage?.window.isMapped == true }, "the message")
+            app.presentedMessage!.closeButton.activate()
+            spin(until: { app.presentedMessage == nil }, "the message closed")
             stack.backButton.activate()
             spin(until: { stack.pages.count == 1 && idle(stack) }, "My Profile")
 
@@ -277,6 +283,14 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
             spin(until: { app.presentedMyCode?.window.isMapped == true }, "My Code")
             app.presentedMyCode!.closeButton.activate()
             spin(until: { app.presentedMyCode == nil }, "My Code closed")
+            // Keyboard Shortcuts and About, from the main menu, closed as the window manager closes them.
+            for item in ["Keyboard Shortcuts", "About Postcard"] {
+                XCTAssertTrue(app.primaryMenu.activateItem(item))
+                let window = { item == "About Postcard" ? app.aboutWindow : app.shortcutsWindow }
+                spin(until: { window()?.isMapped == true }, item)
+                window()!.close()
+                spin(until: { window()?.isMapped != true }, "\(item) closed")
+            }
             spin(for: 0.3)
             recorder.stop()
 
@@ -286,6 +300,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(recorded.entries.map(\.step).filter { if case .window = $0 { false } else { true } }, [
                 .path([]), .path([.messages]),
                 .start(.newMessage), .recipient(grace), .choose("astronaut.png"), .comment("Look who I met"), .post, .end(.message(1)),
+                .present(.message(1)), .dismiss(.message(1)),
                 .path([]), .path([.post(1)]),
                 .start(.editCaption), .comment("Espresso, doppio"), .post, .end(.caption(1)),
                 .path([]),
@@ -293,7 +308,9 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
                 .start(.newPost), .takePhoto, .back, .choose("rocket.jpg"), .back, .choose("grass.png"), .comment("Green"),
                 .post, .end(.post(3)),
                 .present(.myCode), .dismiss(.myCode),
+                .present(.keyboardShortcuts), .dismiss(.keyboardShortcuts), .present(.about), .dismiss(.about),
             ], text)
+            XCTAssertTrue(text.contains(" present message 1\n") && text.contains(" dismiss keyboard-shortcuts\n"), text)
             @MainActor func state(_ store: PostStore) throws -> [String] {
                 try store.posts(onProfile: Identity.localID).map(\.comment) + store.messages().map { "\($0.recipient): \($0.comment)" }
                     + ["drafts: \(try store.drafts().count)"]
@@ -305,11 +322,28 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
 
             let replayed = try makeApp(posts: ["Espresso"], cameras: [.test])
             var outcome: Result<Void, Error>?
+            // What each dialog step showed, once it was replayed.
+            var shown: [String] = []
+            let replayer = JourneyReplayer(app: replayed, journey: recorded)
+            replayer.afterStep = { entry in
+                switch entry.step {
+                case .present, .dismiss:
+                    let message = replayed.presentedMessage.map { "message \(($0.root as? PhotoDetailPage)?.commentLabel.text ?? "")" }
+                    let windows: [(String, Widget?)] = [("Keyboard Shortcuts", replayed.shortcutsWindow), ("About", replayed.aboutWindow),
+                                                        ("My Code", replayed.presentedMyCode?.root.view)]
+                    let mapped = windows.filter { $0.1?.isMapped == true }.map(\.0)
+                    shown.append("\(entry.step.name): " + ([message].compactMap { $0 } + mapped).joined(separator: ", "))
+                default: break
+                }
+            }
             Task.onMainLoop {
-                do { try await JourneyReplayer(app: replayed, journey: recorded).run(); outcome = .success(()) } catch { outcome = .failure(error) }
+                do { try await replayer.run(); outcome = .success(()) } catch { outcome = .failure(error) }
             }
             spin(until: { outcome != nil }, timeout: 180, "the replay")
             if case .failure(let error) = outcome { XCTFail("the replay stopped: \(error)") }
+            XCTAssertEqual(shown, ["present: message Look who I met", "dismiss: ", "present: My Code", "dismiss: ",
+                                   "present: Keyboard Shortcuts", "dismiss: ", "present: About", "dismiss: "],
+                           "each dialog opened and closed as the journal says")
             XCTAssertEqual(try state(replayed.store), expected)
             XCTAssertEqual(replayed.router.path, [])
         }

@@ -112,6 +112,7 @@ extension AppController {
         window.repairScreenReaderNames()  // GTK 4.8 names its search button and icons by type
         shortcutsWindow = window
         watchForClose(window)  // a link waiting for it opens when it goes
+        reportDialog(.keyboardShortcuts, shownIn: window)
         return window
     }
 
@@ -144,6 +145,7 @@ extension AppController {
         window.repairScreenReaderNames()  // GTK 4.8 names some of its parts by type
         aboutWindow = window
         watchForClose(window)
+        reportDialog(.about, shownIn: window)
         return window
     }
 

@@ -168,7 +168,8 @@ public final class AppController {
     let flowStarts = Observers<StartedFlow>()
     /// Told of each flow's outcome once it has been handled, before ``onFlowEnded``.
     let flowEnds = Observers<FlowOutcome>()
-    /// Told when My Code or Scan a Code opens over the main window (true) and once it has closed (false).
+    /// Told when a dialog opens over the main window (true) and once it has closed (false): My Code, Scan a
+    /// Code, Keyboard Shortcuts, About, a message presented from Messages.
     let dialogChanges = Observers<(JourneyDialog, Bool)>()
 
     /// Rows per page read from the store as a list scrolls (a feed row is about 370 px tall: 24 rows fill

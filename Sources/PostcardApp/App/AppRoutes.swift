@@ -178,6 +178,20 @@ extension AppController {
         }
     }
 
+    /// Tells ``dialogChanges`` (a journey's recorder) that `dialog` opened in `window`, and, once, that it
+    /// closed when the window goes (its `unmap`: closed by its close button, Escape or the window manager,
+    /// or destroyed).
+    func reportDialog(_ dialog: JourneyDialog, shownIn window: Gtk.Window) {
+        dialogChanges.notify((dialog, true))
+        let handler = HandlerID()
+        handler.id = window.connect("unmap") { [weak self, weak window] _ in
+            guard handler.id != 0 else { return }
+            window?.disconnect(handler.id)
+            handler.id = 0
+            self?.dialogChanges.notify((dialog, false))
+        }
+    }
+
     // MARK: - Copy Link
 
     /// A **Copy Link** button that puts the `postcard://` link of `route` on the clipboard (an icon
@@ -245,4 +259,10 @@ extension AppController {
         waitingLinkToast?.dismiss()
         waitingLinkToast = nil
     }
+}
+
+/// A signal handler's id, for a handler that disconnects itself (see ``AppController/reportDialog(_:shownIn:)``).
+@MainActor
+private final class HandlerID {
+    var id: UInt = 0
 }

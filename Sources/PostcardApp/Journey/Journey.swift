@@ -35,7 +35,7 @@ import PostcardModel
 /// | `back` / `cancel` | Back within a flow, Cancel (or Escape) |
 /// | `discard` / `keep-editing` | the answer to Discard This Post? |
 /// | `end post N` / `reply N` / `message N` / `caption N` / `friend ID` / `canceled` | how the flow ended |
-/// | `present NAME` / `dismiss NAME` | My Code (`my-code`) or Scan a Code (`scan-a-code`) opened and closed |
+/// | `present NAME` / `dismiss NAME` | a dialog opened and closed: My Code (`my-code`), Scan a Code (`scan-a-code`), Keyboard Shortcuts (`keyboard-shortcuts`), About (`about`), a message opened from Messages (`message N`) |
 /// | `review NAME VALUE…` | the review gallery's own steps (a picture, a set-up); see ``JourneyStep/review(_:_:)`` |
 ///
 /// Each line is written whole with its newline as it happens, so a crash keeps every step before it; a
@@ -219,8 +219,8 @@ public enum JourneyStep: Equatable, Sendable {
         case .discard: ["discard"]
         case .keepEditing: ["keep-editing"]
         case .end(let end): ["end"] + end.words
-        case .present(let dialog): ["present", dialog.rawValue]
-        case .dismiss(let dialog): ["dismiss", dialog.rawValue]
+        case .present(let dialog): ["present"] + dialog.words
+        case .dismiss(let dialog): ["dismiss"] + dialog.words
         case .review(let name, let values): ["review", name] + values.map(Journey.word)
         }
     }
@@ -278,7 +278,7 @@ public enum JourneyStep: Equatable, Sendable {
             guard let end = JourneyEnd(values) else { throw bad() }
             self = .end(end)
         case "present", "dismiss":
-            guard let dialog = JourneyDialog(rawValue: try plain()) else { throw bad() }
+            guard let dialog = JourneyDialog(values) else { throw bad() }
             self = name == "present" ? .present(dialog) : .dismiss(dialog)
         case "review":
             guard case .plain(let action)? = values.first, !action.isEmpty else { throw bad() }
@@ -353,11 +353,43 @@ public enum JourneyEnd: Equatable, Sendable {
 }
 
 /// A dialog a journey opens and closes over the main window.
-public enum JourneyDialog: String, Equatable, Sendable, CaseIterable {
-    /// My Code, from the primary menu.
-    case myCode = "my-code"
-    /// Scan a Code, from the primary menu.
-    case scanner = "scan-a-code"
+public enum JourneyDialog: Equatable, Sendable {
+    /// My Code, from the primary menu (`my-code`).
+    case myCode
+    /// Scan a Code, from the primary menu (`scan-a-code`).
+    case scanner
+    /// Keyboard Shortcuts, from the primary menu or Ctrl+? (`keyboard-shortcuts`).
+    case keyboardShortcuts
+    /// About Postcard, from the primary menu (`about`).
+    case about
+    /// A message opened from Messages, presented alone over it, with the id the recording app gave it
+    /// (`message N`).
+    case message(Int64)
+
+    /// How the journal writes it: its name, then the message's id.
+    var words: [String] {
+        switch self {
+        case .myCode: ["my-code"]
+        case .scanner: ["scan-a-code"]
+        case .keyboardShortcuts: ["keyboard-shortcuts"]
+        case .about: ["about"]
+        case .message(let id): ["message", "\(id)"]
+        }
+    }
+
+    /// Reads a dialog from a step's values; nil when they name none.
+    init?(_ values: [JourneyWords.Item]) {
+        switch values.first {
+        case .plain("my-code") where values.count == 1: self = .myCode
+        case .plain("scan-a-code") where values.count == 1: self = .scanner
+        case .plain("keyboard-shortcuts") where values.count == 1: self = .keyboardShortcuts
+        case .plain("about") where values.count == 1: self = .about
+        case .plain("message") where values.count == 2:
+            guard case .plain(let number) = values[1], let id = Int64(number), id > 0 else { return nil }
+            self = .message(id)
+        default: return nil
+        }
+    }
 }
 
 /// Why a journal cannot be read or replayed, naming its line and step (a message for the user).

@@ -195,16 +195,32 @@ public final class JourneyReplayer {
             let outcome = ended.removeFirst()
             try record(JourneyEnd(outcome), against: recorded, entry)
             try await wait(entry, "the flow's pages to close") { self.app.flows.current == nil && self.isIdle }
+        case .present(.message(let recorded)):
+            let page: MessagesPage = try await visibleOnMainStack(entry)
+            let id = messageIDs[recorded] ?? recorded
+            guard page.activateRow(ofMessage: id) else {
+                // Translators: a recorded journey opens a message that is not in Messages; %s is its number.
+                throw fail(localized("no message %s in Messages", "\(id)"))
+            }
+            try await wait(entry, "the message") { self.app.presentedMessage?.root.view.isMapped == true }
         case .present(let dialog):
-            guard app.primaryMenu.activateItem(menuLabel(of: dialog)) else { throw fail(localized("no “%s” in the main menu", menuLabel(of: dialog))) }
-            try await wait(entry, dialog.rawValue) { self.presented(dialog)?.root.view.isMapped == true }  // a window, or a bottom sheet in the main one
+            let label = menuLabel(of: dialog)
+            guard app.primaryMenu.activateItem(label) else { throw fail(localized("no “%s” in the main menu", label)) }
+            try await wait(entry, label) { self.isShown(dialog) }  // a window, or a bottom sheet in the main one
         case .review(let name, let values):
             guard let performReviewStep else { throw fail(localized("a step of the review gallery's: replay this journey with postcard-review --journey")) }
             try await performReviewStep(name, values, entry)
         case .dismiss(let dialog):
-            guard let shown = presented(dialog) else { throw fail(localized("“%s” is not open", menuLabel(of: dialog))) }
-            press(shown.closeButton)
-            try await wait(entry, "\(dialog.rawValue) to close") { self.presented(dialog) == nil }
+            guard isShown(dialog) else { throw fail(localized("“%s” is not open", menuLabel(of: dialog))) }
+            switch dialog {
+            case .myCode, .scanner, .message:
+                guard let shown = presented(dialog) else { throw fail(localized("“%s” is not open", menuLabel(of: dialog))) }
+                press(shown.closeButton)
+            case .keyboardShortcuts, .about:
+                // As its close button, Escape or the window manager closes it.
+                (dialog == .about ? app.aboutWindow : app.shortcutsWindow)?.close()
+            }
+            try await wait(entry, "\(menuLabel(of: dialog)) to close") { !self.isShown(dialog) }
         }
     }
 
@@ -269,6 +285,16 @@ public final class JourneyReplayer {
 
     private var visibleTitle: String { (flowStack ?? app.stack).visiblePage?.title ?? "" }
 
+    /// Waits for a page of type `P` on top of the main stack, idle, with no flow running.
+    private func visibleOnMainStack<P: Page>(_ entry: Journey.Entry) async throws -> P {
+        var found: P?
+        try await wait(entry, "\(P.self)") {
+            found = self.isIdle && self.app.flows.current == nil ? self.app.stack.visiblePage as? P : nil
+            return found != nil
+        }
+        return found!
+    }
+
     /// Waits for a page of type `P` on top of the flow's stack (or the main stack), idle.
     private func visible<P: Page>(_ entry: Journey.Entry, timeout: Double = stepTimeout) async throws -> P {
         var found: P?
@@ -309,17 +335,34 @@ public final class JourneyReplayer {
         return app.stack.backButton
     }
 
+    /// The dialog presented alone for `dialog` (My Code, Scan a Code, a message), if it is open.
     private func presented(_ dialog: JourneyDialog) -> ModalDialog? {
         switch dialog {
         case .myCode: app.presentedMyCode
         case .scanner: app.presentedScanner
+        case .message(let recorded): (app.presentedMessage?.root as? PhotoDetailPage)?.subject == AnyHashable(messageIDs[recorded] ?? recorded)
+            ? app.presentedMessage : nil
+        case .keyboardShortcuts, .about: nil
         }
     }
 
+    /// Whether `dialog` shows: its window mapped, or its bottom sheet in the main one.
+    private func isShown(_ dialog: JourneyDialog) -> Bool {
+        switch dialog {
+        case .keyboardShortcuts: app.shortcutsWindow?.isMapped == true
+        case .about: app.aboutWindow?.isMapped == true
+        default: presented(dialog)?.root.view.isMapped == true
+        }
+    }
+
+    /// The primary menu's item that opens `dialog` (a message: what its page is called).
     private func menuLabel(of dialog: JourneyDialog) -> String {
         switch dialog {
         case .myCode: localized("My Code")
         case .scanner: localized("Scan a Code")
+        case .keyboardShortcuts: localized("Keyboard Shortcuts")
+        case .about: localized("About Postcard")
+        case .message: localized("Message")
         }
     }
 

@@ -60,6 +60,15 @@ public final class MessagesPage: ListPage {
         }
     }
 
+    /// Activates the row of the message with `id` as a click or Return on it does (the list's
+    /// `activate-item`, so ``onOpen`` reports it). A journey's replay opens a message this way.
+    /// - Returns: false when no message read into the list so far has that id.
+    func activateRow(ofMessage id: Int64) -> Bool {
+        guard let index = list.rows.firstIndex(where: { $0.id == id }) else { return false }
+        list.view.activateItem(at: list.position(ofRowAt: index))
+        return true
+    }
+
     /// Adds `message` at the top, in place.
     public func insertNewMessage(_ message: Message) {
         list.insert(message, at: 0)

@@ -79,9 +79,11 @@ final class MessagingCoordinator {
         }
         presentedMessage = dialog
         dialog.present()
+        app.dialogChanges.notify((.message(message.id), true))
         Task.onMainLoop { [weak self, weak dialog] in
             await dialog?.dismissed()
             if self?.presentedMessage === dialog { self?.presentedMessage = nil }
+            self?.app.dialogChanges.notify((.message(message.id), false))
             self?.app.openPendingLink()
         }
     }
