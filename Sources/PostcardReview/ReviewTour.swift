@@ -199,8 +199,6 @@ private final class Tour {
     private var typedComment = ""
     /// The library the app had before `review library`.
     private lazy var library = app.library
-    /// The post `review add-post-on-friend` stored.
-    private var onFriends: Post?
 
     init(app: AppController, directory: FilePath, part: ReviewPart?, variants: [ReviewVariant],
          onScreen: (@MainActor (String) async -> Void)?, screenNames: Set<String> = Set(ReviewGallery.screens.map(\.name))) {
@@ -376,7 +374,7 @@ private final class Tour {
             try await waitUntil("My Profile") { stack.pages.count == 1 && stack.transition == .idle }
         case "add-post-on-friend":
             let friend = app.people.friendPeople[0]
-            onFriends = try app.store.addNow(photo: Photo(path: app.library.directory.appending(try value(0))),
+            _ = try app.store.addNow(photo: Photo(path: app.library.directory.appending(try value(0))),
                                              comment: "For \(friend.name): postcard://profile/\(friend.id)",
                                              author: Identity.localID, profile: friend.id)
         case "open-link":
@@ -385,20 +383,6 @@ private final class Tour {
             app.open(link: route.link)
             let depth = 1 + app.backPath(for: route).count
             try await waitUntil("\(route.link) open") { stack.pages.count == depth && stack.transition == .idle }
-        case "delete":
-            // Delete on a post's page: the page goes, and a toast offers Undo.
-            guard let doomed = stack.visiblePage as? PhotoDetailPage else { throw ReviewError(message: "no post's page is shown") }
-            try await waitUntil("the post's photo") { doomed.isPhotoLoaded }
-            let depth = stack.pages.count
-            try await activateButton(localized("Delete"), in: doomed)
-            try await waitUntil("the page gone") { stack.pages.count == depth - 1 && stack.transition == .idle }
-            try await waitUntil("Undo") { app.toasts.shownButton(labeled: localized("Undo")) != nil }
-        case "undo":
-            guard let undo = app.toasts.shownButton(labeled: localized("Undo")), let post = onFriends else {
-                throw ReviewError(message: "Undo went before it was pressed")
-            }
-            undo.activate()
-            try await waitUntil("the post back") { (try? app.store.post(id: post.id)) != nil }
         case "camera-photo":
             app.switchCamera(to: .image(path: app.library.directory.appending(try value(0)).string ?? ""))
         case "camera-code":
@@ -502,17 +486,8 @@ private final class Tour {
 
     /// Activates the button reading `label` among `page`'s actions (under the photo).
     func activateButton(_ label: String, in page: PhotoDetailPage) async throws {
-        var index = 0
-        while let button = page.actions.child(at: index) {
-            if String(cString: navgtk_type_name_of(button)) == "GtkButton",
-               let text = gtk_button_get_label(UnsafeMutableRawPointer(button).assumingMemoryBound(to: GtkButton.self)),
-               String(cString: text).filter({ $0 != "_" }) == label {
-                Widget(UnsafeMutableRawPointer(button), transfer: .none).activate()
-                return
-            }
-            index += 1
-        }
-        throw ReviewError(message: "no \(label) button")
+        guard let button = page.actionButton(labeled: label) else { throw ReviewError(message: "no \(label) button") }
+        button.activate()
     }
 
     func waitForStack(depth: Int) async throws {

@@ -349,6 +349,100 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// Delete and Undo through their buttons: a post deleted on its page and brought back with the
+    /// toast's Undo, then deleted for good; a reply deleted on its row; a message deleted on its page
+    /// (which closes it) and another on its row; a friend removed on their profile. Recorded as
+    /// delete/undo steps, then replayed into a new data folder with the same seed: the same store (and a
+    /// replay without them would keep all of it).
+    func testDeletionsAndUndoRecordedReplayToTheSameStore() throws {
+        try onMain {
+            let journal = FilePath(makeTemporaryDirectory()).appending("journey.txt")
+            @MainActor func seeded() throws -> AppController {
+                let app = try makeApp(posts: ["Espresso", "Rocket"])
+                let photo = Photo(path: bundledPhotos + "/grass.png")
+                _ = try app.store.addReplyNow(to: try XCTUnwrap(app.store.post(id: 1)), photo: photo, comment: "Nice", author: Identity.localID)
+                let friend = app.people.friendPeople[0].id
+                _ = try app.store.addMessageNow(to: friend, photo: photo, comment: "First", author: Identity.localID)
+                _ = try app.store.addMessageNow(to: friend, photo: photo, comment: "Second", author: Identity.localID)
+                return app
+            }
+            @MainActor func state(_ store: PostStore) throws -> [String] {
+                try store.posts(onProfile: Identity.localID).map(\.comment)
+                    + store.replies(to: try XCTUnwrap(store.post(id: 1))).map { "reply: \($0.comment)" }
+                    + store.messages().map { "message: \($0.comment)" } + store.friends().map { "friend: \($0.id)" }
+            }
+            let app = try seeded()
+            let stack = app.mainWindow.stack
+            let friend = app.people.friendPeople[0].id
+            let before = try state(app.store)
+            spin(until: { app.mainWindow.window.width > 0 }, "laid out")
+            let recorder = try JourneyRecorder(app: app, path: journal)
+            @MainActor func idle() -> Bool { stack.transition == .idle }
+            @MainActor func undoButton() -> Button? { app.toasts.shownButton(labeled: "Undo") }
+            @MainActor func openPost(_ id: Int64) -> PhotoDetailPage {
+                app.router.setPath([.post(id)])
+                spin(until: { (stack.visiblePage as? PhotoDetailPage)?.subject == AnyHashable(id) && idle() }, "post \(id)")
+                return stack.visiblePage as! PhotoDetailPage
+            }
+
+            // Post 2 deleted on its page, Undo; then deleted again, for good.
+            openPost(2).actionButton(labeled: "Delete")!.activate()
+            spin(until: { undoButton() != nil && stack.pages.count == 1 && idle() }, "Undo")
+            undoButton()!.activate()
+            spin(until: { app.myProfile.feedItems.count == 2 }, "post 2 back on My Profile")
+            openPost(2).actionButton(labeled: "Delete")!.activate()
+            spin(until: { (try? app.store.post(id: 2)) == nil && stack.pages.count == 1 && idle() }, "post 2 deleted")
+            // The reply on post 1, on its row in Comments.
+            app.router.setPath([.post(1), .comments(1)])
+            spin(until: { (stack.visiblePage as? CommentThreadPage)?.replyRows.first?.deleteButton.isMapped == true && idle() }, "the reply's row")
+            (stack.visiblePage as! CommentThreadPage).replyRows[0].deleteButton.activate()
+            spin(until: { (stack.visiblePage as? CommentThreadPage)?.replies.isEmpty == true }, "the reply deleted")
+            // A message on its page (which closes), the other on its row.
+            app.router.setPath([.messages])
+            spin(until: { (stack.visiblePage as? MessagesPage)?.rows.count == 2 && idle() }, "Messages")
+            (stack.visiblePage as! MessagesPage).rows[0].openButton.activate()
+            spin(until: { app.presentedMessage?.window.isMapped == true }, "the message")
+            (app.presentedMessage!.root as! PhotoDetailPage).actionButton(labeled: "Delete")!.activate()
+            spin(until: { app.presentedMessage == nil && (stack.visiblePage as? MessagesPage)?.rows.count == 1 }, "the message deleted")
+            (stack.visiblePage as! MessagesPage).rows[0].deleteButton.activate()
+            spin(until: { (stack.visiblePage as? MessagesPage)?.rows.isEmpty == true }, "the other message deleted")
+            // The friend, on their profile.
+            app.router.setPath([.profile(friend)])
+            spin(until: { (stack.visiblePage as? ProfilePage)?.person.id == friend && idle() }, "the friend's profile")
+            stack.visiblePage!.endBarItems.first { $0.tooltip == "Remove Friend" }!.activate()
+            spin(until: { app.people.friend(id: friend) == nil && stack.pages.count == 1 && idle() }, "the friend removed")
+            spin(for: 0.3)
+            recorder.stop()
+
+            let text = Files.readText(journal) ?? ""
+            let recorded = try Journey(text: text)
+            let deletions = recorded.entries.map(\.step).filter {
+                switch $0 { case .delete, .undo: true; default: false }
+            }
+            XCTAssertEqual(deletions, [.delete(.post(2)), .undo(.post(2)), .delete(.post(2)), .delete(.reply(1)),
+                                       .delete(.message(2)), .delete(.message(1)), .delete(.friend(friend))], text)
+            XCTAssertTrue(text.contains(" delete friend \"\(friend)\"\n") && text.contains(" undo post 2\n"), text)
+            let expected = try state(app.store)
+            XCTAssertEqual(expected, before.filter { $0 != "Rocket" && !$0.hasPrefix("reply") && !$0.hasPrefix("message")
+                && $0 != "friend: \(friend)" }, "what was deleted is gone, what was undone is back")
+            app.shutdown()
+            app.mainWindow.window.destroy()
+
+            let replayed = try seeded()
+            var outcome: Result<Void, Error>?
+            let replayer = JourneyReplayer(app: replayed, journey: recorded)
+            Task.onMainLoop {
+                do { try await replayer.run(); outcome = .success(()) } catch { outcome = .failure(error) }
+            }
+            spin(until: { outcome != nil }, timeout: 120, "the replay")
+            if case .failure(let error) = outcome { XCTFail("the replay stopped: \(error)\n\(text)") }
+            XCTAssertEqual(try state(replayed.store), expected)
+            XCTAssertEqual(replayed.router.path, [])
+            replayed.shutdown()
+            replayed.mainWindow.window.destroy()
+        }
+    }
+
     func testAReplayStopsAtARouteWhoseSubjectIsGone() throws {
         try onMain {
             let app = try makeApp(posts: ["Espresso"])

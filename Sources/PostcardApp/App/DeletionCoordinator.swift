@@ -15,12 +15,17 @@ import PostcardStore
 @MainActor
 final class DeletionCoordinator {
     private unowned let app: AppController
+    /// Told after each deletion is marked in the store, before its pages leave (true), and after each
+    /// Undo has brought it back (false), in the journal's terms (a friend by their id): a journey's
+    /// recorder and replayer listen.
+    let changes = Observers<(JourneyDeletion, Bool)>()
 
     init(app: AppController) { self.app = app }
 
     /// Deletes `item` (marked at once; for good when the Undo toast goes); `name` is a friend's, for
     /// the toast.
     func delete(_ item: DeletableItem, named name: String? = nil) {
+        let recorded = journeyTerms(item)
         Task.onMainLoop { [weak self] in
             guard let self else { return }
             do {
@@ -32,11 +37,12 @@ final class DeletionCoordinator {
                 return
             }
             appLog.info("Deleted \(item), Undo offered")
+            self.changes.notify((recorded, true))
             self.leavePages(showing: item)
             self.reloadLists(showing: item)
             // Translators: the button of the toast after deleting a post, reply or message: brings it back.
             let toast = self.app.showToast(Self.deletedText(item, named: name), buttonLabel: localized("Undo")) { [weak self] in
-                self?.undo(item)
+                self?.undo(item, recorded: recorded)
             }
             // The store, not the app: the toast is dismissed also while the app itself is being freed.
             toast.onDismissed = { [store = self.app.store, weak toast] in
@@ -46,17 +52,28 @@ final class DeletionCoordinator {
         }
     }
 
-    private func undo(_ item: DeletableItem) {
+    private func undo(_ item: DeletableItem, recorded: JourneyDeletion) {
         Task.onMainLoop { [weak self] in
             guard let self else { return }
             do {
                 try await self.app.store.restoreDeleted(item)
                 appLog.info("Undid the deletion of \(item)")
+                self.changes.notify((recorded, false))
             } catch {
                 // Translators: a toast when Undo can't bring back what was deleted; %s says why.
                 self.app.showToast(localized("Can't undo: %s", "\(error)"))
             }
             self.reloadLists(showing: item)
+        }
+    }
+
+    /// `item` as a journal names it: a friend by their id (their row is the store's own).
+    private func journeyTerms(_ item: DeletableItem) -> JourneyDeletion {
+        switch item {
+        case .post(let id): .post(id)
+        case .reply(let id): .reply(id)
+        case .message(let id): .message(id)
+        case .friend(let row): .friend(app.people.friends.first { $0.rowID == row }?.id ?? "\(row)")
         }
     }
 

@@ -1,4 +1,5 @@
 import Adwaita
+import CGtk
 import Gtk
 import NavigationGtk
 import PostcardModel
@@ -19,6 +20,21 @@ public final class PhotoDetailPage: Page {
     public let detailLabel = Label()
     /// Extra actions below the comment (e.g. Comments), added by the caller.
     public let actions = Box(.horizontal, spacing: 8)
+    /// The button among ``actions`` whose label reads `label` (mnemonic underscores left out), or nil:
+    /// what a journey's replay and the review tour press, as a click would.
+    public func actionButton(labeled label: String) -> Widget? {
+        var index = 0
+        while let child = actions.child(at: index) {
+            if String(cString: navgtk_type_name_of(child)) == "GtkButton",
+               let text = gtk_button_get_label(UnsafeMutableRawPointer(child).assumingMemoryBound(to: GtkButton.self)),
+               String(cString: text).filter({ $0 != "_" }) == label {
+                return Widget(UnsafeMutableRawPointer(child), transfer: .none)
+            }
+            index += 1
+        }
+        return nil
+    }
+
     /// Whether the photo is decoded and shown.
     public private(set) var isPhotoLoaded = false
     /// Called with the URI of a link the user activated in the comment.

@@ -35,6 +35,7 @@ import PostcardModel
 /// | `back` / `cancel` | Back within a flow, Cancel (or Escape) |
 /// | `discard` / `keep-editing` | the answer to Discard This Post? |
 /// | `end post N` / `reply N` / `message N` / `caption N` / `friend ID` / `canceled` | how the flow ended |
+/// | `delete WHAT` / `undo WHAT` | deleted a post, reply or message or removed a friend (`post N`, `reply N`, `message N`, `friend "ID"`), and pressed Undo on the toast that followed |
 /// | `present NAME` / `dismiss NAME` | a dialog opened and closed: My Code (`my-code`), Scan a Code (`scan-a-code`), Keyboard Shortcuts (`keyboard-shortcuts`), About (`about`), a message opened from Messages (`message N`) |
 /// | `review NAME VALUE…` | the review gallery's own steps (a picture, a set-up); see ``JourneyStep/review(_:_:)`` |
 ///
@@ -189,6 +190,10 @@ public enum JourneyStep: Equatable, Sendable {
     case keepEditing
     /// How the flow ended.
     case end(JourneyEnd)
+    /// Delete (Remove Friend) was pressed on what the user made: it is gone, and a toast offers Undo.
+    case delete(JourneyDeletion)
+    /// Undo on that toast: what was deleted is back.
+    case undo(JourneyDeletion)
     /// A dialog of the main window opened (``JourneyDialog``).
     case present(JourneyDialog)
     /// That dialog closed.
@@ -219,6 +224,8 @@ public enum JourneyStep: Equatable, Sendable {
         case .discard: ["discard"]
         case .keepEditing: ["keep-editing"]
         case .end(let end): ["end"] + end.words
+        case .delete(let item): ["delete"] + item.words
+        case .undo(let item): ["undo"] + item.words
         case .present(let dialog): ["present"] + dialog.words
         case .dismiss(let dialog): ["dismiss"] + dialog.words
         case .review(let name, let values): ["review", name] + values.map(Journey.word)
@@ -277,6 +284,9 @@ public enum JourneyStep: Equatable, Sendable {
         case "end":
             guard let end = JourneyEnd(values) else { throw bad() }
             self = .end(end)
+        case "delete", "undo":
+            guard let item = JourneyDeletion(values) else { throw bad() }
+            self = name == "delete" ? .delete(item) : .undo(item)
         case "present", "dismiss":
             guard let dialog = JourneyDialog(values) else { throw bad() }
             self = name == "present" ? .present(dialog) : .dismiss(dialog)
@@ -348,6 +358,45 @@ public enum JourneyEnd: Equatable, Sendable {
         case .caption(.saved(let post)): self = .caption(post.id)
         case .friend(.added(let person)): self = .friend(person.id)
         default: self = .canceled
+        }
+    }
+}
+
+/// What a journey deletes (and may bring back with Undo), with the id the recording app gave it.
+public enum JourneyDeletion: Equatable, Sendable {
+    /// A post, from its page's Delete (`post N`).
+    case post(Int64)
+    /// A reply, from its row's Delete in Comments (`reply N`).
+    case reply(Int64)
+    /// A message, from its row's Delete in Messages or its page's (`message N`).
+    case message(Int64)
+    /// A friend, from Remove Friend on their profile, by their id (`friend "ID"`).
+    case friend(String)
+
+    /// How the journal writes it.
+    var words: [String] {
+        switch self {
+        case .post(let id): ["post", "\(id)"]
+        case .reply(let id): ["reply", "\(id)"]
+        case .message(let id): ["message", "\(id)"]
+        case .friend(let id): ["friend", Journey.quoted(id)]
+        }
+    }
+
+    /// Reads what is deleted from a step's values; nil when they name nothing.
+    init?(_ values: [JourneyWords.Item]) {
+        guard values.count == 2, case .plain(let kind)? = values.first else { return nil }
+        if kind == "friend" {
+            guard case .quoted(let id) = values[1], !id.isEmpty else { return nil }
+            self = .friend(id)
+            return
+        }
+        guard case .plain(let number) = values[1], let id = Int64(number), id > 0 else { return nil }
+        switch kind {
+        case "post": self = .post(id)
+        case "reply": self = .reply(id)
+        case "message": self = .message(id)
+        default: return nil
         }
     }
 }

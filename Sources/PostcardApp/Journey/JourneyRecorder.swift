@@ -6,7 +6,8 @@ import PostcardModel
 
 /// Writes a ``Journey`` of what the user does in `app` as it happens (`postcard --record FILE`): the
 /// main stack's path after each change, each flow's start, what its pages report and how it ended,
-/// My Code and Scan a Code opening and closing, and the main window's width. A line reaches the file
+/// what was deleted and brought back with Undo, the dialogs opening and closing, and the main window's
+/// width. A line reaches the file
 /// whole as soon as it is known (``AppendingTextFile``); the comment being typed is written once it has
 /// rested for a second, or before the next step, so a journal holds the text, not every keystroke.
 /// Main actor.
@@ -48,6 +49,9 @@ public final class JourneyRecorder {
         })
         tokens.append(app.dialogChanges.add { [weak self] dialog, presented in
             self?.record(presented ? .present(dialog) : .dismiss(dialog))
+        })
+        tokens.append(app.deletions.changes.add { [weak self] item, deleted in
+            self?.record(deleted ? .delete(item) : .undo(item))
         })
         widthHandler = app.mainWindow.window.connect("notify::default-width") { [weak self] _ in self?.widthChanged() }
     }

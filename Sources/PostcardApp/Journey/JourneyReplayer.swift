@@ -9,7 +9,9 @@ import PostcardModel
 /// goes through: a path one route longer pushes it as a row's click does, one shorter activates Back,
 /// a flow starts from its page's button, a photo is activated in Choose a Photo's grid, the comment is
 /// typed into the comment field (leaving the cursor after it), and Post, Cancel and the discard
-/// question's buttons are pressed (as their More menu item does when a narrow bar moved them there).
+/// question's buttons are pressed (as their More menu item does when a narrow bar moved them there);
+/// Delete is pressed on the post's page, the reply's or message's row (or the message's page), Remove
+/// Friend on the friend's profile, and Undo on the toast that follows.
 /// Each step waits for the screen it leads to (up to ``stepTimeout``), and each flow's end and the last
 /// path are compared with what the journal says; the posts, replies and messages the replay stores get
 /// new ids, which later steps are mapped to. Main actor.
@@ -30,9 +32,14 @@ public final class JourneyReplayer {
     private let journey: Journey
     private let pace: Pace
     /// The ids the recording gave what the replay stored again, to the replay's ids.
-    private var postIDs: [Int64: Int64] = [:], messageIDs: [Int64: Int64] = [:]
+    private var postIDs: [Int64: Int64] = [:], messageIDs: [Int64: Int64] = [:], replyIDs: [Int64: Int64] = [:]
     private var ended: [FlowOutcome] = []
     private var endsToken: ObservationToken?
+    /// What the replay deleted (true) and brought back (false), in the replay's ids, as it happened.
+    private var deletions: [(JourneyDeletion, Bool)] = []
+    private var deletionsToken: ObservationToken?
+    /// The step replayed before the one replaying now.
+    private var previousStep: JourneyStep?
     /// Called after each step has been replayed and its screen shows (the review gallery saves its
     /// pictures there).
     public var afterStep: (@MainActor (Journey.Entry) async throws -> Void)?
@@ -81,7 +88,8 @@ public final class JourneyReplayer {
     public func run() async throws {
         try Self.check(journey, library: app.library.directory, allowingReviewSteps: performReviewStep != nil)
         endsToken = app.flowEnds.add { [weak self] outcome in self?.ended.append(outcome) }
-        defer { endsToken = nil }
+        deletionsToken = app.deletions.changes.add { [weak self] change in self?.deletions.append(change) }
+        defer { endsToken = nil; deletionsToken = nil }
         if let first = journey.entries.first {
             try await wait(first, "the main window") { self.app.mainWindow.window.isMapped && self.app.mainWindow.window.width > 0 }
         }
@@ -94,6 +102,7 @@ public final class JourneyReplayer {
                 if wait > 0 { await MainLoopBridge.sleep(seconds: wait) }
             }
             try await replay(entry)
+            previousStep = entry.step
             try await afterStep?(entry)
             if case .path(let routes) = entry.step { lastPath = (entry, routes) }
         }
@@ -207,9 +216,30 @@ public final class JourneyReplayer {
             let label = menuLabel(of: dialog)
             guard app.primaryMenu.activateItem(label) else { throw fail(localized("no “%s” in the main menu", label)) }
             try await wait(entry, label) { self.isShown(dialog) }  // a window, or a bottom sheet in the main one
+        case .delete(let recorded):
+            let item = map(recorded)
+            let button = try await deleteButton(for: item, entry)
+            deletions.removeAll()
+            press(button)
+            try await wait(entry, "\(localized("Undo")) after the deletion") {
+                self.deletions.contains { $0 == (item, true) } && self.isIdle
+                    && self.app.toasts.shownButton(labeled: localized("Undo")) != nil
+            }
+        case .undo(let recorded):
+            let item = map(recorded)
+            var undo: Button?
+            try await wait(entry, localized("Undo")) {
+                undo = self.app.toasts.shownButton(labeled: localized("Undo"))
+                return undo != nil
+            }
+            deletions.removeAll()
+            undo!.activate()
+            try await wait(entry, "what was deleted, back") { self.deletions.contains { $0 == (item, false) } }
         case .review(let name, let values):
             guard let performReviewStep else { throw fail(localized("a step of the review gallery's: replay this journey with postcard-review --journey")) }
             try await performReviewStep(name, values, entry)
+        case .dismiss(.message(let id)) where previousStep == .delete(.message(id)) && !isShown(.message(id)):
+            break  // Delete on the message's page closed it
         case .dismiss(let dialog):
             guard isShown(dialog) else { throw fail(localized("“%s” is not open", menuLabel(of: dialog))) }
             switch dialog {
@@ -247,7 +277,7 @@ public final class JourneyReplayer {
     private func record(_ replayed: JourneyEnd, against recorded: JourneyEnd, _ entry: Journey.Entry) throws {
         switch (recorded, replayed) {
         case (.post(let old), .post(let new)), (.caption(let old), .caption(let new)): postIDs[old] = new
-        case (.reply, .reply): break  // no route names a reply
+        case (.reply(let old), .reply(let new)): replyIDs[old] = new
         case (.message(let old), .message(let new)): messageIDs[old] = new
         case (.friend(let old), .friend(let new)) where old == new: break
         case (.canceled, .canceled): break
@@ -269,6 +299,59 @@ public final class JourneyReplayer {
             default: route
             }
         }
+    }
+
+    /// What was deleted with the recording's ids replaced by the replay's.
+    private func map(_ item: JourneyDeletion) -> JourneyDeletion {
+        switch item {
+        case .post(let id): .post(postIDs[id] ?? id)
+        case .reply(let id): .reply(replyIDs[id] ?? id)
+        case .message(let id): .message(messageIDs[id] ?? id)
+        case .friend: item
+        }
+    }
+
+    /// The Delete a user presses for `item` (replay ids): on the post's page, on the reply's row in its
+    /// thread, on the message's page when it is open or else its row in Messages, or Remove Friend on
+    /// the friend's profile; each waited for on the screen shown.
+    private func deleteButton(for item: JourneyDeletion, _ entry: Journey.Entry) async throws -> Widget {
+        var found: Widget?
+        let what: String
+        switch item {
+        case .post(let id):
+            what = localized("Delete") + " (\(Route.post(id).link))"
+            try await wait(entry, what) {
+                let page = self.isIdle ? self.app.stack.visiblePage as? PhotoDetailPage : nil
+                found = page?.subject == AnyHashable(id) ? page?.actionButton(labeled: localized("Delete")) : nil
+                return found != nil
+            }
+        case .reply(let id):
+            what = localized("Delete Reply")
+            try await wait(entry, what) {
+                let page = self.isIdle ? self.app.stack.visiblePage as? CommentThreadPage : nil
+                found = page?.replyRows.first { $0.reply?.id == id && $0.deleteButton.isMapped }?.deleteButton
+                return found != nil
+            }
+        case .message(let id):
+            what = localized("Delete Message")
+            try await wait(entry, what) {
+                if let shown = self.app.presentedMessage?.root as? PhotoDetailPage, shown.subject == AnyHashable(id) {
+                    found = shown.actionButton(labeled: localized("Delete"))
+                } else {
+                    let page = self.isIdle ? self.app.stack.visiblePage as? MessagesPage : nil
+                    found = page?.rows.first { $0.message?.id == id && $0.deleteButton.isMapped }?.deleteButton
+                }
+                return found != nil
+            }
+        case .friend(let id):
+            what = localized("Remove Friend")
+            try await wait(entry, what) {
+                let page = self.isIdle ? self.app.stack.visiblePage as? ProfilePage : nil
+                found = page?.person.id == id ? page?.endBarItems.first { $0.tooltip == localized("Remove Friend") } : nil
+                return found != nil
+            }
+        }
+        return found!
     }
 
     // MARK: - What is on screen
@@ -370,6 +453,12 @@ public final class JourneyReplayer {
     /// narrow bar moved it into its More menu, as that menu's item does (`clicked`).
     private func press(_ button: Button) {
         if button.isMapped { button.activate() } else { button.emitClicked() }
+    }
+
+    /// Presses `widget` (a button) as a click does, or as its More menu item does while a narrow bar
+    /// holds it there.
+    private func press(_ widget: Widget) {
+        if let button = widget as? Button { press(button) } else { widget.activate() }
     }
 
     private func links(_ routes: [Route]) -> String { routes.isEmpty ? "(My Profile)" : routes.map(\.link).joined(separator: " ") }
