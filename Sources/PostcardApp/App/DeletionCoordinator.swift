@@ -14,7 +14,9 @@ import PostcardStore
 /// ``PostStore/markDeleted(_:)``). Main actor only.
 @MainActor
 final class DeletionCoordinator {
-    private unowned let app: AppController
+    /// Weak: a deletion's store work may still be under way when the app is freed (quit right after
+    /// Delete); what it does after that is then left undone (the store finishes it at the next launch).
+    private weak var app: AppController?
     /// Told after each deletion is marked in the store, before its pages leave (true), and after each
     /// Undo has brought it back (false), in the journal's terms (a friend by their id): a journey's
     /// recorder and replayer listen.
@@ -25,27 +27,27 @@ final class DeletionCoordinator {
     /// Deletes `item` (marked at once; for good when the Undo toast goes); `name` is a friend's, for
     /// the toast.
     func delete(_ item: DeletableItem, named name: String? = nil) {
-        let recorded = journeyTerms(item)
+        guard let store = app?.store, let recorded = journeyTerms(item) else { return }
         Task.onMainLoop { [weak self] in
-            guard let self else { return }
             do {
-                try await self.app.store.markDeleted(item)
+                try await store.markDeleted(item)
             } catch {
                 appLog.problem("Can't delete \(item): \(error)")
                 // Translators: a toast when a post, reply or message can't be deleted; %s says why.
-                self.app.showToast(localized("Can't delete it: %s", "\(error)"))
+                self?.app?.showToast(localized("Can't delete it: %s", "\(error)"))
                 return
             }
+            guard let self, let app = self.app else { return }
             appLog.info("Deleted \(item), Undo offered")
             self.changes.notify((recorded, true))
-            self.leavePages(showing: item)
-            self.reloadLists(showing: item)
+            self.leavePages(showing: item, in: app)
+            self.reloadLists(showing: item, in: app)
             // Translators: the button of the toast after deleting a post, reply or message: brings it back.
-            let toast = self.app.showToast(Self.deletedText(item, named: name), buttonLabel: localized("Undo")) { [weak self] in
+            let toast = app.showToast(Self.deletedText(item, named: name), buttonLabel: localized("Undo")) { [weak self] in
                 self?.undo(item, recorded: recorded)
             }
             // The store, not the app: the toast is dismissed also while the app itself is being freed.
-            toast.onDismissed = { [store = self.app.store, weak toast] in
+            toast.onDismissed = { [weak toast] in
                 guard toast?.wasActionUsed != true else { return }
                 store.purgeDeleted(item)
             }
@@ -53,23 +55,27 @@ final class DeletionCoordinator {
     }
 
     private func undo(_ item: DeletableItem, recorded: JourneyDeletion) {
+        guard let store = app?.store else { return }
         Task.onMainLoop { [weak self] in
-            guard let self else { return }
+            var restored = false
             do {
-                try await self.app.store.restoreDeleted(item)
+                try await store.restoreDeleted(item)
                 appLog.info("Undid the deletion of \(item)")
-                self.changes.notify((recorded, false))
+                restored = true
             } catch {
                 // Translators: a toast when Undo can't bring back what was deleted; %s says why.
-                self.app.showToast(localized("Can't undo: %s", "\(error)"))
+                self?.app?.showToast(localized("Can't undo: %s", "\(error)"))
             }
-            self.reloadLists(showing: item)
+            guard let self, let app = self.app else { return }
+            if restored { self.changes.notify((recorded, false)) }
+            self.reloadLists(showing: item, in: app)
         }
     }
 
     /// `item` as a journal names it: a friend by their id (their row is the store's own).
-    private func journeyTerms(_ item: DeletableItem) -> JourneyDeletion {
-        switch item {
+    private func journeyTerms(_ item: DeletableItem) -> JourneyDeletion? {
+        guard let app else { return nil }
+        return switch item {
         case .post(let id): .post(id)
         case .reply(let id): .reply(id)
         case .message(let id): .message(id)
@@ -91,7 +97,7 @@ final class DeletionCoordinator {
     }
 
     /// Pops the pages showing `item` (a post's page and its comments), or closes its message.
-    private func leavePages(showing item: DeletableItem) {
+    private func leavePages(showing item: DeletableItem, in app: AppController) {
         switch item {
         case .post(let id):
             let path = app.router.path
@@ -114,7 +120,7 @@ final class DeletionCoordinator {
     }
 
     /// Reads again the lists on the main stack that show (or showed) `item`.
-    private func reloadLists(showing item: DeletableItem) {
+    private func reloadLists(showing item: DeletableItem, in app: AppController) {
         if case .friend = item { app.people.reload() }
         for page in app.stack.pages {
             switch (item, page) {
