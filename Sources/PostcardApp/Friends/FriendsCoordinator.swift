@@ -168,16 +168,18 @@ final class FriendsCoordinator {
     /// Stores `name` as the user's, then shows it on `page` (and My Profile, through the people's
     /// observers); a failure says why in a toast, and the page keeps the old name.
     func rename(to name: String, shownIn page: MyCodePage) {
+        let people = app.people
+        // Not holding self across the await: this coordinator lives as long as its app, which may be
+        // freed meanwhile (its app is read through an unowned reference).
         Task.onMainLoop { [weak self, weak page] in
-            guard let self else { return }
             do {
-                try await self.app.people.rename(to: name)
+                try await people.rename(to: name)
                 // Translators: a toast after the user changed their name.
-                self.app.showToast(localized("Name changed"))
+                self?.app.showToast(localized("Name changed"))
             } catch {
-                self.app.showToast(localized("Can't change your name: %s", "\(error)"))
+                self?.app.showToast(localized("Can't change your name: %s", "\(error)"))
             }
-            page?.show(self.app.people.identity)
+            page?.show(people.identity)
         }
     }
 
