@@ -76,6 +76,9 @@ let package = Package(
             name: "PostcardBench",
             dependencies: ["PostcardApp", "PostcardModel", "PostcardStore", "PhotoPosting", "NavigationGtk", "Navigation", "Gtk", "CGtk", "CSQLite"]
         ),
+        // A test program, not shipped: ordinary Swift concurrency on GLibExecutors, reporting where each
+        // construct ran (ConcurrencyOnGLibTests runs it).
+        .executableTarget(name: "ExecutorProbe", dependencies: ["GLib", "CGLib", "CGStreamer"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
         .testTarget(
             name: "PostcardTests",

@@ -55,6 +55,40 @@ grep -qx "push button|Zurück" .build/example-run.log || { cat .build/example-ru
 # Each text button reads its name once ("Details", not "Details Details").
 if grep -E "^push button\|(.+) \1$" .build/example-run.log; then fail "a button reads its name twice (above)"; fi
 
+# Idle after its flow: the flow started with a plain `Task { }` (SwatchesApp.pickColor) is opened and
+# cancelled twice over AT-SPI, then every thread of the process is read from /proc for 10 s (once the
+# threads that retire once are gone): Swift's concurrency runs on GLib (GLibExecutors), so nothing
+# wakes. libdispatch's pool, were it started, would wake the process once a second.
+cat > .build/example-idle.sh <<SCRIPT
+"$bin/swatches" & app=\$!
+switches() { cat /proc/\$app/task/*/status 2>/dev/null | awk '/ctxt_switches/ { n += \$2 } END { print n }'; }
+for _ in \$(seq 1 100); do $names \$app 2>/dev/null | grep -qx "push button|Pick a Color…" && break; sleep 0.2; done
+for round in 1 2; do
+  $names \$app --press "Pick a Color…" || { kill \$app; exit 1; }
+  for _ in \$(seq 1 50); do $names \$app 2>/dev/null | grep -qx "push button|Cancel" && break; sleep 0.2; done
+  $names \$app --press Cancel || { kill \$app; exit 1; }
+  for _ in \$(seq 1 50); do $names \$app 2>/dev/null | grep -qx "push button|Cancel" || break; sleep 0.2; done
+done
+sleep 3  # the flow's last frames drawn, AT-SPI's questions answered
+# Threads that retire once are gone first: GLib's shared pool ("pool-…", GTK's and GIO's asynchronous
+# work) ends an idle thread 15 s after its last job.
+for _ in \$(seq 1 40); do grep -qx "pool-.*" /proc/\$app/task/*/comm 2>/dev/null || break; sleep 0.5; done
+# The AT-SPI reader above is another process: the window below has no client asking the app anything.
+threads() { for t in /proc/\$app/task/*; do echo "\$(cat \$t/comm)=\$(awk '/ctxt_switches/ { n += \$2 } END { print n }' \$t/status)"; done; }
+before=\$(switches); threads > .build/example-idle-before.txt
+sleep 10
+after=\$(switches); threads > .build/example-idle-after.txt
+kill \$app
+echo "idle-wake-ups \$((after - before))"
+grep -E -- "-qos|qos.overcommit" .build/example-idle-after.txt && echo "libdispatch-pool started" || true
+SCRIPT
+"${xvfb[@]}" bash .build/example-idle.sh > .build/example-idle.log 2>&1 || { cat .build/example-idle.log; fail "swatches' flow could not be opened and cancelled"; }
+grep -q "libdispatch-pool started" .build/example-idle.log && { cat .build/example-idle.log; fail "swatches started libdispatch's thread pool"; }
+wakeups=$(sed -n 's/^idle-wake-ups //p' .build/example-idle.log)
+[ "$wakeups" = 0 ] || { cat .build/example-idle.log; paste -d' ' .build/example-idle-before.txt .build/example-idle-after.txt; \
+  fail "swatches woke $wakeups times in 10 s of idle after its flow (0 expected)"; }
+echo "swatches after its flow twice: 0 wake-ups in 10 s idle"
+
 /usr/bin/python3 - <<'PY' || fail "the README's snippets differ from Examples/ (above)"
 import pathlib, re, sys
 readme = pathlib.Path("README.md").read_text()

@@ -79,7 +79,7 @@ public final class MessageDialog {
         var found: [Button] = []
         func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
             if String(cString: navgtk_type_name_of(widget)) == "GtkButton" {
-                found.append(Button(wrapping: widget))
+                found.append(Button.button(wrapping: widget))
             }
             var child = gtk_widget_get_first_child(widget)
             while let current = child {

@@ -43,7 +43,7 @@ public final class StyleManager {
     private let changes = Observers<Void>()
 
     private init(_ pointer: OpaquePointer) {
-        manager = Object(pointer, transfer: .none)
+        manager = Object.wrapping(UnsafeMutableRawPointer(pointer))
         for property in ["dark", "high-contrast"] {
             manager.connect("notify::" + property) { [weak self] _ in self?.changes.notify(()) }
         }

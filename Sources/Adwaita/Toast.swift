@@ -123,7 +123,7 @@ public final class ToastOverlay: Widget {
         }
         var child = gtk_widget_get_first_child(widget).flatMap { gtk_widget_get_next_sibling($0) }
         while let current = child {
-            if let found = find(in: current) { return Button(wrapping: found) }
+            if let found = find(in: current) { return Button.button(wrapping: found) }
             child = gtk_widget_get_next_sibling(current)
         }
         return nil
@@ -134,7 +134,7 @@ public final class ToastOverlay: Widget {
             if String(cString: navgtk_type_name_of(widget)) == "GtkButton" {
                 let button = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)
                 if gtk_button_get_label(button) != nil {
-                    Button(wrapping: widget).nameMnemonicLabelOnce()
+                    Button.button(wrapping: widget).nameMnemonicLabelOnce()
                 } else if navgtk_accessible_has_label(widget) == 0 {
                     // The toast's own close button: an icon GTK 4.8 reads as "GtkImage".
                     navgtk_accessible_set_label(widget, localized("Close"))

@@ -1,6 +1,5 @@
 // C helpers for the Swift `Gtk` layer: things Swift cannot import directly from GTK's headers
-// (macros, variadic functions, type-checked casts) and the two libdispatch hooks used by the
-// main-loop bridge. Nothing else belongs here.
+// (macros, variadic functions, type-checked casts). Nothing else belongs here.
 #ifndef POSTCARD_CGTK_SHIM_H
 #define POSTCARD_CGTK_SHIM_H
 
@@ -14,17 +13,6 @@
 #include <gio/gsettingsbackend.h>
 #include <unistd.h>
 #include <sys/prctl.h>
-
-// libdispatch's main-queue hooks (exported by libdispatch on Linux, used by CoreFoundation's run loop);
-// used only in Sources/Gtk/DispatchMainQueueHooks.swift, which says why and what breaks if they change.
-// The handle is an eventfd that becomes readable when work is queued on the main queue.
-extern int _dispatch_get_main_queue_handle_4CF(void);
-extern void _dispatch_main_queue_callback_4CF(void *msg);
-
-// prctl is variadic: names the calling thread (Linux keeps 15 bytes), as `top -H` and /proc show it.
-static inline void navgtk_name_current_thread(const char *name) {
-    prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
-}
 
 // gtk_accessible_update_property is variadic: set the accessible label (what a screen reader reads).
 static inline void navgtk_accessible_set_label(GtkWidget *widget, const char *label) {

@@ -16,6 +16,12 @@ public final class Box: Widget {
 
     var box: UnsafeMutablePointer<GtkBox> { pointer() }
 
+    /// A new `GtkBox` for a widget class that *is* a box without being a ``Box`` (a title view, a status
+    /// page): pass it to `super.init(_:transfer: .full)`, then add children with ``Widget/appendToBox(_:)``.
+    package static func makeBox(_ orientation: Orientation, spacing: Int32 = 0) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(gtk_box_new(orientation.gtk, spacing))
+    }
+
     /// Adds `child` at the end.
     public func append(_ child: Widget) { gtk_box_append(box, child.widget) }
     /// Adds `child` at the start.

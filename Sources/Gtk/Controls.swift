@@ -34,9 +34,16 @@ public final class Button: Widget {
     }
 
     /// Wraps a button GTK or a library made inside a composite widget (libadwaita's dialogs), with a
-    /// reference of its own.
-    package init(wrapping button: UnsafeMutablePointer<GtkWidget>) {
+    /// reference of its own. Use ``button(wrapping:)``, which finds a wrapper made before.
+    private init(wrapping button: UnsafeMutablePointer<GtkWidget>) {
         super.init(UnsafeMutableRawPointer(button), transfer: .none)
+    }
+
+    /// The wrapper of a button GTK or a library made (libadwaita's dialogs and toasts): the one made
+    /// before, while it lives, else a new one. Main actor.
+    package static func button(wrapping button: UnsafeMutablePointer<GtkWidget>) -> Button {
+        if let existing = wrapper(of: UnsafeMutableRawPointer(button)) as? Button { return existing }
+        return Button(wrapping: button)
     }
 
     /// Creates an icon-only button (e.g. `"go-previous-symbolic"`); `accessibleLabel` is the name a

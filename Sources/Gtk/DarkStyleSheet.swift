@@ -32,7 +32,7 @@ final class DarkVariant {
         provider = gtk_css_provider_new()
         self.priority = priority
         gtk_css_provider_load_from_resource(provider, resource)
-        self.settings = Object(settings, transfer: .none)
+        self.settings = Object.wrapping(UnsafeMutableRawPointer(settings))
         self.settings.connect("notify::gtk-application-prefer-dark-theme") { [weak self] _ in self?.update() }
         update()
     }

@@ -32,16 +32,16 @@ public final class FileChooser: Object {
             self.finish(uri)
         }
         if let parent {
-            parentReference = Object(UnsafeMutableRawPointer(parent), transfer: .none)
-            parentWatchID = parentReference!.connect("unrealize") { [weak self] _ in self?.cancel() }  // the window went
+            parentReference = Object.wrapping(UnsafeMutableRawPointer(parent))
+            parentWatchID = parentReference!.connect("destroy") { [weak self] _ in self?.cancel() }  // the window went (heard from the window)
         }
     }
 
     nonisolated(unsafe) private var parentReference: Object?
     nonisolated(unsafe) private var parentWatchID: UInt = 0
 
-    deinit {
-        if let parentReference, parentWatchID != 0 { g_signal_handler_disconnect(parentReference.gobject, gulong(parentWatchID)) }
+    isolated deinit {
+        if let parentReference { Signals.disconnect(parentReference.gobject, parentWatchID) }
     }
 
     /// Closes the chooser as if the user cancelled it: ``choose()`` returns nil.
@@ -74,7 +74,7 @@ public final class FileChooser: Object {
                 gtk_native_dialog_show(pointer())
             }
         } onCancel: {
-            Task.onMainLoop { [weak self] in self?.cancel() }
+            Task { @MainActor [weak self] in self?.cancel() }
         }
     }
 }

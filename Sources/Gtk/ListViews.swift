@@ -14,7 +14,7 @@ public final class KeyListModel: Object {
     /// Creates an empty model.
     public init() { super.init(g_list_store_new(gtk_string_object_get_type()), transfer: .full) }
 
-    deinit {
+    isolated deinit {
         for item in items.values { g_object_unref(UnsafeMutableRawPointer(item)) }
     }
 
@@ -70,7 +70,7 @@ public struct ListItemBinding {
     let itemWidget: UnsafeMutablePointer<GtkWidget>?
 
     /// The list's item widget (row or tile) holding the cell.
-    public var item: Widget? { itemWidget.map { Widget(UnsafeMutableRawPointer($0), transfer: .none) } }
+    public var item: Widget? { itemWidget.map { Widget.widget(wrapping: UnsafeMutableRawPointer($0)) } }
 
     /// Sets what a screen reader announces for the row or tile (the list item widget's accessible name)
     /// and its tooltip, when `tooltip` is given.

@@ -1,47 +1,43 @@
 import CGtk
 
-/// Runs Swift concurrency's main-actor work inside the GLib main loop.
+/// GLib's main loop for Swift code: waiting on it in tests and tools, and running closures on it from C
+/// callbacks.
 ///
-/// Swift's `MainActor` and `DispatchQueue.main` enqueue work on libdispatch's main queue, which nothing
-/// drains while `g_application_run` or `g_main_context_iteration` owns the main thread. The bridge adds a
-/// GLib fd source on the main queue's eventfd; when it is readable the source reads the eventfd's 8-byte
-/// counter and drains the queue. No timer, no wake-ups while idle. The eventfd and the drain are
-/// libdispatch's private hooks, used only in `DispatchMainQueueHooks.swift` (why, and what breaks if
-/// the toolchain changes them, is written there); ``hooksWork(timeout:)`` checks them.
+/// Swift concurrency itself needs no bridge: ``GLibExecutors`` (installed by ``install()``,
+/// ``Application/init(id:unique:)`` and ``initializeGtk()``) makes the main actor's executor GLib's
+/// default main context, so `Task { }`, `await` and `MainActor.run` run inside `g_application_run`.
 public enum MainLoopBridge {
-    nonisolated(unsafe) private static var sourceID: guint = 0
-
-    /// Installs the bridge on the default GLib main context. Idempotent. Call on the main thread before
-    /// running the main loop (``Application/run()`` and the test helpers do it for you).
-    @MainActor
+    /// Makes Swift concurrency run on GLib (``GLibExecutors/install()``). Idempotent; any thread, before
+    /// the first task (``Application/init(id:unique:)`` and the test helpers do it for you).
     public static func install() {
-        guard sourceID == 0 else { return }
-        sourceID = g_unix_fd_add(DispatchMainQueueHooks.handle, G_IO_IN, { fd, _, _ in
-            var counter: UInt64 = 0
-            _ = read(fd, &counter, MemoryLayout<UInt64>.size)
-            DispatchMainQueueHooks.drain()
-            return 1  // G_SOURCE_CONTINUE
-        }, nil)
+        GLibExecutors.install()
     }
 
-    /// Whether the bridge works on this toolchain: work queued on `DispatchQueue.main` and a main-actor
-    /// task both run within `timeout` seconds while only GLib's loop runs (installs the bridge first).
-    /// False means libdispatch's private hooks changed (see `DispatchMainQueueHooks.swift`): every
-    /// `await` on the main actor would hang. ``Application/run(arguments:)`` checks it and logs a
-    /// critical. Main thread.
+    /// Whether main-actor work runs while only GLib's default main context is iterated: a main-actor task
+    /// started now runs within `timeout` seconds (installs the executors first). False means the runtime
+    /// ignored the executor factory (a toolchain whose `_Concurrency` changed how `_createExecutors`
+    /// works): every `await` on the main actor would hang. ``Application/run(arguments:)`` checks it and
+    /// logs a critical. Main thread.
     @MainActor
-    public static func hooksWork(timeout: Double = 2) -> Bool {
+    public static func executorsWork(timeout: Double = 2) -> Bool {
         install()
-        return DispatchMainQueueHooks.verify(timeout: timeout)
+        guard GLibExecutors.isInstalled else { return false }
+        var ran = false
+        Task { ran = true }
+        let deadline = g_get_monotonic_time() + gint64(timeout * 1_000_000)
+        while !ran, g_get_monotonic_time() < deadline {
+            g_main_context_iteration(nil, 0)
+            if !ran { g_usleep(1000) }
+        }
+        return ran
     }
 
-    /// Logs a GLib critical when ``hooksWork(timeout:)`` fails, naming the cause, so a broken bridge is
-    /// loud instead of a silent hang at the first `await`.
+    /// Logs a GLib critical when ``executorsWork(timeout:)`` fails, naming the cause, so a runtime that
+    /// ignores the executors is loud instead of a silent hang at the first `await`.
     @MainActor
     static func installChecked() {
-        install()
-        if !DispatchMainQueueHooks.verify(timeout: 2) {
-            Logger.toolkit.critical("Swift's main actor does not run inside GLib's loop: libdispatch's main-queue hooks (_dispatch_get_main_queue_handle_4CF, _dispatch_main_queue_callback_4CF) no longer work on this toolchain; see Sources/Gtk/DispatchMainQueueHooks.swift")
+        if !executorsWork(timeout: 2) {
+            Logger.toolkit.critical("Swift's main actor does not run inside GLib's loop: the concurrency runtime did not take GLibExecutors (_createExecutors(factory:), Sources/GLib/Executors.swift)")
         }
     }
 
@@ -161,12 +157,14 @@ public final class Application: Object {
     /// it, unless it handles its command line (``onCommandLine(_:)``); files opened by a file manager reach
     /// ``onOpen(_:)``.
     public init(id: String, unique: Bool = true) {
+        GLibExecutors.install()
         super.init(gtk_application_new(id, Self.flags(unique: unique)), transfer: .full)
     }
 
     /// Wraps a new application made by a subclass's constructor (libadwaita's `adw_application_new`),
     /// taking over the reference it returned; made with ``flags(unique:)``.
     package init(wrapping application: UnsafeMutableRawPointer) {
+        GLibExecutors.install()
         super.init(application, transfer: .full)
     }
 
@@ -210,8 +208,8 @@ public final class Application: Object {
         connect("shutdown") { _ in handler() }
     }
 
-    /// Runs the main loop until the application quits; installs ``MainLoopBridge`` first so Swift
-    /// concurrency works. `arguments` (with the program name first) are parsed by GOption (see
+    /// Runs the main loop until the application quits; checks first that Swift concurrency runs on it
+    /// (``MainLoopBridge/executorsWork(timeout:)``). `arguments` (with the program name first) are parsed by GOption (see
     /// ``addMainOptions(_:)``; GApplication adds `--help` and `--gapplication-service`), then go to
     /// ``onCommandLine(_:)`` here or in the running instance.
     /// - Returns: the process exit status.

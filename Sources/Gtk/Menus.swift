@@ -18,7 +18,7 @@ public final class MenuButton: Widget {
     /// The menu's popover (GTK makes it from the items), e.g. to draw it in a screenshot while open;
     /// nil before GTK has made it.
     public var menuPopover: Widget? {
-        gtk_menu_button_get_popover(opaque).map { Widget(UnsafeMutableRawPointer($0), transfer: .none) }
+        gtk_menu_button_get_popover(opaque).map { Widget.widget(wrapping: UnsafeMutableRawPointer($0)) }
     }
 
     /// Opens the menu, as clicking the button does.
@@ -86,12 +86,12 @@ public final class MenuButton: Widget {
     /// Drops the popover made by the create-popup function once it has closed (see ``dropPopover()``).
     fileprivate func watchClosing() {
         guard let popover = gtk_menu_button_get_popover(opaque) else { return }
-        Object(UnsafeMutableRawPointer(popover), transfer: .none).connect("closed") { [weak self] _ in
+        Object.wrapping(UnsafeMutableRawPointer(popover)).connect("closed") { [weak self] _ in
             MainLoopBridge.afterLayout { [weak self] in self?.dropPopover() }
         }
     }
 
-    deinit {
+    isolated deinit {
         g_object_unref(UnsafeMutableRawPointer(menu))
         g_object_unref(UnsafeMutableRawPointer(actions))
     }
@@ -173,7 +173,7 @@ public final class PopupMenu: Widget {
 
     private weak var anchor: Widget?
 
-    deinit {
+    isolated deinit {
         g_object_unref(UnsafeMutableRawPointer(menu))
         g_object_unref(UnsafeMutableRawPointer(actions))
     }

@@ -3,8 +3,15 @@ import CGtk
 
 /// An owning Swift reference to a `GObject`.
 ///
-/// The wrapper holds one strong GObject reference for as long as it lives and drops it in `deinit`
-/// (GLib's `g_object_unref`). Signal handlers connected with ``connect(_:after:handler:)`` are owned by
+/// A GObject has at most one Swift wrapper: the wrapper records itself on the object (GLib's qdata,
+/// `g_object_set_qdata`), and code that meets a GObject made elsewhere (a focus widget, a popover GTK
+/// made) finds that wrapper with ``Object/wrapper(of:)`` or ``Widget/widget(wrapping:)``; state kept per
+/// object lives on its wrapper. Making a second wrapper for one object is a programming error, reported
+/// with a GLib critical.
+///
+/// The wrapper holds one strong GObject reference for as long as it lives and drops it in its
+/// deinitializer, which runs on the main actor whatever thread drops the last Swift reference (an
+/// `isolated deinit`: GTK objects are unreferenced on the main thread only). Signal handlers connected with ``connect(_:after:handler:)`` are owned by
 /// GLib, not by the wrapper: their closure box is released by the closure's finalize notifier, which GLib
 /// calls when the handler is disconnected or the object is finalized.
 ///
@@ -26,12 +33,14 @@ open class Object {
     nonisolated(unsafe) package let gobject: UnsafeMutablePointer<GObject>
 
     /// Wraps `pointer`, taking ownership as `transfer` says. Floating references are always sunk
-    /// (`g_object_ref_sink`), so widgets from `gtk_*_new` can be passed with either value.
+    /// (`g_object_ref_sink`), so widgets from `gtk_*_new` can be passed with either value. The object
+    /// must have no wrapper yet (see ``wrapper(of:)``): a second one is reported with a GLib critical.
     package init(_ pointer: UnsafeMutableRawPointer, transfer: Transfer) {
         gobject = pointer.assumingMemoryBound(to: GObject.self)
         if navgtk_is_floating(pointer) != 0 || transfer == .none {
             g_object_ref_sink(pointer)
         }
+        register()
     }
 
     /// Wraps an object whose C type is private (imported as `OpaquePointer`); see ``init(_:transfer:)``.
@@ -40,10 +49,45 @@ open class Object {
         if navgtk_is_floating(gobject) != 0 || transfer == .none {
             g_object_ref_sink(gobject)
         }
+        register()
     }
 
-    deinit {
+    /// Records this wrapper on its object (unretained: the object does not keep the wrapper alive).
+    private func register() {
+        if let existing = g_object_get_qdata(gobject, Self.wrapperQuark), existing != Unmanaged.passUnretained(self).toOpaque() {
+            navgtk_log_critical("NavigationGtk", "a second Swift wrapper was made for a \(typeName): find the first with Object.wrapper(of:) or Widget.widget(wrapping:)")
+            return
+        }
+        g_object_set_qdata(gobject, Self.wrapperQuark, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// On the main actor whatever thread drops the last Swift reference: GTK is not thread-safe.
+    isolated deinit {
+        if g_object_get_qdata(gobject, Self.wrapperQuark) == Unmanaged.passUnretained(self).toOpaque() {
+            g_object_set_qdata(gobject, Self.wrapperQuark, nil)
+        }
+        releaseReference()
+    }
+
+    /// Drops the wrapper's reference (a subclass holding it differently, a window's toggle reference,
+    /// releases it its own way). Called once, by the deinitializer.
+    package func releaseReference() {
         g_object_unref(gobject)
+    }
+
+    /// The GLib quark of the qdata that points at an object's wrapper.
+    nonisolated static let wrapperQuark: GQuark = g_quark_from_static_string("navgtk-swift-wrapper")
+
+    /// The Swift wrapper of the GObject at `pointer` (a `GObject*` of any type) if it has one: the same
+    /// object whoever asks, so state kept on it is found again. Main actor.
+    package static func wrapper(of pointer: UnsafeMutableRawPointer) -> Object? {
+        guard let data = g_object_get_qdata(pointer.assumingMemoryBound(to: GObject.self), wrapperQuark) else { return nil }
+        return Unmanaged<Object>.fromOpaque(data).takeUnretainedValue()
+    }
+
+    /// The wrapper of the GObject at `pointer`, or a new plain ``Object`` holding a reference of its own.
+    package static func wrapping(_ pointer: UnsafeMutableRawPointer) -> Object {
+        wrapper(of: pointer) ?? Object(pointer, transfer: .none)
     }
 
     /// The object pointer as a specific C type (no run-time check; the wrapper's class guarantees it).
@@ -76,9 +120,11 @@ open class Object {
         Signals.connect(gobject, name, after: after, handler: handler)
     }
 
-    /// Disconnects a handler returned by ``connect(_:after:handler:)``; releases its closure.
+    /// Disconnects a handler returned by ``connect(_:after:handler:)``; releases its closure. Nothing
+    /// for 0, or for a handler already gone (the object was disposed: GObject's dispose disconnects every
+    /// handler).
     public func disconnect(_ handlerID: UInt) {
-        if handlerID != 0 { g_signal_handler_disconnect(gobject, gulong(handlerID)) }
+        Signals.disconnect(gobject, handlerID)
     }
 
     /// Registers `onFinalize` to run when the GObject itself is finalized (a GObject weak reference).
@@ -103,9 +149,17 @@ extension Widget {
     /// **Escape hatch**: wraps a widget made with GTK's C API (its `GtkWidget*` as a raw pointer) so it
     /// can go into pages, boxes and bars. `takingOwnership`: true when the caller's reference passes to
     /// the wrapper (a new widget from `gtk_*_new`, floating or not), false to take a reference of its own.
-    /// Main actor.
+    /// The widget must have no Swift wrapper yet (a second is reported with a GLib critical); for one
+    /// that may have, use ``unsafeWrapper(ofGtkWidget:)``. Main actor.
     public convenience init(unsafeGtkWidget pointer: UnsafeMutableRawPointer, takingOwnership: Bool) {
         self.init(pointer, transfer: takingOwnership ? .full : .none)
+    }
+
+    /// **Escape hatch**: the one Swift wrapper of a widget GTK or C code made (its `GtkWidget*` as a raw
+    /// pointer, e.g. the window's focus widget): the wrapper made before while it lives (a ``Button``
+    /// stays a `Button`), else a new plain ``Widget`` with a reference of its own. Main actor.
+    public static func unsafeWrapper(ofGtkWidget pointer: UnsafeMutableRawPointer) -> Widget {
+        widget(wrapping: pointer)
     }
 }
 
@@ -224,6 +278,12 @@ enum Signals {
         let id = g_signal_connect_closure(instance, name, closure, after ? 1 : 0)
         g_closure_unref(closure)
         return UInt(id)
+    }
+
+    /// Disconnects handler `id` of `instance` unless it is 0 or already gone (disposed).
+    nonisolated static func disconnect(_ instance: UnsafeMutableRawPointer, _ id: UInt) {
+        guard id != 0, g_signal_handler_is_connected(instance, gulong(id)) != 0 else { return }
+        g_signal_handler_disconnect(instance, gulong(id))
     }
 
     static func whenFinalized(_ instance: UnsafeMutableRawPointer, _ action: @escaping @MainActor () -> Void) {

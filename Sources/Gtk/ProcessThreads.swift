@@ -39,13 +39,12 @@ public enum ProcessThreads {
         }
     }
 
-    /// The threads of libdispatch's pool in this process — the pool Swift's global executor runs on under
-    /// Linux (`Task.detached`, `async let` and nonisolated `async` code without a task executor preference,
-    /// a resumed continuation of a task without one, `Task.sleep`, `DispatchQueue.global()`); empty while
-    /// nothing has run there. libdispatch names its threads after their root queue
+    /// The threads of libdispatch's pool in this process — Swift's default global executor on Linux
+    /// without ``GLibExecutors`` (which the toolkit installs), and what `DispatchQueue.global()` runs on;
+    /// empty while nothing has run there. libdispatch names its threads after their root queue
     /// ("com.apple.root.default-qos", "….overcommit"), which Linux cuts to their last 15 bytes, so they end
     /// in "-qos" or "qos.overcommit". Once started, the pool's monitor wakes the process every second for
-    /// the rest of its life (see ``MainLoopExecutor``).
+    /// the rest of its life.
     public static func globalExecutorThreads() -> [Thread] {
         all().filter { $0.name.hasSuffix("-qos") || $0.name.hasSuffix("qos.overcommit") }
     }

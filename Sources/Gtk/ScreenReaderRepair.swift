@@ -24,7 +24,7 @@ extension Widget {
                 navgtk_accessible_set_hidden(widget, 1)
             case "GtkButton" where named && gtk_button_get_use_underline(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)) != 0:
                 // A mnemonic button, which GTK 4.8 names twice ("_Copy Text Copy Text"): once, without the mark.
-                Button(wrapping: widget).nameMnemonicLabelOnce()
+                Button.button(wrapping: widget).nameMnemonicLabelOnce()
             case "GtkButton", "GtkToggleButton", "GtkMenuButton":
                 guard !named else { break }
                 let button = UnsafeMutableRawPointer(widget)

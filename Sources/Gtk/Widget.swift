@@ -6,6 +6,19 @@ open class Widget: Object {
     /// The wrapped `GtkWidget*`.
     package var widget: UnsafeMutablePointer<GtkWidget> { pointer() }
 
+    /// Adds `child` at the end of this widget, which must be a `GtkBox` (made with ``Box/makeBox(_:spacing:)``).
+    package func appendToBox(_ child: Widget) {
+        gtk_box_append(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkBox.self), child.widget)
+    }
+
+    /// The Swift wrapper of the widget at `pointer` (a `GtkWidget*`, e.g. the focus widget or a popover
+    /// GTK made): its own wrapper when it has one (a ``Button`` stays a `Button`), else a new plain
+    /// ``Widget`` holding a reference of its own, found again by the next call while it lives. Main actor.
+    package static func widget(wrapping pointer: UnsafeMutableRawPointer) -> Widget {
+        if let existing = wrapper(of: pointer) as? Widget { return existing }
+        return Widget(pointer, transfer: .none)
+    }
+
     /// Whether the widget is shown (`gtk_widget_set_visible`).
     public var isVisible: Bool {
         get { gtk_widget_get_visible(widget) != 0 }
@@ -176,7 +189,7 @@ open class Widget: Object {
     public func afterNextPaint(_ handler: @escaping @MainActor () -> Void) {
         var fired = false
         func watch(_ clock: OpaquePointer) {
-            let clockObject = Object(clock, transfer: .none)
+            let clockObject = Object.wrapping(UnsafeMutableRawPointer(clock))
             let id = HandlerID()
             id.value = clockObject.connect("after-paint") { _ in
                 guard !fired else { return }
@@ -336,7 +349,7 @@ extension Widget {
                 var continuation: CheckedContinuation<Texture, Error>? = continuation
                 var left = frames
                 let handler = HandlerID(), timeout = HandlerID()
-                let clockObject = Object(clock, transfer: .none)  // the handler holds the clock until it ends
+                let clockObject = Object.wrapping(UnsafeMutableRawPointer(clock))  // the handler holds the clock until it ends
                 @MainActor func end(_ result: Result<Texture, Error>) {
                     guard let waiting = continuation else { return }
                     continuation = nil

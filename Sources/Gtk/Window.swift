@@ -1,9 +1,13 @@
 import CGtk
+import CGLib
 
 /// A `GtkWindow` (toplevel). Main actor only.
 ///
-/// GTK keeps each window alive until it is destroyed; the wrapper holds a reference of its own
-/// (`transfer none`), so the pointer stays valid while the wrapper lives even after ``destroy()``.
+/// GTK keeps each window alive until it is destroyed (`gtk_window_destroy` drops the reference GTK's
+/// list of toplevels holds). The wrapper holds a *toggle reference* (`g_object_add_toggle_ref`, as
+/// language bindings hold GObjects): GLib tells it when that is the last reference left, which for a
+/// window means GTK has let it go, and the wrapper then disposes the window, so its `destroy` signal
+/// is emitted at once rather than when the wrapper goes. The pointer stays valid while the wrapper lives.
 @MainActor
 public class Window: Widget {
     /// Creates a window; with an `application` it is a `GtkApplicationWindow` that keeps the
@@ -14,12 +18,14 @@ public class Window: Widget {
         } else {
             super.init(gtk_window_new(), transfer: .none)
         }
+        holdByToggleReference()
     }
 
     /// Wraps a window GTK made (e.g. from a `GtkBuilder` description, or libadwaita's windows); the
     /// wrapper holds its own reference.
     package init(wrapping window: UnsafeMutableRawPointer) {
         super.init(window, transfer: .none)
+        holdByToggleReference()
     }
 
     /// What a window is to a screen reader.
@@ -35,7 +41,42 @@ public class Window: Widget {
     public init(role: AccessibleRole) {
         let gtkRole = role == .dialog ? GTK_ACCESSIBLE_ROLE_DIALOG : GTK_ACCESSIBLE_ROLE_ALERT_DIALOG
         super.init(navgtk_window_new_with_role(gtkRole), transfer: .none)
+        holdByToggleReference()
     }
+
+    /// Whether the window has been destroyed (its `destroy` signal emitted).
+    public private(set) var isDestroyed = false
+
+    /// Replaces the wrapper's ordinary reference by a toggle reference (see the type's documentation).
+    private func holdByToggleReference() {
+        g_object_add_toggle_ref(gobject, Self.toggled, Unmanaged.passUnretained(self).toOpaque())
+        g_object_unref(gobject)
+        // Destroyed by whatever path (GTK's close, the app's quit, destroy()): heard from the object.
+        connect("destroy") { [weak self] _ in self?.windowDestroyed() }
+    }
+
+    /// Drops the toggle reference (the wrapper's deinitializer).
+    package override func releaseReference() {
+        g_object_remove_toggle_ref(gobject, Self.toggled, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// GLib's toggle notification: `isLast` when the wrapper's reference is the only one left.
+    private static let toggled: GToggleNotify = { data, _, isLast in
+        guard isLast != 0, let data else { return }
+        let address = UInt(bitPattern: data)  // the wrapper: alive while its toggle reference is
+        let dispose: @MainActor () -> Void = {
+            Unmanaged<Window>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue().disposeOnce()
+        }
+        if navgtk_is_main_thread() != 0 { MainActor.assumeIsolated(dispose) } else { MainLoopBridge.onMainThread(dispose) }
+    }
+
+    /// Disposes the window once (`g_object_run_dispose`, which emits `destroy`): GTK let it go.
+    private func disposeOnce() {
+        guard !isDisposing else { return }
+        isDisposing = true
+        g_object_run_dispose(gobject)
+    }
+    private var isDisposing = false
 
     /// Keeps the transient parent alive as long as this window points at it: GTK holds no reference to
     /// a transient parent, and a window finalized after its parent would touch the freed parent.
@@ -46,7 +87,7 @@ public class Window: Widget {
         // Unset the parent while it is certainly alive (held above), before the final unref, and leave
         // no handler (and its closure box) behind on it.
         if let parent = transientParentReference, parentWatchID != 0 {
-            g_signal_handler_disconnect(parent.gobject, gulong(parentWatchID))
+            Signals.disconnect(parent.gobject, parentWatchID)
         }
         if transientParentReference != nil {
             gtk_window_set_transient_for(UnsafeMutableRawPointer(gobject).assumingMemoryBound(to: GtkWindow.self), nil)
@@ -81,10 +122,11 @@ public class Window: Widget {
         if let old = transientParentReference, parentWatchID != 0 { old.disconnect(parentWatchID) }
         parentWatchID = 0
         gtk_window_set_transient_for(window, parent)
-        transientParentReference = parent.map { Object(UnsafeMutableRawPointer($0), transfer: .none) }
+        transientParentReference = parent.map { Object.wrapping(UnsafeMutableRawPointer($0)) }
         if let parentObject = transientParentReference {
-            parentWatchID = parentObject.connect("unrealize") { [weak self] _ in
-                guard let self, let parent, !Window.isListed(parent), self.destroysWithParent else { return }
+            // The parent's destruction, heard from the parent itself (its `destroy`).
+            parentWatchID = parentObject.connect("destroy") { [weak self] _ in
+                guard let self, self.destroysWithParent else { return }
                 self.destroy()
             }
         }
@@ -110,7 +152,8 @@ public class Window: Widget {
     /// reference goes).
     public func destroy() {
         gtk_window_destroy(window)
-        if !Window.isListed(window) { windowDestroyed() }
+        // GTK has let it go; another holder of a reference (a C library's) must not keep it from ending.
+        disposeOnce()
     }
 
     /// Whether the window is on screen.
@@ -129,11 +172,8 @@ public class Window: Widget {
     }
 
     /// Runs `handler` once when the window is destroyed, by any path: ``destroy()``, GTK destroying it
-    /// (closing, app quit), or its parent being destroyed with ``destroysWithParent``.
-    ///
-    /// GTK 4 emits `destroy` only when the last reference goes, which this wrapper postpones; so the
-    /// window is also watched for being unrealized after leaving GTK's list of toplevels, which
-    /// `gtk_window_destroy` does at once.
+    /// (closing, app quit), or its parent being destroyed with ``destroysWithParent``: when its `destroy`
+    /// signal is emitted (see the type's documentation for why that is at once).
     /// The handler lasts as long as the window wrapper (as a signal handler does); for one that ends
     /// earlier, use ``observeDestruction(_:)``.
     public func onDestroy(_ handler: @escaping @MainActor () -> Void) {
@@ -143,24 +183,16 @@ public class Window: Widget {
     /// Calls `handler` once when the window is destroyed (see ``onDestroy(_:)``), until the returned
     /// token is cancelled or released.
     public func observeDestruction(_ handler: @escaping @MainActor () -> Void) -> ObservationToken {
-        let token = destructionObservers.add { handler() }
-        if !isWatchingDestruction {
-            isWatchingDestruction = true
-            connect("unrealize") { [weak self] _ in
-                guard let self, !Window.isListed(self.window) else { return }
-                self.windowDestroyed()
-            }
-            connect("destroy") { [weak self] _ in self?.windowDestroyed() }
-        }
-        return token
+        destructionObservers.add { handler() }
     }
 
     private let destructionObservers = Observers<Void>()
     private var ownObservations: [ObservationToken] = []
-    private var isWatchingDestruction = false
     nonisolated(unsafe) private var parentWatchID: UInt = 0
 
     private func windowDestroyed() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
         destructionObservers.notify(())
         destructionObservers.cancelAll()  // once
     }
@@ -194,11 +226,11 @@ public class Window: Widget {
 
     /// Dialogs shown inside this window (bottom sheets) that are modal to it, as a transient modal
     /// window would be: while there are any, ``hasModalChild`` is true.
-    package var modalSheets: Int {
-        get { Self.sheetCounts[UnsafeMutableRawPointer(window)] ?? 0 }
-        set { Self.sheetCounts[UnsafeMutableRawPointer(window)] = newValue > 0 ? newValue : nil }
-    }
-    private static var sheetCounts: [UnsafeMutableRawPointer: Int] = [:]
+    package var modalSheets = 0
+
+    /// What shows itself in this window (a navigation window), held weakly; found from the GtkWindow
+    /// through its one wrapper.
+    package weak var host: AnyObject?
 
     /// Whether a modal dialog is over this window (input to this window is blocked): a visible modal
     /// window transient for it, or a dialog drawn inside it (a bottom sheet).
@@ -513,29 +545,21 @@ public final class HeaderBar: Widget {
 
 /// A box around one child that says the width it is given each time it is laid out (GTK 4 has no
 /// size-allocate signal): a `GtkCustomLayout` that measures and allocates the child as its own size.
+/// The layout's C callback finds the box through the widget's one wrapper (``Object/wrapper(of:)``).
 @MainActor
-final class AllocationBox {
-    /// The box, to put where the child would go.
-    let view = Box(.horizontal)
+package final class AllocationBox: Widget {  // package, not internal: Swift 6.3 warns of a recursion in an internal one's synthesized deinit that is not there
+    /// The box itself, to put where the child would go.
+    var view: Widget { self }
     /// The child.
     let child: Widget
     /// Called after each layout with the width given, in pixels.
     var onAllocated: (@MainActor (Int32) -> Void)?
-    /// Whether the box is on screen.
-    var isMapped: Bool { view.isMapped }
-    /// The width it was given last, in pixels.
-    var width: Int32 { view.width }
-
-    private final class WeakBox {
-        weak var box: AllocationBox?
-        init(box: AllocationBox) { self.box = box }
-    }
-    private static var boxes: [UnsafeMutableRawPointer: WeakBox] = [:]
 
     init(around child: Widget) {
         self.child = child
-        view.append(child)
-        gtk_widget_set_layout_manager(view.widget, gtk_custom_layout_new(
+        super.init(Box.makeBox(.horizontal), transfer: .full)
+        appendToBox(child)
+        gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(
             nil,
             { widget, orientation, forSize, minimum, natural, minimumBaseline, naturalBaseline in
                 var childMinimum: Int32 = 0, childNatural: Int32 = 0
@@ -554,11 +578,8 @@ final class AllocationBox {
                     gtk_widget_size_allocate(child, &area, baseline)
                 }
                 let key = UnsafeMutableRawPointer(widget)
-                MainActor.assumeIsolated { AllocationBox.boxes[key]?.box?.onAllocated?(width) }
+                MainActor.assumeIsolated { (Object.wrapper(of: key) as? AllocationBox)?.onAllocated?(width) }
             }))
-        let key = UnsafeMutableRawPointer(view.widget)
-        Self.boxes[key] = WeakBox(box: self)
-        view.whenFinalized { AllocationBox.boxes[key] = nil }
     }
 }
 
@@ -568,7 +589,7 @@ package final class FocusReturn {
     private let widget: Widget?
 
     package init(in window: UnsafeMutablePointer<GtkWindow>?) {
-        widget = window.flatMap { gtk_window_get_focus($0) }.map { Widget(UnsafeMutableRawPointer($0), transfer: .none) }
+        widget = window.flatMap { gtk_window_get_focus($0) }.map { Widget.widget(wrapping: UnsafeMutableRawPointer($0)) }
     }
 
     /// Gives the keyboard back: the window is presented again (so the desktop, or X without a window

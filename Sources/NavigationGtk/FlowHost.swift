@@ -84,10 +84,10 @@ public final class FlowHost {
                 self?.onCancelRequest?(dialog?.isDismissed ?? true ? .hostGone : .user)
             }
             dialog.stack.observePops { [weak self] removed, cause in self?.pagesPopped(removed, cause: cause) }.store(in: &observations)
-            if let parent = anchor.view.rootWindow, !Window.isListed(parent) {
+            if let parent = anchor.view.rootWindow, (Object.wrapper(of: UnsafeMutableRawPointer(parent)) as? Window)?.isDestroyed ?? !Window.isListed(parent) {
                 // Started from a page whose window is already gone (a click landing as the app quits):
                 // there is nothing to show it over, so it ends at once.
-                Task.onMainLoop { [weak self] in self?.onCancelRequest?(.hostGone) }
+                Task { [weak self] in self?.onCancelRequest?(.hostGone) }
                 return
             }
             dialog.present()

@@ -326,7 +326,7 @@ extension NavigationStack {
     private func focusedWidget(in page: Page) -> Widget? {
         guard let window = page.view.rootWindow, let focus = gtk_window_get_focus(window),
               page.view.contains(focus) else { return nil }
-        return Widget(UnsafeMutableRawPointer(focus), transfer: .none)
+        return Widget.widget(wrapping: UnsafeMutableRawPointer(focus))
     }
 
     private func restoreFocus(in page: Page) {

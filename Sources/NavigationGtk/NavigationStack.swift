@@ -164,11 +164,9 @@ public final class NavigationStack {
         view.onTransitionRunningChanged { [weak self] running in
             if !running { self?.slideDidEnd() }
         }
-        // GTK 4 emits `destroy` only at the last unref; a destroyed window unrealizes its widgets at once.
-        view.connect("unrealize") { [weak self] _ in
-            guard let self, let root = self.view.rootWindow, !Window.isListed(root) else { return }
-            self.viewDestroyed()
-        }
+        // The window the stack is in going: heard from that window's own `destroy` (a window the toolkit
+        // wraps emits it as soon as GTK lets it go; see `Window`), watched from each realize on.
+        view.connect("realize") { [weak self] _ in self?.watchRootWindow() }
         view.connect("destroy") { [weak self] _ in self?.viewDestroyed() }
         if let root { replace(with: [root], animated: false) }
     }
@@ -498,6 +496,18 @@ public final class NavigationStack {
     /// the change is applied, in order, once each, until the token goes.
     public func observeEvents(_ handler: @escaping @MainActor (Event, Cause) -> Void) -> ObservationToken {
         eventObservers.add { handler($0.0, $0.1) }
+    }
+
+    /// The window whose `destroy` is watched, and the handler.
+    private var watchedWindow: (window: Object, handler: UInt)?
+
+    /// Watches the `destroy` of the window the view is in now (once per window).
+    private func watchRootWindow() {
+        guard let root = view.rootWindow else { return }
+        let window = Object.wrapping(UnsafeMutableRawPointer(root))
+        guard watchedWindow?.window !== window else { return }
+        if let old = watchedWindow { old.window.disconnect(old.handler) }
+        watchedWindow = (window, window.connect("destroy") { [weak self] _ in self?.viewDestroyed() })
     }
 
     private func viewDestroyed() {

@@ -58,21 +58,19 @@ public final class NavigationWindow {
         window.setChild(overlay)
         stack.installBackShortcuts(on: window)
         stack.swipeLayer = overlay  // a swiped page is drawn over the pages, under the bar
-        Self.byWindow[UnsafeMutableRawPointer(window.gobject)] = Weak(object: self)
+        window.host = self
         window.onDestroy { [weak self, weak window] in
             guard let window else { return }
-            Self.byWindow[UnsafeMutableRawPointer(window.gobject)] = nil
+            window.host = nil
             self?.sheets = []  // their widgets go with the window
             window.modalSheets = 0
         }
     }
 
-    private struct Weak { weak var object: NavigationWindow? }
-    private static var byWindow: [UnsafeMutableRawPointer: Weak] = [:]
-
-    /// The navigation window whose GTK window is `window`, or nil.
+    /// The navigation window whose GTK window is `window`, or nil: found through the window's one
+    /// Swift wrapper (``Object/wrapper(of:)``), which holds it weakly.
     static func hosting(_ window: UnsafeMutablePointer<GtkWindow>?) -> NavigationWindow? {
-        window.flatMap { byWindow[UnsafeMutableRawPointer($0)]?.object }
+        window.flatMap { (Object.wrapper(of: UnsafeMutableRawPointer($0)) as? Window)?.host as? NavigationWindow }
     }
 
     // MARK: - Bottom sheets

@@ -280,16 +280,15 @@ public final class TitleView: Widget {
 
     /// Creates an empty title view.
     public init() {
-        let box = Box(.vertical)
-        super.init(UnsafeMutableRawPointer(box.gobject), transfer: .none)
+        super.init(Box.makeBox(.vertical), transfer: .full)
         verticalAlignment = .center
         titleLabel.addCSSClass("title")
         subtitleLabel.addCSSClass("subtitle")
         subtitleLabel.addCSSClass("dim-label")
         titleLabel.ellipsizeAtEnd()
         subtitleLabel.ellipsizeAtEnd()
-        box.append(titleLabel)
-        box.append(subtitleLabel)
+        appendToBox(titleLabel)
+        appendToBox(subtitleLabel)
         subtitleLabel.isVisible = false
     }
 

@@ -12,11 +12,10 @@ public final class StatusPage: Widget {
     public let titleLabel = Label()
     /// What happened and what to do, in a sentence or two.
     public let descriptionLabel = Label()
-    private let box = Box(.vertical, spacing: 12)
 
     /// Creates a status page showing the icon `iconName` (64 pixels).
     public init(iconName: String) {
-        super.init(UnsafeMutableRawPointer(box.gobject), transfer: .none)
+        super.init(Box.makeBox(.vertical, spacing: 12), transfer: .full)
         let icon = Image(iconName: iconName, pixelSize: 64)
         icon.addCSSClass("dim-label")
         icon.hideFromScreenReaders()  // an illustration: the title says it (not "GtkImage")
@@ -27,12 +26,12 @@ public final class StatusPage: Widget {
         descriptionLabel.centersLines = true
         descriptionLabel.widthInCharacters = 30
         descriptionLabel.addCSSClass("dim-label")
-        box.append(icon)
-        box.append(titleLabel)
-        box.append(descriptionLabel)
-        box.setMargins(24)
-        box.verticalAlignment = .center
-        box.expandsVertically = true
+        appendToBox(icon)
+        appendToBox(titleLabel)
+        appendToBox(descriptionLabel)
+        setMargins(24)
+        verticalAlignment = .center
+        expandsVertically = true
     }
 
     /// Shows `title` and `description`.
@@ -45,6 +44,6 @@ public final class StatusPage: Widget {
     public func addAction(_ button: Button) {
         button.horizontalAlignment = .center
         button.addCSSClass("pill")
-        box.append(button)
+        appendToBox(button)
     }
 }

@@ -159,9 +159,12 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
     report += transitionRows("push", cairo, renderer: "cairo renderer")
     report += transitionRows("pop", cairo, renderer: "cairo renderer")
     let hopRatio = (gl["hop-actor-us"] ?? .nan) / (gl["hop-idle-us"] ?? .nan)
+    let resumeRatio = (gl["hop-resume-us"] ?? .nan) / (gl["hop-resume-idle-us"] ?? .nan)
     report += """
     | a `@MainActor` hop from a GLib worker thread and back (`Task { @MainActor in … }`) | a plain `g_idle_add` round trip from the same thread: \(number(gl["hop-idle-us"])) µs | \(number(gl["hop-actor-us"])) µs: \(number(hopRatio, "%.2f"))× | < 50 µs | \(verdict(below(gl["hop-actor-us"], 50))) |
     | `await MainActor.run {}` from a Swift task and back | the same `g_idle_add` round trip | \(number(gl["hop-await-us"])) µs | < 50 µs | \(verdict(below(gl["hop-await-us"], 50))) |
+    | a continuation resumed on a GLib worker thread, back on a main-actor task (plain `Task { }`, `withCheckedContinuation`) | a plain `g_idle_add` round trip from the same thread, alternated: \(number(gl["hop-resume-idle-us"])) µs | \(number(gl["hop-resume-us"])) µs: \(number(resumeRatio, "%.2f"))×; at most \(number(gl["hop-resume-dispatches-max"], "%.0f")) main-loop dispatch | ≤ 1× and 1 dispatch | \(verdict(gl["hop-resume-dispatches-max"].map { $0 <= 1 && resumeRatio <= 1 })) |
+    | `try await Task.sleep(for: .seconds(1))` on the main actor: wake-ups of every thread from the call to the main actor going on (median of 5) | — | \(number(gl["sleep-wakeups"], "%.0f"))\(threads(glOutput, "sleep-thread")) | 1 | \(verdict(gl["sleep-wakeups"].map { $0 <= 1 })) |
     | wake-ups per second while idle on My Profile, all threads, right after start | the bare C window, idle: \(number(bareIdle.map { $0 / 10 })) per s\(threads(bareIdleOutput, "idle-thread")) | \(number(gl["idle-wakeups-per-second"])) per s\(threads(glOutput, "idle-thread")) | 0 | \(verdict(gl["idle-wakeups"].map { $0 == 0 })) |
     | the same after the navigation below (pushes, flows, cycles) | the bare C window, as above | \(number(gl["idle-after-use-wakeups-per-second"])) per s\(threads(glOutput, "idle-after-use-thread")) | 0 | \(verdict(gl["idle-after-use-wakeups"].map { $0 == 0 })) |
     | the same with a feed of 100 photos after using every screen (the review tour at 1280 px: posting, replies, messages, the camera and scanner, web pages, Undo; then 100 posts on My Profile), from 35 s after the posts | the bare C window, as above | \(number(tour["idle-after-tour-wakeups"].map { $0 / 10 })) per s\(threads(tourOutput, "idle-after-tour-thread")); \(tourPool.prefix(1).lowercased() + tourPool.dropFirst()) | 0 | \(verdict(tour["idle-after-tour-wakeups"].map { $0 == 0 })) |
@@ -191,8 +194,15 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
     - *Hops*: a GLib thread (`g_thread_new`) times 2,000 round trips of each kind, alternating which goes
       first: `g_idle_add` of a callback that pushes onto a `GAsyncQueue` the thread pops, against
       `Task { @MainActor in … }` pushing onto the same queue (the main thread idle in GLib's loop; the
-      main actor runs there through the app's main-loop bridge). `await MainActor.run {}` is timed from a
-      `Task.detached` (Swift's pool) and back.
+      main actor runs there: `GLibExecutors`). `await MainActor.run {}` is timed from a
+      `Task.detached` (GLib's `swift-tasks` pool) and back. The resumed continuation: a main-actor task
+      waits in `withCheckedContinuation`, the GLib thread resumes it 200 µs later and times until the task,
+      back on the main actor, pushes onto the queue; `GLibExecutors.mainLoopDispatches` counts the main
+      loop's dispatches in between. On Linux the runtime resumes a continuation on the generic executor
+      (the pool) and the task hops from there to the main actor: two threads' wake-ups where `g_idle_add`
+      has one. *Sleep*: the wake-ups of every thread from just before `Task.sleep` to the main actor
+      going on after it (a nonisolated call: the task hops to the pool, whose idle thread keeps the
+      deadline, runs the job due and hops back).
     - *Push and pop against C*: `bench/baselines/push-stack.c` does the widget work of the app's push in C —
       a GtkHeaderBar (Back, title) over a 200 ms sliding GtkStack whose first page has My Profile's widgets;
       the click on a friend's button builds a page with a friend's profile's widgets (a GtkListView of the
@@ -221,9 +231,8 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
       as name[id] count (`ProcessThreads` in `Gtk`). Swift's global executor — libdispatch's Linux thread pool,
       whose *workqueue monitor*, a 1-second timer on its manager thread (`-qos.overcommit`), runs for the
       rest of the process once the pool has started (`_dispatch_workq_init_once` in swift-corelibs-libdispatch's
-      `src/event/workqueue.c`) — is never used by the app: its background work runs on GLib thread pools and
-      its main-actor tasks prefer `MainLoopExecutor` (see the README's "Threads"). The measurement's own hop
-      from a `Task.detached` starts that pool, so it runs last, after both idle windows. After every screen:
+      `src/event/workqueue.c`) — is never started: `GLibExecutors` runs Swift concurrency on GLib's main
+      loop and thread pools (see the README's "Threads"). After every screen:
       `postcard-review --review-tour` at 1280 px with `POSTCARD_REVIEW_IDLE=10` walks every screen, then puts
       100 posts on My Profile (`Sources/PostcardReview/IdleAfterTour.swift`), settles 8 s and counts 10 s,
       then counts 10 s again from 35 s after the posts. The first window holds threads that retire once:

@@ -18,9 +18,13 @@ import PostcardModel
 ///   end-of-window timer causes), `idle-wakeups-per-second`, and `idle-thread NAME[ID] N` for every
 ///   thread that woke; the same with `idle-after-use-` after the transitions, flow opens and cycles
 ///   below;
-/// - last (it starts Swift's global thread pool, which nothing before may): `hop-idle-us`, `hop-actor-us`: a round trip from a GLib worker thread to the main thread and back,
+/// - last: `hop-idle-us`, `hop-actor-us`: a round trip from a GLib worker thread to the main thread and back,
 ///   by `g_idle_add` and by `Task { @MainActor in … }`; `hop-await-us`: `await MainActor.run {}` from a
-///   Swift task and back;
+///   Swift task and back; `hop-resume-us` against `hop-resume-idle-us`: a continuation resumed on a GLib
+///   thread back on its main-actor task, against that thread's `g_idle_add` round trip, and
+///   `hop-resume-dispatches-max` the most main-loop dispatches one took; `sleep-wakeups`: the wake-ups
+///   of every thread during `Task.sleep(for: .seconds(1))` on the main actor (median of 5; `sleep-thread`
+///   lines for the last);
 /// - `push-…`, `pop-…`: `-call-ms` the main-thread time of the click handler (build and push the page;
 ///   pop; `push-build-ms` is building a friend's ProfilePage alone, `push-stack-ms` the stack's `push` of a
 ///   page built beforehand), `-frame-ms` and `-frame-max-ms` the main-thread work of each frame during the transition
@@ -33,7 +37,8 @@ import PostcardModel
 ///   cycles of the photo flow, what is still alive after them, and the resident memory they added after
 ///   a warm-up; `stack-cycles`, `stack-pages-alive`, `stack-rss-growth-kib`: the same for push → Back.
 ///
-/// Environment: `POSTCARD_MEASURE_CYCLES` sets the number of cycles (default 1,000). Main actor; run it
+/// Environment: `POSTCARD_MEASURE_CYCLES` sets the number of cycles (default 1,000);
+/// `POSTCARD_MEASURE_HOPS_ONLY` measures the hops alone. Main actor; run it
 /// in a process of its own (it changes the main stack's animation setting for the stack cycles).
 @MainActor
 public enum NavigationMeasurement {
@@ -62,7 +67,7 @@ public enum NavigationMeasurement {
                 let before = ProcessThreads.all()
                 MainLoopBridge.repeating(milliseconds: idleSeconds * 1000) {
                     reportIdle(before: before, after: ProcessThreads.all(), key: "idle")
-                    Task.onMainLoop {
+                    Task {
                         await measure(app)
                         finish()
                     }
@@ -78,12 +83,13 @@ public enum NavigationMeasurement {
     static let settleMilliseconds: UInt32 = 8_000
 
     private static func measure(_ app: AppController) async {
+        if g_getenv("POSTCARD_MEASURE_HOPS_ONLY") != nil { return await measureHops() }  // a quick look at the hops
         await measureTransitions(app)
         await measureFlowOpens(app)
         await measureFlowCycles(app)
         await measureStackCycles(app)
-        // Idle again after all that, which never ran anything on Swift's global executor (the app's tasks
-        // prefer MainLoopExecutor): a thread of libdispatch's pool would show here with its monitor's 1 s timer.
+        // Idle again after all that: GLib's executor threads sleep without a timeout; a thread of libdispatch's
+        // pool, were anything to start it, would show here with its monitor's 1 s timer.
         await sleep(milliseconds: settleMilliseconds)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let before = ProcessThreads.all()
@@ -94,7 +100,7 @@ public enum NavigationMeasurement {
                 return false
             }
         }
-        // Last: the hop from a Swift task (`Task.detached`) starts libdispatch's pool for good.
+        // Last: the hops leave GLib's pool threads and the timer thread started.
         await measureHops()
     }
 
@@ -169,6 +175,86 @@ public enum NavigationMeasurement {
         }
     }
 
+    /// A GLib worker thread that resumes a main-actor task's continuation and times until that task,
+    /// back on the main loop, answers through a `GAsyncQueue`; alternated with the same thread's plain
+    /// `g_idle_add` round trip. Counts the main-loop dispatches each resumption took.
+    private final class ContinuationRun: @unchecked Sendable {
+        struct Queue: @unchecked Sendable { let pointer: OpaquePointer }
+        let continuations = Queue(pointer: g_async_queue_new())
+        let answers = Queue(pointer: g_async_queue_new())
+        let count: Int
+        let warmUps: Int
+        var idle: [Int64] = []
+        var resumed: [Int64] = []
+        var dispatches: [Int] = []
+        var done: CheckedContinuation<Void, Never>?
+
+        final class Waiting: @unchecked Sendable {  // handed to the worker thread once
+            let continuation: CheckedContinuation<Void, Never>
+            init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+        }
+
+        init(count: Int, warmUps: Int) {
+            self.count = count
+            self.warmUps = warmUps
+        }
+
+        deinit {
+            g_async_queue_unref(continuations.pointer)
+            g_async_queue_unref(answers.pointer)
+        }
+
+        /// The main-actor side: waits on a continuation the worker resumes, then answers; `rounds` times.
+        @MainActor func serve(rounds: Int) async {
+            for _ in 0..<rounds {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    g_async_queue_push(continuations.pointer, Unmanaged.passRetained(Waiting(continuation)).toOpaque())
+                }
+                g_async_queue_push(answers.pointer, UnsafeMutableRawPointer(bitPattern: 1))
+            }
+        }
+
+        func start() {
+            g_thread_unref(g_thread_new("hop-resume", { data in
+                Unmanaged<ContinuationRun>.fromOpaque(data!).takeRetainedValue().work()
+                return nil
+            }, Unmanaged.passRetained(self).toOpaque()))
+        }
+
+        /// On the worker thread.
+        private func work() {
+            for index in 0..<(warmUps + count) {
+                var idleTime: Int64 = 0, resumeTime: Int64 = 0, dispatched = 0
+                for kind in index % 2 == 0 ? [0, 1] : [1, 0] {
+                    if kind == 0 {
+                        let start = DateText.monotonicMicroseconds
+                        g_idle_add({ data in
+                            g_async_queue_push(OpaquePointer(data), UnsafeMutableRawPointer(bitPattern: 1))
+                            return 0
+                        }, UnsafeMutableRawPointer(answers.pointer))
+                        _ = g_async_queue_pop(answers.pointer)
+                        idleTime = DateText.monotonicMicroseconds - start
+                    } else {
+                        let waiting = Unmanaged<Waiting>.fromOpaque(g_async_queue_pop(continuations.pointer)!).takeRetainedValue()
+                        g_usleep(200)  // the main thread back asleep in GLib's poll, as for the idle round trip
+                        let before = GLibExecutors.mainLoopDispatches
+                        let start = DateText.monotonicMicroseconds
+                        waiting.continuation.resume()
+                        _ = g_async_queue_pop(answers.pointer)
+                        resumeTime = DateText.monotonicMicroseconds - start
+                        dispatched = GLibExecutors.mainLoopDispatches - before
+                    }
+                }
+                if index >= warmUps {
+                    idle.append(idleTime)
+                    resumed.append(resumeTime)
+                    dispatches.append(dispatched)
+                }
+            }
+            done?.resume()
+        }
+    }
+
     private static func measureHops() async {
         let run = HopRun(count: hops, warmUps: 100)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -188,6 +274,32 @@ public enum NavigationMeasurement {
             return times
         }.value
         emit("hop-await-us", median(awaited))
+
+        // A continuation resumed on a GLib worker thread, back on a main-actor task.
+        let resumption = ContinuationRun(count: hops, warmUps: 100)
+        async let served: Void = resumption.serve(rounds: hops + 100)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            resumption.done = continuation
+            resumption.start()
+        }
+        await served
+        emit("hop-resume-idle-us", median(resumption.idle.map(Double.init)))
+        emit("hop-resume-us", median(resumption.resumed.map(Double.init)))
+        emit("hop-resume-dispatches-max", Double(resumption.dispatches.max() ?? -1))
+
+        // Task.sleep on the main actor: the wake-ups of every thread while it sleeps a second, five times.
+        var sleeps: [Double] = []
+        var last: [(thread: ProcessThreads.Thread, count: Int)] = []
+        for _ in 0..<5 {
+            await sleep(milliseconds: 300)
+            let before = ProcessThreads.all()
+            try? await Task.sleep(for: .seconds(1))
+            last = ProcessThreads.wakeUps(from: before, to: ProcessThreads.all())
+            sleeps.append(Double(last.map(\.count).reduce(0, +)))
+        }
+        emit("sleep-wakeups", median(sleeps))
+        for (thread, count) in last { print("sleep-thread \(thread.label) \(count)") }  // the last of the five
+        fflush(nil)
     }
 
     // MARK: - Push and pop
@@ -213,7 +325,7 @@ public enum NavigationMeasurement {
 
         init?(_ window: Widget) {
             guard let pointer = gtk_widget_get_frame_clock(window.widget) else { return nil }
-            clock = Object(pointer, transfer: .none)
+            clock = Object.wrapping(UnsafeMutableRawPointer(pointer))
             self.window = window
             windowPaintable = gtk_widget_paintable_new(window.widget)!
             handlers.append(clock.connect("before-paint") { [weak self] _ in

@@ -26,7 +26,7 @@ enum PostingMeasurement {
     static func run(_ app: AppController, commentLength: Int, finish: @escaping @MainActor () -> Void) {
         let comment = String(repeating: "word ", count: max(1, commentLength / 5)).prefix(max(1, commentLength))
         app.mainWindow.window.afterNextPaint {
-            Task.onMainLoop {
+            Task {
                 await sleep(milliseconds: 500)
                 var last = DateText.monotonicMicroseconds, longest: Int64 = 0, over50 = 0
                 let probe = MainLoopBridge.repeating(milliseconds: 1) {

@@ -14,7 +14,7 @@ public enum StartupMeasurement {
         app.mainWindow.window.afterNextPaint {
             print("first-frame-monotonic-us \(DateText.monotonicMicroseconds)")
             fflush(nil)  // every stream: the bench reads the lines through a pipe
-            Task.onMainLoop {
+            Task {
                 // Settled: the feed's rows on screen show their photos (or there are none), and layout is done.
                 for _ in 0..<400 {
                     let items = app.myProfile.feedItems.filter { $0.view.isMapped }

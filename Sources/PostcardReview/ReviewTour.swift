@@ -55,7 +55,7 @@ extension ReviewTour {
     static func run(journey: Journey, title: String, app: AppController, into directory: FilePath, part: ReviewPart?,
                     variants: [ReviewVariant], onScreen: (@MainActor (String) async -> Void)? = nil,
                     finish: @escaping @MainActor (Bool) -> Void) {
-        Task.onMainLoop {
+        Task {
             do {
                 try Files.makeDirectory(directory)
                 let screens = ReviewGallery.screens(of: journey, title: title)

@@ -38,7 +38,7 @@ final class DeletionTests: GtkTestCase, @unchecked Sendable {
             if String(cString: navgtk_type_name_of(widget)) == "GtkButton", gtk_widget_is_drawable(widget) != 0,
                let label = gtk_button_get_label(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)),
                String(cString: label) == "Undo" {
-                found.append(Gtk.Widget(unsafeGtkWidget: UnsafeMutableRawPointer(widget), takingOwnership: false))
+                found.append(Gtk.Widget.widget(wrapping: UnsafeMutableRawPointer(widget)))
             }
             var child = gtk_widget_get_first_child(widget)
             while let current = child { visit(current); child = gtk_widget_get_next_sibling(current) }

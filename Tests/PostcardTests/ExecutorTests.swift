@@ -5,11 +5,11 @@ import Gtk
 import Synchronization
 import XCTest
 
-/// The executors that keep Swift's global thread pool unstarted: a ``ThreadPoolExecutor`` runs its jobs
-/// on its own named, lower-priority GLib threads, newest first, and never runs a job whose task was
-/// cancelled while it waited; and ``ProcessThreads/globalExecutorThreads()`` sees the global pool once
-/// it runs. That the app, using every screen, never starts that pool is checked by ReviewGalleryTests (the
-/// tour runs in a process of its own; this one's pool is started by XCTest and the tests).
+/// The executors for blocking work: a ``ThreadPoolExecutor`` runs its jobs on its own named,
+/// lower-priority GLib threads, newest first, and never runs a job whose task was cancelled while it
+/// waited; and ``ProcessThreads/globalExecutorThreads()`` sees libdispatch's pool once it runs. That the
+/// app, using every screen, never starts that pool is checked by ReviewGalleryTests (the tour runs in a
+/// process of its own; this one's pool is started by XCTest and the tests).
 // `@unchecked Sendable` as every GTK test case: XCTest runs its tests one at a time on the main thread.
 final class ExecutorTests: GtkTestCase, @unchecked Sendable {
     func testAPoolRunsItsJobsOnItsOwnNamedThreadsNewestFirst() {
@@ -27,7 +27,7 @@ final class ExecutorTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(order.withLock { $0 }, [5, 4, 3, 2, 1], "newest first")
 
             var ranOn: (main: Bool, name: String, nice: Int32)?
-            Task.onMainLoop {
+            Task {
                 ranOn = try? await pool.run {
                     (navgtk_is_main_thread() != 0, Files.readText(FilePath("/proc/thread-self/comm")) ?? "", getpriority(__priority_which_t(0), 0))
                 }
@@ -47,7 +47,7 @@ final class ExecutorTests: GtkTestCase, @unchecked Sendable {
             holding.wait()
             let ran = Mutex(false)
             var outcome: String?
-            let task = Task.onMainLoop {
+            let task = Task {
                 do {
                     try await pool.run { ran.withLock { $0 = true } }
                     outcome = "ran"
@@ -66,14 +66,11 @@ final class ExecutorTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
-    func testSwiftsGlobalThreadPoolIsSeenOnceSomethingRunsThere() {
+    func testLibdispatchsThreadPoolIsSeenOnceSomethingRunsThere() {
         onMain {
-            var ran = false
-            Task.onMainLoop {
-                await Task.detached { }.value  // Swift's global executor: libdispatch's pool
-                ran = true
-            }
-            spin(until: { ran }, "the detached task")
+            let ran = Mutex(false)
+            DispatchQueue.global().async { ran.withLock { $0 = true } }  // libdispatch's pool (no longer Swift's executor)
+            spin(until: { ran.withLock { $0 } }, "the work on DispatchQueue.global()")
             XCTAssertFalse(ProcessThreads.globalExecutorThreads().isEmpty,
                            "the pool's threads are found by name: \(ProcessThreads.all().map(\.label))")
             XCTAssertTrue(ProcessThreads.globalExecutorThreads().allSatisfy { !$0.name.hasPrefix("test-") })

@@ -238,7 +238,7 @@ extension GtkTestCase {
             }
             return nil
         }
-        return search(root.widget).map { Gtk.Widget(UnsafeMutableRawPointer($0), transfer: .none) }
+        return search(root.widget).map { Gtk.Widget.widget(wrapping: UnsafeMutableRawPointer($0)) }
     }
 }
 

@@ -191,7 +191,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
             let replayer = JourneyReplayer(app: replayed, journey: recorded, pace: .fast)
             var stepsSeen: [String] = []
             replayer.afterStep = { entry in stepsSeen.append(entry.step.name) }
-            Task.onMainLoop {
+            Task {
                 do { try await replayer.run(); outcome = .success(()) } catch { outcome = .failure(error) }
             }
             spin(until: { outcome != nil }, timeout: 120, "the replay")
@@ -336,7 +336,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
                 default: break
                 }
             }
-            Task.onMainLoop {
+            Task {
                 do { try await replayer.run(); outcome = .success(()) } catch { outcome = .failure(error) }
             }
             spin(until: { outcome != nil }, timeout: 180, "the replay")
@@ -431,7 +431,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
             let replayed = try seeded()
             var outcome: Result<Void, Error>?
             let replayer = JourneyReplayer(app: replayed, journey: recorded)
-            Task.onMainLoop {
+            Task {
                 do { try await replayer.run(); outcome = .success(()) } catch { outcome = .failure(error) }
             }
             spin(until: { outcome != nil }, timeout: 120, "the replay")
@@ -448,7 +448,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
             let app = try makeApp(posts: ["Espresso"])
             let journey = try Journey(text: "# Postcard journey 1\n0.0 path postcard://profile/ada\n0.1 path postcard://post/4242\n0.2 start new-post\n")
             var outcome: Result<Void, Error>?
-            Task.onMainLoop {
+            Task {
                 do { try await JourneyReplayer(app: app, journey: journey).run(); outcome = .success(()) } catch { outcome = .failure(error) }
             }
             spin(until: { outcome != nil }, timeout: 60, "the replay")
@@ -468,7 +468,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
             let replayer = JourneyReplayer(app: app, journey: journey, pace: .recorded)
             replayer.afterStep = { entry in visited.append((entry.step.name, g_get_monotonic_time() - start)) }
             var done = false
-            Task.onMainLoop { try? await replayer.run(); done = true }
+            Task { try? await replayer.run(); done = true }
             spin(until: { done }, timeout: 30, "the replay")
             XCTAssertEqual(visited.map(\.step), ["path", "path"])
             XCTAssertGreaterThanOrEqual(visited.last?.at ?? 0, 1_500_000, "Back no earlier than 1.5 s after the start, as recorded")

@@ -627,16 +627,15 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
     }
 }
 
-/// The toolkit's seams with the platform: the main-loop bridge's private libdispatch hooks and the
-/// escape hatch to GTK's C API.
+/// The toolkit's seams with the platform: Swift's executors on GLib and the escape hatch to GTK's C API.
 final class ToolkitSeamTests: GtkTestCase, @unchecked Sendable {
-    /// Fails (within 2 s, never hangs) if libdispatch's main-queue hooks stop draining the main queue
-    /// inside GLib's loop on this toolchain (see Sources/Gtk/DispatchMainQueueHooks.swift).
-    func testTheMainQueueHooksRunMainActorWorkInsideGLibsLoop() {
+    /// Fails (within 2 s, never hangs) if the concurrency runtime stops taking GLibExecutors on this
+    /// toolchain (see Sources/GLib/Executors.swift).
+    func testTheRuntimeRunsMainActorWorkInsideGLibsLoop() {
         onMain {
-            for _ in 0..<3 {  // and again: the eventfd is re-armed after each drain
-                XCTAssertTrue(MainLoopBridge.hooksWork(timeout: 2),
-                              "DispatchQueue.main and MainActor work did not run inside GLib's loop: libdispatch's hooks changed")
+            XCTAssertTrue(GLibExecutors.isInstalled, "the runtime's main executor is GLib's")
+            for _ in 0..<3 {
+                XCTAssertTrue(MainLoopBridge.executorsWork(timeout: 2), "a main-actor Task did not run inside GLib's loop")
             }
         }
     }

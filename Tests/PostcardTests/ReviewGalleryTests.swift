@@ -71,7 +71,7 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
                 label.queueDraw()
                 let file = makeTemporaryDirectory() + "/next-frame-\(round).png"
                 var outcome: Result<Void, Error>?
-                Task.onMainLoop {
+                Task {
                     do {
                         try await window.saveSnapshotOfNextFrame(toPNG: FilePath(file))
                         outcome = .success(())

@@ -166,4 +166,68 @@ final class ToolkitSoundnessTests: GtkTestCase, @unchecked Sendable {
             _ = parent
         }
     }
+
+    /// A GObject has one Swift wrapper, found again from the object (GLib qdata): a button a page made
+    /// comes back as that `Button`, state kept on a window's wrapper is there whoever finds the window,
+    /// and a second wrapper made by mistake is a critical, not a silent second owner.
+    func testEachGObjectHasOneWrapperFoundFromTheObject() {
+        onMain {
+            let button = Button(label: "Post")
+            let found = Widget.widget(wrapping: button.unsafeGObjectPointer)
+            XCTAssertTrue(found === button, "the same wrapper")
+            XCTAssertTrue(found is Button, "of its own class")
+            XCTAssertTrue(Object.wrapper(of: button.unsafeGObjectPointer) === button)
+
+            let window = Gtk.Window()
+            window.modalSheets = 2
+            let again = Widget.widget(wrapping: window.unsafeGObjectPointer) as? Gtk.Window
+            XCTAssertEqual(again?.modalSheets, 2, "per-object state lives on the one wrapper")
+            XCTAssertTrue(window.hasModalChild)
+
+            // A widget made in C has none until it is wrapped; then that wrapper is found.
+            let made = UnsafeMutableRawPointer(gtk_label_new("Made in C")!)
+            g_object_ref_sink(made)
+            XCTAssertNil(Object.wrapper(of: made))
+            var wrapped: Widget? = Widget.widget(wrapping: made)
+            XCTAssertTrue(Widget.widget(wrapping: made) === wrapped)
+            expectCritical("*second Swift wrapper*") {
+                _ = Widget(unsafeGtkWidget: made, takingOwnership: false)
+            }
+            wrapped = nil
+            spin(until: { Object.wrapper(of: made) == nil }, "the wrapper gone, and with it its record on the object")
+            g_object_unref(made)
+            window.destroy()
+        }
+    }
+
+    /// Dropping the last Swift reference to a widget on another thread unreferences it on the main
+    /// thread (the wrappers' isolated deinit): GTK finalizes it there.
+    func testAWidgetReleasedOnAnotherThreadIsFinalizedOnTheMainThread() {
+        onMain {
+            var finalizedOnMain: Bool?
+            final class Holder: @unchecked Sendable { var widget: Widget?; init(_ widget: Widget?) { self.widget = widget } }
+            let holder = Holder(Label("Released elsewhere"))
+            holder.widget!.whenFinalized { finalizedOnMain = navgtk_is_main_thread() != 0 }
+            onAnotherThread { holder.widget = nil }  // the last Swift reference, and with it the GObject's
+            XCTAssertNil(finalizedOnMain, "not finalized on that thread")
+            spin(until: { finalizedOnMain != nil }, "the finalization")
+            XCTAssertEqual(finalizedOnMain, true, "finalized on the main thread")
+        }
+    }
+
+    /// A window's destruction is heard from the window itself, at once, whoever destroys it: GTK closing
+    /// it (the window manager's close) as well as destroy().
+    func testAWindowClosedByGTKIsDestroyedAtOnceThoughItsWrapperLives() {
+        onMain {
+            let window = Gtk.Window()
+            var destroyed = 0
+            window.onDestroy { destroyed += 1 }
+            show(window)
+            window.close()  // GTK's own path: close-request, then gtk_window_destroy
+            XCTAssertEqual(destroyed, 1, "heard at once, though this wrapper still holds the window")
+            XCTAssertTrue(window.isDestroyed)
+            window.destroy()
+            XCTAssertEqual(destroyed, 1, "once")
+        }
+    }
 }

@@ -293,7 +293,7 @@ extension HeaderBar {
         func search(_ node: UnsafeMutablePointer<GtkWidget>?) -> Widget? {
             var current = node
             while let widget = current {
-                let wrapped = Widget(UnsafeMutableRawPointer(widget), transfer: .none)
+                let wrapped = Widget.widget(wrapping: UnsafeMutableRawPointer(widget))
                 if String(cString: navgtk_type_name_of(widget)) == "GtkButton", wrapped.hasAccessibleLabel(name) { return wrapped }
                 if let found = search(gtk_widget_get_first_child(widget)) { return found }
                 current = gtk_widget_get_next_sibling(widget)

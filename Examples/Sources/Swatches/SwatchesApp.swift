@@ -48,7 +48,7 @@ public enum SwatchRoute: Hashable, Codable, Sendable {
         }
     }
 
-    /// Runs the app: `Application.run` installs the main-loop bridge, so `Task` and `await` run inside
+    /// Runs the app: `Application(id:)` installs Swift's executors on GLib, so `Task` and `await` run inside
     /// GTK's loop. Call from a synchronous `main`.
     public static func main() -> Int32 {
         let application = Application(id: "io.github.postcard.Swatches")

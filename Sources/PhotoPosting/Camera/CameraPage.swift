@@ -107,7 +107,7 @@ public final class CameraPage: Page {
         errorLabel.isVisible = false
         let directory = settings.captureDirectory
         let now = DateText.nowMicroseconds / 1_000_000
-        Task.onMainLoop { [weak self] in
+        Task { [weak self] in
             let result: Result<FilePath, Error>
             do {
                 result = .success(try await Camera.saveQueue.run { try Self.write(frame, takenAt: now, into: directory) })

@@ -108,7 +108,7 @@ public final class CameraPreview {
         guard devices.isEmpty, !isSearching, problem == nil else { return }
         isSearching = true
         view.showChild(named: "starting", transition: GTK_STACK_TRANSITION_TYPE_NONE)
-        Task.onMainLoop { [weak self, settings] in
+        Task { [weak self, settings] in
             let found = await CameraDevice.available(for: settings.sources)
             guard let self else { return }
             self.isSearching = false

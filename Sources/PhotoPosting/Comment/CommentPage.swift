@@ -224,7 +224,7 @@ public final class CommentPage: Page {
     }
 
     private func loadPreview() {
-        Task.onMainLoop { [weak self] in
+        Task { [weak self] in
             guard let self else { return }
             do {
                 let scale = self.preview.scaleFactor

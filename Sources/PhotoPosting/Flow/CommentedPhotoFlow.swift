@@ -282,7 +282,7 @@ public final class CommentedPhotoFlow<Output: Sendable> {
         host?.dialog?.cancelButton.isSensitive = false
         host?.ownCancelButton?.isSensitive = false
         events.notify(.postRequested(comment))
-        Task.onMainLoop { [weak self, submit] in
+        Task { [weak self, submit] in
             do {
                 let output = try await submit(photo, comment)
                 self?.submitEnded()

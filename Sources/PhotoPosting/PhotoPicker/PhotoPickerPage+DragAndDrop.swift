@@ -25,7 +25,7 @@ extension PhotoPickerPage {
     /// Reads the clipboard and chooses the first file on it, or the image on it (saved as a PNG in the
     /// cache folder, so it can be posted like any file).
     public func paste() {
-        Task.onMainLoop { [weak self] in
+        Task { [weak self] in
             switch await Clipboard.readFilesOrImage() {
             case .files(let uris)?:
                 guard let uri = uris.first else { return }
@@ -55,7 +55,7 @@ extension PhotoPickerPage {
     /// thread); else says why, and nothing is chosen.
     func chooseIfImage(_ photo: Photo) {
         let uri = photo.uri
-        Task.onMainLoop { [weak self] in
+        Task { [weak self] in
             do {
                 _ = try await ImageDecoder.queue.run { try ImageDecoder.header(uri: uri) }
                 self?.messageLabel.isVisible = false

@@ -171,7 +171,7 @@ public final class PhotoPickerPage: Page {
             index.makesThumbnails = true
             startedFromListing = true
         }
-        scanTask = Task.onMainLoop { [weak self, library] in
+        scanTask = Task { [weak self, library] in
             do {
                 let tooDeep = try await library.scan { [weak self] batch in self?.add(batch) }
                 self?.finishScan(error: nil)
@@ -280,7 +280,7 @@ public final class PhotoPickerPage: Page {
         let photo = libraryPhotos[position]
         guard loader.failure(for: photo) == nil else { return }  // a placeholder: nothing to post
         let uri = photo.photo.uri
-        Task.onMainLoop { [weak self] in
+        Task { [weak self] in
             let exists = (try? await ImageMetadata.queue.run { Files.exists(uri: uri) }) ?? false
             guard let self else { return }
             if exists {
@@ -312,7 +312,7 @@ public final class PhotoPickerPage: Page {
         let chooser = FileChooser(title: localized("Open a Photo"), acceptLabel: localized("_Open"), parent: content.rootWindow,
                                   folder: library.directory)
         fileChooser = chooser
-        Task.onMainLoop { [weak self] in
+        Task { [weak self] in
             let uri = await chooser.choose()
             guard let self else { return }
             self.fileChooser = nil

@@ -99,7 +99,7 @@ public final class PhotoTile: ListCell {
         loader.textureEdge = max(loader.textureEdge, PhotoPickerPage.thumbnailSize * column.scaleFactor)
         let makes = index.makesThumbnails
         isLoading = makes
-        load = Task.onMainLoop { [weak self] in
+        load = Task { [weak self] in
             do {
                 let texture = makes ? try await loader.thumbnail(for: photo) : await loader.cachedThumbnail(for: photo)
                 guard !Task.isCancelled, let self, self.photo == photo else { return }

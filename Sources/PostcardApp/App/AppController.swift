@@ -60,8 +60,12 @@ public final class AppController {
     /// The toast about what happened last (replaced by the next one).
     var lastToast: Toast?
 
+    /// Every task the app and its coordinators start that may outlive a click (a flow, a store write
+    /// and what follows it): cancelled and waited for at quit (``shutdown()``), so none reads the app
+    /// after it is gone.
+    public let tasks = OwnedTasks()
     /// The one flow at a time.
-    let flows = FlowRunner()
+    private(set) lazy var flows = FlowRunner(tasks: tasks)
     /// Posting from profiles.
     private(set) lazy var posting = PostingCoordinator(app: self)
     /// Replies in comment threads.
@@ -79,8 +83,8 @@ public final class AppController {
 
     /// The main stack driven by its path of ``Route``s: every screen of the main window is opened by
     /// setting or extending this path, and ``page(for:)`` is the one place that makes a page for a route.
-    public private(set) lazy var router = NavigationRouter<Route>(stack: mainWindow.stack) { [unowned self] route in
-        self.page(for: route)
+    public private(set) lazy var router = NavigationRouter<Route>(stack: mainWindow.stack) { [weak self] route in
+        self?.page(for: route)
     }
 
     /// Builds the main window (not shown; see ``present()``).
@@ -108,7 +112,7 @@ public final class AppController {
         flows.mayStart = { [weak self] in
             // None once the main window is gone (a click landing as the app quits).
             guard let self else { return false }
-            return Window.isListed(self.mainWindow.window.pointer())
+            return !self.mainWindow.window.isDestroyed
         }
         flows.onStarted = { [weak self] started in
             self?.flowStarts.notify(started)
@@ -199,12 +203,13 @@ public final class AppController {
     /// Closes everything as the app quits: the main window is destroyed, which destroys its dialogs,
     /// so every running flow resolves (as canceled) before the process ends. Idempotent.
     public func shutdown() {
-        if Window.isListed(mainWindow.window.pointer()) { saveNavigation() }
+        if !mainWindow.window.isDestroyed { saveNavigation() }
         mainWindow.window.destroy()
-        MainLoopBridge.drain()
-        // A flow whose start had not reached its dialog yet when the window went (a click landing just
-        // before) is over no window the destroy could close: it ends here.
-        flows.cancelRunning()
+        // Every task ends before the app goes: the flows (cancelled as their windows went, or here), and
+        // what a click started (a deletion's store write and its toast): none outlives the app.
+        if !tasks.closeAndWait(timeout: 10) {
+            appLog.problem("\(tasks.count) task(s) still running 10 s after the window closed")
+        }
         MainLoopBridge.drain()
         journeyRecorder?.stop()  // after the flows' ends, which it writes
         store.purgeMarkedDeletionsNow()  // an Undo still offered ends with the app: deleted for good

@@ -22,10 +22,10 @@ extension AppController {
             return nil
         case .profile(let id):
             guard let friend = people.friend(id: id) else { return NotFoundPage(route) }
-            return posting.makeProfilePage(for: Person(friend), route: route)
+            return posting.makeProfilePage(for: Person(friend), route: route, in: self)
         case .post(let id):
             guard let post = try? store.post(id: id) else { return NotFoundPage(route) }
-            return captions.makePostPage(post)
+            return captions.makePostPage(post, in: self)
         case .comments(let id):
             guard let post = try? store.post(id: id) else { return NotFoundPage(route) }
             return replies.makeThreadPage(post)
@@ -72,7 +72,7 @@ extension AppController {
     /// Shows `route` with its back path (``backPath(for:)``); a message is then presented over Messages.
     /// Nothing else changes: no post, message or draft is touched.
     public func open(_ route: Route) {
-        guard Window.isListed(mainWindow.window.pointer()) else { return }  // the window is gone (the app quits)
+        guard !mainWindow.window.isDestroyed else { return }  // the window is gone (the app quits)
         // The user's own profile link (from their code) is My Profile; a stranger's code opened as a link
         // (from outside) is Add Friend on New Friend: their profile does not exist here yet.
         let route = if case .profile(let id) = route, people.isMe(id) { Route.myProfile } else { route }

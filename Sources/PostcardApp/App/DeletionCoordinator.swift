@@ -28,7 +28,7 @@ final class DeletionCoordinator {
     /// the toast.
     func delete(_ item: DeletableItem, named name: String? = nil) {
         guard let store = app?.store, let recorded = journeyTerms(item) else { return }
-        Task.onMainLoop { [weak self] in
+        app?.tasks.start { [weak self] in
             do {
                 try await store.markDeleted(item)
             } catch {
@@ -56,7 +56,7 @@ final class DeletionCoordinator {
 
     private func undo(_ item: DeletableItem, recorded: JourneyDeletion) {
         guard let store = app?.store else { return }
-        Task.onMainLoop { [weak self] in
+        app?.tasks.start { [weak self] in
             var restored = false
             do {
                 try await store.restoreDeleted(item)

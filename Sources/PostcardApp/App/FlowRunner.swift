@@ -84,6 +84,8 @@ public enum FlowOutcome: Equatable, Sendable {
 /// reported to the app's observers. Main actor only.
 @MainActor
 final class FlowRunner {
+    /// The tasks the flows run in: the app's, closed and waited for at quit.
+    private let tasks: OwnedTasks
     /// The running flow's task, if any.
     private(set) var task: Task<Void, Never>?
     /// The running flow, if any.
@@ -97,6 +99,9 @@ final class FlowRunner {
     /// Run after each flow ends (a waiting link opens).
     var afterEach: (() -> Void)?
 
+    /// A runner whose flows run as tasks of `tasks`.
+    init(tasks: OwnedTasks) { self.tasks = tasks }
+
     /// Ends the running flow, if any, as canceled (its task is cancelled: every flow ends on that), also
     /// one whose dialog was not yet shown or is no longer over the main window.
     func cancelRunning() { task?.cancel() }
@@ -104,19 +109,30 @@ final class FlowRunner {
     /// Starts `flow` as `kind` unless one runs already: `body` runs it, handles its result and returns
     /// the outcome to report.
     func start<Flow: RunningFlow>(_ kind: FlowKind, _ flow: Flow, _ body: @escaping @MainActor (Flow) async -> FlowOutcome) {
-        guard task == nil, mayStart() else { return }
+        guard task == nil, !tasks.isClosed, mayStart() else { return }
         appLog.debug("Flow started: \(kind.name)")
         let started = StartedFlow(kind: kind, flow: flow)
         current = started
         onStarted?(started)
-        task = Task.onMainLoop {
+        // Started at once, in the click: the flow's first page is shown (its dialog presented, or pushed)
+        // before the click's handler returns, so nothing that comes after the click, not even the window
+        // going away in the same frame, finds a flow that has started but shows nothing.
+        starts += 1
+        let start = starts
+        let running = tasks.start(immediately: true) {
             let outcome = await body(flow)
             appLog.debug("Flow ended: \(outcome)")
             self.onEnded?(outcome)
             Memory.returnFreedMemory(after: 1)  // the flow's pictures and pages are freed by then
             self.current = nil
             self.task = nil
+            self.ended = start
             self.afterEach?()
         }
+        if ended != start { task = running }  // else it ended already, in the click
     }
+
+    /// How many flows have started, and which of them ended last.
+    private var starts = 0
+    private var ended = 0
 }

@@ -79,7 +79,7 @@ final class RunningApp {
     private func replay(_ journey: Journey, fast: Bool) {
         appLog.info("Replaying \(journey.entries.count) steps into \(controller.store.directory)")
         let replayer = JourneyReplayer(app: controller, journey: journey, pace: fast ? .fast : .recorded)
-        Task.onMainLoop { [controller] in
+        Task { [controller] in
             do {
                 try await replayer.run()
                 print(localized("Replayed %1$d steps; posts in %2$s", journey.entries.count, controller.store.directory.displayName))

@@ -10,12 +10,13 @@ import PostcardStore
 /// and in every feed on the stack. Resumes a caption's draft. Main actor only.
 @MainActor
 final class CaptionCoordinator {
-    private unowned let app: AppController
+    /// Weak: the app owns this coordinator; its tasks are the app's (`AppController.tasks`), waited for at quit.
+    private weak var app: AppController?
 
     init(app: AppController) { self.app = app }
 
     /// The detail page of `post`, with Comments, Copy Link and (on my own posts) Edit Caption.
-    func makePostPage(_ post: Post) -> PhotoDetailPage {
+    func makePostPage(_ post: Post, in app: AppController) -> PhotoDetailPage {
         let author = app.people.person(id: post.author)?.name ?? post.author
         // Translators: the title of the page showing one post (a noun: a photo with a comment); translate
         // only what follows the "|". The subtitle below it is "by %s" with the author's name. Keep it
@@ -28,12 +29,12 @@ final class CaptionCoordinator {
         page.subject = post.id
         // Translators: a button under a post that opens its comment thread.
         let comments = Button(label: localized("Comments"))
-        comments.onClicked { [weak self] in self?.app.router.push(.comments(post.id)) }
+        comments.onClicked { [weak self] in self?.app?.router.push(.comments(post.id)) }
         page.actions.append(comments)
         page.actions.append(app.copyLinkButton(for: .post(post.id)))
         page.onOpenLink = { [weak self, weak page] uri in
             guard let self, let page else { return }
-            self.app.help.openLink(uri, from: page)
+            self.app?.help.openLink(uri, from: page)
         }
         if post.author == Identity.localID {
             // Translators: a button in the bar of one's own post (and the title of the page it opens): edit
@@ -44,7 +45,7 @@ final class CaptionCoordinator {
                 self.startEditing(post, shownIn: page)
             }
             page.addEndBarItem(edit)
-            page.actions.append(Self.deleteButton { [weak self] in self?.app.deletions.delete(.post(post.id)) })
+            page.actions.append(Self.deleteButton { [weak self] in self?.app?.deletions.delete(.post(post.id)) })
         }
         return page
     }
@@ -61,6 +62,7 @@ final class CaptionCoordinator {
     /// Pushes Edit Caption from `detail` with the post's current caption (or `draft`); once saved, the
     /// detail page and every feed on the stack show it. Nothing while another flow runs.
     func startEditing(_ post: Post, shownIn detail: PhotoDetailPage, resuming draft: Draft? = nil) {
+        guard let app else { return }
         let store = app.store
         let current = (try? store.post(id: post.id))?.comment ?? post.comment
         let flow = EditCaptionFlow<Post>(photo: Photo(path: post.photoPath), caption: current, draft: draft?.comment,
@@ -75,9 +77,9 @@ final class CaptionCoordinator {
             let result = await flow.run(from: detail)
             if case .saved(let updated) = result {
                 detail.setComment(updated.comment)
-                for case let profile as ProfilePage in self?.app.stack.pages ?? [] { profile.update(updated) }
+                for case let profile as ProfilePage in self?.app?.stack.pages ?? [] { profile.update(updated) }
                 // Translators: a toast after Edit Caption saved the new caption.
-                self?.app.showToast(localized("Caption saved"))
+                self?.app?.showToast(localized("Caption saved"))
             }
             return .caption(result)
         }
@@ -86,6 +88,7 @@ final class CaptionCoordinator {
     /// Opens a caption's draft on its post's page (above its profile when that is a friend's); a draft
     /// whose post is gone, or is not mine, is forgotten.
     func resume(_ draft: Draft) {
+        guard let app else { return }
         guard let id = Int64(draft.target), let post = try? app.store.post(id: id), post.author == Identity.localID else {
             app.store.discardDraft(draft)  // its post is gone
             return

@@ -91,7 +91,7 @@ public final class EditCaptionFlow<Output: Sendable> {
         isSaving = true
         editor.isBusy = true
         events.notify(.postRequested(text))
-        Task.onMainLoop { [weak self, save] in
+        Task { [weak self, save] in
             do {
                 let output = try await save(text)
                 self?.isSaving = false

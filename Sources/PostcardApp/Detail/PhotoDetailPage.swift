@@ -28,7 +28,7 @@ public final class PhotoDetailPage: Page {
             if String(cString: navgtk_type_name_of(child)) == "GtkButton",
                let text = gtk_button_get_label(UnsafeMutableRawPointer(child).assumingMemoryBound(to: GtkButton.self)),
                String(cString: text).filter({ $0 != "_" }) == label {
-                return Widget(UnsafeMutableRawPointer(child), transfer: .none)
+                return Widget.widget(wrapping: UnsafeMutableRawPointer(child))
             }
             index += 1
         }
@@ -76,7 +76,7 @@ public final class PhotoDetailPage: Page {
             self?.onOpenLink?(uri)
             return true
         }
-        Task.onMainLoop { [weak self] in
+        Task { [weak self] in
             do {
                 let texture = try await Texture.load(path: photoPath, maxSize: 1280)
                 self?.picture.texture = texture

@@ -191,7 +191,7 @@ public final class AddFriendFlow {
         isAdding = true
         page.isBusy = true
         host?.dialog?.cancelButton.isSensitive = false
-        Task.onMainLoop { [weak self, add] in
+        Task { [weak self, add] in
             do {
                 let friend = try await add(code)
                 self?.isAdding = false

@@ -6,7 +6,7 @@ import Gtk
 /// pixel, and `1 / scaleFactor` units one device pixel). The app's own, not the toolkit's: the toolkit's
 /// public API has no C pointers, and a cairo context is one. ``QRCodeView`` draws with it. Main actor only.
 @MainActor
-final class DrawingArea: Widget {
+package final class DrawingArea: Widget {  // package, not internal: Swift 6.3 warns of a recursion in an internal one's synthesized deinit that is not there
     /// Creates an area asking for `width` × `height` logical pixels (GTK's `content-width` and
     /// `content-height`; it may be given more). `readAsImage`: screen readers read it as an image
     /// (`GTK_ACCESSIBLE_ROLE_IMG`, named by its accessible label), for a drawing that is a picture.

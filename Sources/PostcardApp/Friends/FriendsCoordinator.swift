@@ -9,7 +9,8 @@ import PostcardStore
 /// and **Remove Friend** on a friend's profile (with Undo). Main actor only.
 @MainActor
 final class FriendsCoordinator {
-    private unowned let app: AppController
+    /// Weak: the app owns this coordinator; its tasks are the app's (`AppController.tasks`), waited for at quit.
+    private weak var app: AppController?
     private var peopleToken: ObservationToken?
     /// Scan a Code while presented.
     private(set) var presentedScanner: ModalDialog?
@@ -20,11 +21,12 @@ final class FriendsCoordinator {
 
     /// Lists the friends on My Profile (again after each change) and connects Add Friend.
     func wire(_ profile: ProfilePage) {
+        guard let app else { return }
         profile.showFriends(app.people.friendPeople)
         peopleToken = app.people.observe { [weak self, weak profile] in
-            guard let self, let profile else { return }
-            profile.showFriends(self.app.people.friendPeople)
-            if profile.person.name != self.app.people.identity.name { profile.rename(to: self.app.people.identity.name) }
+            guard let self, let profile, let app = self.app else { return }
+            profile.showFriends(app.people.friendPeople)
+            if profile.person.name != app.people.identity.name { profile.rename(to: app.people.identity.name) }
         }
         profile.onAddFriend = { [weak self] in self?.startAddFriend() }
     }
@@ -36,8 +38,8 @@ final class FriendsCoordinator {
         // the friends (a toast then offers Undo).
         let button = Button(iconName: "user-trash-symbolic", accessibleLabel: localized("Remove Friend"))
         button.onClicked { [weak self] in
-            guard let self, let friend = self.app.people.friend(id: person.id) else { return }
-            self.app.deletions.delete(.friend(friend.rowID), named: friend.name)
+            guard let self, let friend = self.app?.people.friend(id: person.id) else { return }
+            self.app?.deletions.delete(.friend(friend.rowID), named: friend.name)
         }
         return button
     }
@@ -47,12 +49,13 @@ final class FriendsCoordinator {
     /// Runs Add Friend modally from My Profile, from its first page or (`code`) from New Friend.
     /// Nothing while another flow runs.
     func startAddFriend(with code: FriendCode? = nil) {
+        guard let app else { return }
         let people = app.people
         let flow = AddFriendFlow(camera: app.camera, start: code.map { .newFriend($0) } ?? .choose,
                                  identity: { [people] in people.identity },
                                  known: { [people] id in (people.friend(id: id) != nil, people.isMe(id)) },
                                  add: { [people] code in try await people.addFriend(id: code.id, name: code.name) })
-        flow.onCopyLink = { [weak self] _ in self?.app.showToast(localized("Link copied")) }
+        flow.onCopyLink = { [weak self] _ in self?.app?.showToast(localized("Link copied")) }
         flow.onRename = { [weak self] name, page in self?.rename(to: name, shownIn: page) }
         let profile = app.myProfile
         app.flows.start(.addFriend, flow) { [weak app] flow in
@@ -76,27 +79,29 @@ final class FriendsCoordinator {
     /// with Copy.
     @discardableResult
     func presentScanner() -> ScanCodePage? {
+        guard let app else { return nil }
         guard !app.isBusyWithAFlowOrDialog else { return nil }
         let page = ScanCodePage(settings: app.camera)
         page.onCodeRead = { [weak self, weak page] code in
             guard let self, let page else { return }
             self.scanned(code, on: page)
         }
-        page.onCopied = { [weak self] _ in self?.app.showToast(localized("Copied")) }
+        page.onCopied = { [weak self] _ in self?.app?.showToast(localized("Copied")) }
         let dialog = ModalDialog(over: app.myProfile, presenting: page)
         presentedScanner = dialog
         dialog.present()
         app.dialogChanges.notify((.scanner, true))
-        Task.onMainLoop { [weak self, weak dialog] in
+        app.tasks.start { [weak self, weak dialog] in
             await dialog?.dismissed()
-            self?.app.dialogChanges.notify((.scanner, false))
+            self?.app?.dialogChanges.notify((.scanner, false))
             if self?.presentedScanner === dialog { self?.presentedScanner = nil }
-            self?.app.openPendingLink()
+            self?.app?.openPendingLink()
         }
         return page
     }
 
     private func scanned(_ code: ScannedCode, on page: ScanCodePage) {
+        guard let app else { return }
         let text = code.text.trimmingWhitespace()
         let friendCode: FriendCode?
         do {
@@ -134,7 +139,7 @@ final class FriendsCoordinator {
         guard let dialog = presentedScanner else { return }
         presentedScanner = nil
         dialog.dismiss()
-        Task.onMainLoop { [weak app] in
+        app?.tasks.start { [weak app] in
             await dialog.dismissed()
             guard let app else { return }
             next(app)
@@ -146,8 +151,9 @@ final class FriendsCoordinator {
     /// Presents My Code alone over My Profile (its own bar with Close).
     @discardableResult
     func presentMyCode() -> MyCodePage? {
+        guard let app else { return nil }
         guard !app.isBusyWithAFlowOrDialog, let page = try? MyCodePage(identity: app.people.identity) else { return nil }
-        page.onCopyLink = { [weak self] _ in self?.app.showToast(localized("Link copied")) }
+        page.onCopyLink = { [weak self] _ in self?.app?.showToast(localized("Link copied")) }
         page.onRename = { [weak self, weak page] name in
             guard let self, let page else { return }
             self.rename(to: name, shownIn: page)
@@ -156,11 +162,11 @@ final class FriendsCoordinator {
         presentedMyCode = dialog
         dialog.present()
         app.dialogChanges.notify((.myCode, true))
-        Task.onMainLoop { [weak self, weak dialog] in
+        app.tasks.start { [weak self, weak dialog] in
             await dialog?.dismissed()
-            self?.app.dialogChanges.notify((.myCode, false))
+            self?.app?.dialogChanges.notify((.myCode, false))
             if self?.presentedMyCode === dialog { self?.presentedMyCode = nil }
-            self?.app.openPendingLink()
+            self?.app?.openPendingLink()
         }
         return page
     }
@@ -168,16 +174,16 @@ final class FriendsCoordinator {
     /// Stores `name` as the user's, then shows it on `page` (and My Profile, through the people's
     /// observers); a failure says why in a toast, and the page keeps the old name.
     func rename(to name: String, shownIn page: MyCodePage) {
+        guard let app else { return }
         let people = app.people
-        // Not holding self across the await: this coordinator lives as long as its app, which may be
-        // freed meanwhile (its app is read through an unowned reference).
-        Task.onMainLoop { [weak self, weak page] in
+        // An app task: waited for at quit, so the app it reads after the await is still there.
+        app.tasks.start { [weak self, weak page] in
             do {
                 try await people.rename(to: name)
                 // Translators: a toast after the user changed their name.
-                self?.app.showToast(localized("Name changed"))
+                self?.app?.showToast(localized("Name changed"))
             } catch {
-                self?.app.showToast(localized("Can't change your name: %s", "\(error)"))
+                self?.app?.showToast(localized("Can't change your name: %s", "\(error)"))
             }
             page?.show(people.identity)
         }

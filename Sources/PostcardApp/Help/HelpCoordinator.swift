@@ -11,7 +11,8 @@ import PostcardModel
 /// the desktop's default application. Main actor only.
 @MainActor
 final class HelpCoordinator {
-    private unowned let app: AppController
+    /// Weak: the app owns this coordinator; its tasks are the app's (`AppController.tasks`), waited for at quit.
+    private weak var app: AppController?
     /// The web page presented last (a guide section over a dialog, or a link opened from a message),
     /// while open.
     private(set) var presentedWebPage: ModalDialog?
@@ -52,6 +53,7 @@ final class HelpCoordinator {
 
     /// Pushes the guide onto the main stack; opened already, it is shown again rather than pushed twice.
     func showGuide(section: String? = nil) -> WebPage? {
+        guard let app else { return nil }
         if case .guide? = app.router.visibleRoute { return app.stack.visiblePage as? WebPage }
         return app.router.push(.guide(section: section)) as? WebPage
     }
@@ -64,6 +66,7 @@ final class HelpCoordinator {
     /// Opens a link activated in `page` (see the type's docs). A `postcard://` link in a page presented
     /// alone closes that page first, as the user asked from it.
     func openLink(_ uri: String, from page: Page) {
+        guard let app else { return }
         if Route.isLink(uri) {
             if page.navigationStack !== app.stack { app.dismissPresentedPages() }
             app.open(link: uri)
@@ -89,10 +92,10 @@ final class HelpCoordinator {
         let dialog = ModalDialog(over: page, presenting: web, width: width, height: 640)
         presentedWebPage = dialog
         dialog.present()
-        Task.onMainLoop { [weak self, weak dialog] in
+        app?.tasks.start { [weak self, weak dialog] in
             await dialog?.dismissed()
             if self?.presentedWebPage === dialog { self?.presentedWebPage = nil }
-            self?.app.openPendingLink()
+            self?.app?.openPendingLink()
         }
         return dialog
     }

@@ -10,7 +10,8 @@ import PostcardStore
 /// list, and presents a message alone over the list. Resumes a message's draft. Main actor only.
 @MainActor
 final class MessagingCoordinator {
-    private unowned let app: AppController
+    /// Weak: the app owns this coordinator; its tasks are the app's (`AppController.tasks`), waited for at quit.
+    private weak var app: AppController?
     /// The message detail presented last, while open.
     private(set) var presentedMessage: ModalDialog?
 
@@ -28,12 +29,13 @@ final class MessagingCoordinator {
             guard let self, let page else { return }
             self.present(message, from: page)
         }
-        page.onDelete = { [weak self] message in self?.app.deletions.delete(.message(message.id)) }
+        page.onDelete = { [weak self] message in self?.app?.deletions.delete(.message(message.id)) }
         return page
     }
 
     /// Reads the list from the store, a page of rows at a time.
     func reload(_ page: MessagesPage) {
+        guard let app else { return }
         page.showMessages(PagedRows(pageSize: AppController.pageSize) { [store = app.store] last, limit in
             try store.messages(after: last, limit: limit)
         })
@@ -43,6 +45,7 @@ final class MessagingCoordinator {
     /// `resuming` opens on Add a Comment for its recipient, going on with its draft (`draftID`).
     func startMessage(from page: MessagesPage, resuming: (recipient: Person, photo: Photo, comment: String)? = nil,
                       draftID: String? = nil) {
+        guard let app else { return }
         let store = app.store
         var resumedID = draftID  // the first step, for the resumed recipient, goes on with the draft
         let flow = SendPhotoMessageFlow<Message>(recipients: app.people.friendPeople, library: app.library, camera: app.camera, drafts: { [store] person in
@@ -68,23 +71,24 @@ final class MessagingCoordinator {
 
     /// Presents a message's photo and comment modally: the detail page shows its own bar with Close.
     func present(_ message: Message, from page: MessagesPage) {
+        guard let app else { return }
         let detail = Self.makeMessagePage(message, recipient: app.people.person(id: message.recipient)?.name ?? message.recipient)
         if message.author == Identity.localID {
-            detail.actions.append(CaptionCoordinator.deleteButton { [weak self] in self?.app.deletions.delete(.message(message.id)) })
+            detail.actions.append(CaptionCoordinator.deleteButton { [weak self] in self?.app?.deletions.delete(.message(message.id)) })
         }
         let dialog = ModalDialog(over: page, presenting: detail)
         detail.onOpenLink = { [weak self, weak detail] uri in
             guard let self, let detail else { return }
-            self.app.help.openLink(uri, from: detail)
+            self.app?.help.openLink(uri, from: detail)
         }
         presentedMessage = dialog
         dialog.present()
         app.dialogChanges.notify((.message(message.id), true))
-        Task.onMainLoop { [weak self, weak dialog] in
+        app.tasks.start { [weak self, weak dialog] in
             await dialog?.dismissed()
             if self?.presentedMessage === dialog { self?.presentedMessage = nil }
-            self?.app.dialogChanges.notify((.message(message.id), false))
-            self?.app.openPendingLink()
+            self?.app?.dialogChanges.notify((.message(message.id), false))
+            self?.app?.openPendingLink()
         }
     }
 
@@ -111,6 +115,7 @@ final class MessagingCoordinator {
     /// Opens a message's draft: Messages, then the flow on Add a Comment for that recipient; a draft for
     /// someone who is not a friend is forgotten.
     func resume(_ draft: Draft) {
+        guard let app else { return }
         guard let person = app.people.person(id: draft.target), !person.isMe else {
             app.store.discardDraft(draft)
             return

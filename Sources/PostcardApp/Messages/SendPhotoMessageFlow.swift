@@ -100,7 +100,7 @@ public final class SendPhotoMessageFlow<Output: Sendable> {
         stepEvents = step.observeEvents { [weak self] event in
             self?.events.notify(.photoStep(event == .cancelRequested ? .wentBack : event))
         }
-        stepTask = Task.onMainLoop { [weak self] in
+        stepTask = Task { [weak self] in
             let result = await step.run(from: page)
             guard let self else { return }
             self.step = nil

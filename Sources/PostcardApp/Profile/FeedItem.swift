@@ -89,7 +89,7 @@ public final class FeedItem {
             isPhotoLoaded = true
             return
         }
-        load = Task.onMainLoop { [weak self] in
+        load = Task { [weak self] in
             do {
                 // The photo's shape first (its header only), so the placeholder matches it.
                 let shape = try await ImageDecoder.queue.run { try ImageMetadata.uprightSize(uri: uri) }

@@ -11,7 +11,8 @@ import PostcardStore
 /// Main actor only.
 @MainActor
 final class PostingCoordinator {
-    private unowned let app: AppController
+    /// Weak: the app owns this coordinator; its tasks are the app's (`AppController.tasks`), waited for at quit.
+    private weak var app: AppController?
 
     init(app: AppController) { self.app = app }
 
@@ -22,20 +23,20 @@ final class PostingCoordinator {
             guard let self, let page else { return }
             self.startPost(on: page)
         }
-        page.onOpenPost = { [weak self] post in self?.app.router.push(.post(post.id)) }
+        page.onOpenPost = { [weak self] post in self?.app?.router.push(.post(post.id)) }
         page.onOpenLink = { [weak self, weak page] uri in
             guard let self, let page else { return }
-            self.app.help.openLink(uri, from: page)
+            self.app?.help.openLink(uri, from: page)
         }
         page.onQuickSnap = { [weak self, weak page] in
             guard let self, let page else { return }
             self.startPost(on: page, start: .camera(title: localized("Quick Snap")))
         }
-        page.onFriendSelected = { [weak self] friend in self?.app.router.push(.profile(friend.id)) }
+        page.onFriendSelected = { [weak self] friend in self?.app?.router.push(.profile(friend.id)) }
     }
 
     /// A friend's profile for ``Route/profile(_:)``, with Copy Link in its bar.
-    func makeProfilePage(for person: Person, route: Route) -> ProfilePage {
+    func makeProfilePage(for person: Person, route: Route, in app: AppController) -> ProfilePage {
         let page = ProfilePage(person: person, viewer: app.people.me)
         wire(page)
         page.addEndBarItem(app.copyLinkButton(for: route, iconOnly: true))
@@ -45,6 +46,7 @@ final class PostingCoordinator {
 
     /// Reads `page`'s feed from the store, a page of rows at a time.
     func reload(_ page: ProfilePage) {
+        guard let app else { return }
         let profile = page.person.id
         page.showPosts(PagedRows(pageSize: AppController.pageSize) { [store = app.store] last, limit in
             try store.posts(onProfile: profile, after: last, limit: limit)
@@ -58,6 +60,7 @@ final class PostingCoordinator {
     /// on Add a Comment).
     func startPost(on page: ProfilePage, start: PhotoFlowStart = .choosePhoto, draftID: String = PostStore.newDraftID(),
                    kind: FlowKind? = nil) {
+        guard let app else { return }
         let profile = page.person.id
         let store = app.store
         let flow = CommentedPhotoFlow<Post>(library: app.library, camera: app.camera, start: start, help: app.help.flowHelp,
@@ -87,6 +90,7 @@ final class PostingCoordinator {
     /// Opens a post's draft where it was left: the same flow on its profile (mine or a friend's), on Add
     /// a Comment with the photo and comment restored.
     func resume(_ draft: Draft, start: PhotoFlowStart) {
+        guard let app else { return }
         if draft.target == Identity.localID {
             app.router.setPath([], animated: false)
             startPost(on: app.myProfile, start: start, draftID: draft.id, kind: .resumeDraft)

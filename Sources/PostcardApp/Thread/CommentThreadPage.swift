@@ -141,7 +141,7 @@ public final class ReplyRow: ListCell {
         frame.picture.alternativeText = comment
         binding.setAccessibleLabel(comment)
         let uri = reply.photoPath.uri, scale = view.scaleFactor
-        load = Task.onMainLoop { [weak self] in
+        load = Task { [weak self] in
             let texture = try? await Texture.load(uri: uri, fit: .cover(width: 96 * scale, height: 96 * scale))
             guard !Task.isCancelled, let self, self.reply == reply else { return }
             self.frame.picture.texture = texture

@@ -10,7 +10,8 @@ import PostcardStore
 /// thread. Main actor only.
 @MainActor
 final class ReplyCoordinator {
-    private unowned let app: AppController
+    /// Weak: the app owns this coordinator; its tasks are the app's (`AppController.tasks`), waited for at quit.
+    private weak var app: AppController?
 
     init(app: AppController) { self.app = app }
 
@@ -24,14 +25,15 @@ final class ReplyCoordinator {
         }
         thread.onOpenLink = { [weak self, weak thread] uri in
             guard let self, let thread else { return }
-            self.app.help.openLink(uri, from: thread)
+            self.app?.help.openLink(uri, from: thread)
         }
-        thread.onDelete = { [weak self] reply in self?.app.deletions.delete(.reply(reply.id)) }
+        thread.onDelete = { [weak self] reply in self?.app?.deletions.delete(.reply(reply.id)) }
         return thread
     }
 
     /// Reads `page`'s replies from the store, a page of rows at a time.
     func reload(_ page: CommentThreadPage) {
+        guard let app else { return }
         let post = page.post
         do {
             let total = try app.store.replyCount(to: post)
@@ -46,6 +48,7 @@ final class ReplyCoordinator {
     /// Pushes the photo flow in place from `thread` and stores a reply; nothing while another flow runs.
     /// `draftID`: the draft the flow goes on with (a resumed one), else a new one.
     func startReply(in thread: CommentThreadPage, start: PhotoFlowStart = .choosePhoto, draftID: String = PostStore.newDraftID()) {
+        guard let app else { return }
         let post = thread.post
         let store = app.store
         let flow = CommentedPhotoFlow<Reply>(library: app.library, presentation: .pushed, camera: app.camera, start: start,
@@ -66,6 +69,7 @@ final class ReplyCoordinator {
     /// Opens a reply's draft in its thread (above the post, as a link would); a draft whose post is gone
     /// is forgotten.
     func resume(_ draft: Draft, start: PhotoFlowStart) {
+        guard let app else { return }
         guard let id = Int64(draft.target), let post = try? app.store.post(id: id) else {
             app.store.discardDraft(draft)  // its post is gone
             return
