@@ -13,9 +13,13 @@
 #include <sys/prctl.h>
 
 // Whether the calling thread is the process's main thread (on Linux its thread id is the process id),
-// where GTK and every main-actor handler run.
+// where GTK and every main-actor handler run. Asked on every signal emission and every isolation check
+// (a wrapper's isolated deinit), so each thread finds out once (two system calls) and then reads its
+// own thread-local answer.
 static inline gboolean navgtk_is_main_thread(void) {
-    return syscall(SYS_gettid) == getpid();
+    static __thread int known = 0;  // 1: the main thread, 2: another
+    if (known == 0) known = syscall(SYS_gettid) == getpid() ? 1 : 2;
+    return known == 1;
 }
 
 // prctl is variadic: names the calling thread (Linux keeps 15 bytes), as `top -H` and /proc show it.

@@ -42,12 +42,21 @@ enum IdleAfterTour {
     /// When the second window starts, in seconds after the posts: past the threads' retirement above.
     static let steadyAfterSeconds = 35.0
 
-    /// Every thread's wake-ups over the next `seconds`, read in the timeout that ends the window, before
-    /// the task's resumption wakes anything else.
+    /// Every thread's wake-ups over the next `seconds`, both readings taken in GLib timeouts on the main
+    /// thread (the window starts 100 ms after the call, once the hop that resumed this task has gone
+    /// back to sleep, and ends in the timeout that closes it), so neither the task's suspension nor its
+    /// resumption (a continuation resumes through the executors' pool) falls inside the window.
     private static func wakeUps(over seconds: UInt32) async -> [(thread: ProcessThreads.Thread, count: Int)] {
-        let before = ProcessThreads.all()
-        await MainLoopBridge.sleep(seconds: Double(seconds))
-        return ProcessThreads.idleWakeUps(from: before, to: ProcessThreads.all())
+        await withCheckedContinuation { (continuation: CheckedContinuation<[(thread: ProcessThreads.Thread, count: Int)], Never>) in
+            MainLoopBridge.repeating(milliseconds: 100) {
+                let before = ProcessThreads.all()
+                MainLoopBridge.repeating(milliseconds: seconds * 1000) {
+                    continuation.resume(returning: ProcessThreads.idleWakeUps(from: before, to: ProcessThreads.all()))
+                    return false
+                }
+                return false
+            }
+        }
     }
 
     private static func report(_ woke: [(thread: ProcessThreads.Thread, count: Int)], prefix: String) {
