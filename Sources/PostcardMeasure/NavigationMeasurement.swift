@@ -175,86 +175,6 @@ public enum NavigationMeasurement {
         }
     }
 
-    /// A GLib worker thread that resumes a main-actor task's continuation and times until that task,
-    /// back on the main loop, answers through a `GAsyncQueue`; alternated with the same thread's plain
-    /// `g_idle_add` round trip. Counts the main-loop dispatches each resumption took.
-    private final class ContinuationRun: @unchecked Sendable {
-        struct Queue: @unchecked Sendable { let pointer: OpaquePointer }
-        let continuations = Queue(pointer: g_async_queue_new())
-        let answers = Queue(pointer: g_async_queue_new())
-        let count: Int
-        let warmUps: Int
-        var idle: [Int64] = []
-        var resumed: [Int64] = []
-        var dispatches: [Int] = []
-        var done: CheckedContinuation<Void, Never>?
-
-        final class Waiting: @unchecked Sendable {  // handed to the worker thread once
-            let continuation: CheckedContinuation<Void, Never>
-            init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
-        }
-
-        init(count: Int, warmUps: Int) {
-            self.count = count
-            self.warmUps = warmUps
-        }
-
-        deinit {
-            g_async_queue_unref(continuations.pointer)
-            g_async_queue_unref(answers.pointer)
-        }
-
-        /// The main-actor side: waits on a continuation the worker resumes, then answers; `rounds` times.
-        @MainActor func serve(rounds: Int) async {
-            for _ in 0..<rounds {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    g_async_queue_push(continuations.pointer, Unmanaged.passRetained(Waiting(continuation)).toOpaque())
-                }
-                g_async_queue_push(answers.pointer, UnsafeMutableRawPointer(bitPattern: 1))
-            }
-        }
-
-        func start() {
-            g_thread_unref(g_thread_new("hop-resume", { data in
-                Unmanaged<ContinuationRun>.fromOpaque(data!).takeRetainedValue().work()
-                return nil
-            }, Unmanaged.passRetained(self).toOpaque()))
-        }
-
-        /// On the worker thread.
-        private func work() {
-            for index in 0..<(warmUps + count) {
-                var idleTime: Int64 = 0, resumeTime: Int64 = 0, dispatched = 0
-                for kind in index % 2 == 0 ? [0, 1] : [1, 0] {
-                    if kind == 0 {
-                        let start = DateText.monotonicMicroseconds
-                        g_idle_add({ data in
-                            g_async_queue_push(OpaquePointer(data), UnsafeMutableRawPointer(bitPattern: 1))
-                            return 0
-                        }, UnsafeMutableRawPointer(answers.pointer))
-                        _ = g_async_queue_pop(answers.pointer)
-                        idleTime = DateText.monotonicMicroseconds - start
-                    } else {
-                        let waiting = Unmanaged<Waiting>.fromOpaque(g_async_queue_pop(continuations.pointer)!).takeRetainedValue()
-                        g_usleep(200)  // the main thread back asleep in GLib's poll, as for the idle round trip
-                        let before = GLibExecutors.mainLoopDispatches
-                        let start = DateText.monotonicMicroseconds
-                        waiting.continuation.resume()
-                        _ = g_async_queue_pop(answers.pointer)
-                        resumeTime = DateText.monotonicMicroseconds - start
-                        dispatched = GLibExecutors.mainLoopDispatches - before
-                    }
-                }
-                if index >= warmUps {
-                    idle.append(idleTime)
-                    resumed.append(resumeTime)
-                    dispatches.append(dispatched)
-                }
-            }
-            done?.resume()
-        }
-    }
-
     private static func measureHops() async {
         let run = HopRun(count: hops, warmUps: 100)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -276,7 +196,7 @@ public enum NavigationMeasurement {
         emit("hop-await-us", median(awaited))
 
         // A continuation resumed on a GLib worker thread, back on a main-actor task.
-        let resumption = ContinuationRun(count: hops, warmUps: 100)
+        let resumption = ContinuationRoundTrip(count: hops, warmUps: 100)
         async let served: Void = resumption.serve(rounds: hops + 100)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             resumption.done = continuation
