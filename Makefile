@@ -142,14 +142,24 @@ test: deps locale
 	$(MAKE) --no-print-directory test-example
 	$(MAKE) --no-print-directory test-install
 
-# The random-action stress test, long: STRESS_SEQUENCES sequences (make test runs 200); a failure names
-# its seed (replay with STRESS_SEED=<seed> STRESS_SEQUENCES=1).
+# The random-action stress test, long: STRESS_SEQUENCES sequences (make test runs 200), shared out over
+# STRESS_JOBS processes (one per core), each with its own Xvfb, D-Bus session and cache, running the
+# sequences an unsharded run gives it, with the same seeds; a failure names its seed (replay with
+# STRESS_SEED=<seed> STRESS_SEQUENCES=1, one process). Logs: .build/test-stress-K.log.
 STRESS_SEQUENCES ?= 10000
+STRESS_JOBS ?= $(if $(STRESS_SEED),1,$(shell nproc))
 stress: deps locale
 	$(SWIFT) build --build-tests
-	rm -rf $(TEST_CACHE)
-	set -o pipefail; POSTCARD_STRESS_SEQUENCES=$(STRESS_SEQUENCES) $(if $(STRESS_SEED),POSTCARD_STRESS_SEED=$(STRESS_SEED)) \
-	  $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.StressTests' 2>&1 | tee .build/test-stress.log | grep -E 'stress:|error:|Executed'
+	rm -rf $(TEST_CACHE) $(TEST_CACHE)-stress-*
+	@echo "stress: $(STRESS_SEQUENCES) sequences in $(STRESS_JOBS) processes"
+	@pids=; for k in $$(seq 0 $$(($(STRESS_JOBS) - 1))); do \
+	  ( POSTCARD_STRESS_SEQUENCES=$(STRESS_SEQUENCES) POSTCARD_STRESS_SHARD=$$k/$(STRESS_JOBS) \
+	    $(if $(STRESS_SEED),POSTCARD_STRESS_SEED=$(STRESS_SEED)) $(TEST_ENV) XDG_CACHE_HOME=$(TEST_CACHE)-stress-$$k \
+	    dbus-run-session -- xvfb-run -a -n $$((300 + 20 * k)) -s "-screen 0 1280x800x24" \
+	    "$$($(SWIFT) build --show-bin-path)/PostcardPackageTests.xctest" PostcardTests.StressTests \
+	    >.build/test-stress-$$k.log 2>&1 ) & pids="$$pids $$!"; done; \
+	  status=0; for pid in $$pids; do wait $$pid || status=1; done; \
+	  grep -hE 'stress:|error:|Executed .* tests?, with' .build/test-stress-*.log; exit $$status
 
 # Installs into a temporary DESTDIR, validates the desktop files and starts the installed app with the
 # toolchain off PATH and LD_LIBRARY_PATH (Tests/install-test.sh).

@@ -324,6 +324,10 @@ private final class Tour {
                     app.myProfile.feedItems.first?.commentLabel.text == newest && app.myProfile.feedItems.first?.isPhotoLoaded == true
                 }
                 try await waitUntil("the feed taller than the window") { app.myProfile.scroller.maximumVerticalOffset >= offset }
+                // After a layout: the profile puts its top back in the first layout after an insert (GTK's
+                // list anchor), and main-actor jobs run before the frame clock's layout, so a scroll set in
+                // the same main-loop turn as the insert was undone by it.
+                await nextLayout(of: app.myProfile.list)
                 app.myProfile.scroller.verticalOffset = offset
                 try await waitUntil("scrolled") { abs(app.myProfile.scroller.verticalOffset - offset) < 1 }
             } else {
@@ -558,6 +562,17 @@ private final class Tour {
         defer { g_object_unref(UnsafeMutableRawPointer(settings)) }
         g_settings_set_boolean(settings, "high-contrast", on ? 1 : 0)
         for _ in 0..<100 where StyleManager.default.isHighContrast != on { await MainLoopBridge.sleep(seconds: 0.02) }
+    }
+
+    /// Returns after the next layout phase of `widget`'s frame clock (at once when it has none).
+    func nextLayout(of widget: Widget) async {
+        guard widget.frameTime != nil else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            widget.afterNextLayouts(1) {
+                continuation.resume()
+                return false
+            }
+        }
     }
 
     func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
