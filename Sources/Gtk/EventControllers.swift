@@ -17,6 +17,14 @@ public class EventController: Object {
         get { gtk_event_controller_get_propagation_phase(pointer()) == GTK_PHASE_CAPTURE ? .capture : .bubble }
         set { gtk_event_controller_set_propagation_phase(pointer(), newValue == .capture ? GTK_PHASE_CAPTURE : GTK_PHASE_BUBBLE) }
     }
+
+    /// The time of the event the controller is handling now, in milliseconds on the windowing system's
+    /// clock (`gtk_event_controller_get_current_event_time`); nil outside an event's handling (a signal
+    /// emitted by code, not by input). Main thread only.
+    public var currentEventTime: UInt32? {
+        let time = gtk_event_controller_get_current_event_time(pointer())
+        return time == 0 ? nil : time
+    }
 }
 
 /// A `GtkEventControllerKey`: key presses on a widget (or its children, when they bubble up).

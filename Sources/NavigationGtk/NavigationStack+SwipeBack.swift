@@ -14,20 +14,15 @@ struct SwipeBack {
     let below: Page
     /// Where the stack's pages are in the layer, in pixels.
     let frame: LayerFrame
-    /// How far the page has gone: 0 (in place) … 1 (gone).
+    /// How far the page has gone: 0 (in place) … 1 (gone), a little past either end while resisted.
     var progress: Double = 0
     /// The frame-clock callback of the release animation, once the finger is lifted.
     var release: UInt32?
 }
 
 extension NavigationStack {
-    /// The share of the width past which a released swipe goes back (below it, the page returns).
-    public static let swipeCommitThreshold = 0.3
     /// How near the leading edge, in pixels, a touch must start to swipe back (as libadwaita's edge).
     public static let swipeEdgeWidth = 24.0
-    /// How long the release animation takes from one end to the other, in milliseconds (less from
-    /// part-way), eased out (cubic), on the frame clock.
-    public static let swipeReleaseDuration = 200.0
 
     var swipe: SwipeBack? {
         if case .swiping(let swipe) = phase { return swipe }
@@ -37,14 +32,16 @@ extension NavigationStack {
     /// Whether a swipe back is in progress.
     public var isSwipingBack: Bool { swipe != nil }
 
-    /// How far the swiped page has gone (0…1), or nil when no swipe is in progress.
+    /// How far the swiped page has gone (0 in place … 1 gone, a little past either end while the fingers
+    /// push against it), or nil when no swipe is in progress.
     public var swipeBackProgress: Double? { swipe?.progress }
 
     /// Starts the user's interactive Back — what a touchpad's two-finger swipe and a touch screen's edge
     /// swipe do, and what a custom gesture can do through this API: the visible page becomes a picture
     /// that follows ``updateSwipeBack(progress:)`` over the page below (live, already shown: it hears
     /// `showing`, the visible page `hiding`). Needs a host that gives the stack a layer to draw in
-    /// (``NavigationWindow`` does).
+    /// (``NavigationWindow`` does). A custom gesture can decide its release as the stack's own do with
+    /// a ``SwipeTracker``.
     /// - Returns: false, changing nothing, when the user cannot go back now (the root, a page that
     ///   cannot pop, a transition running, a swipe already started, no layer).
     @discardableResult
@@ -62,37 +59,47 @@ extension NavigationStack {
         return true
     }
 
-    /// Moves the swiped page to `progress` of the width (0 in place … 1 gone), mirrored in right-to-left
-    /// locales. Does nothing when no swipe is in progress.
+    /// Moves the swiped page to `progress` of the width (0 in place … 1 gone; kept within −0.5 … 1.5),
+    /// mirrored in right-to-left locales. Does nothing when no swipe is in progress.
     public func updateSwipeBack(progress: Double) {
-        guard case .swiping(var swipe) = phase else { return }
-        swipe.progress = min(1, max(0, progress))
+        guard case .swiping(var swipe) = phase, swipe.release == nil else { return }
+        swipe.progress = min(1.5, max(-0.5, progress))
         phase = .swiping(swipe)
         if let layer = swipeLayer { gtk_widget_queue_allocate(layer.widget) }
     }
 
     /// Ends the swipe: `commit` slides the page away and goes back (asking the page's
     /// ``Page/shouldLeave`` first), else it slides back into place (the page hears `shown` again, the one
-    /// below `hidden`). Animated on the frame clock over up to ``swipeReleaseDuration`` from where it is:
-    /// the position at each frame follows the frame's time, and the swipe ends at the first frame past
-    /// the duration.
-    public func endSwipeBack(commit: Bool) {
+    /// below `hidden`). The slide is libadwaita's navigation spring (``Spring/navigation``) from where the
+    /// page is, starting at `velocity` (progress per second, positive toward going back: the fingers'
+    /// speed, so the page goes on as they left it), clamped when it goes back as libadwaita's pop is. On
+    /// the frame clock: the position at each frame is the spring's closed form at the frame's time since
+    /// the release, and the swipe ends at the first frame past the spring's duration. With animations
+    /// off (``isAnimated`` false, or the desktop's) it ends at once, in this call.
+    public func endSwipeBack(commit: Bool, velocity: Double = 0) {
         guard case .swiping(var current) = phase, current.release == nil else { return }
         let leave = commit && (current.top.shouldLeave?() ?? true)
-        let target = leave ? 1.0 : 0.0
-        let from = current.progress
-        let duration = max(1.0, Self.swipeReleaseDuration * 1000 * abs(target - from))  // microseconds
-        var start: Int64?
+        guard isAnimated, DesktopStyle.animationsEnabled, view.isMapped else {
+            finishSwipeBack(leave: leave)
+            return
+        }
+        let spring = SpringAnimation(spring: .navigation, from: current.progress, to: leave ? 1 : 0,
+                                     initialVelocity: velocity.isFinite ? velocity : 0, clamps: leave)
+        let start = view.frameTime
+        var first: Int64?
         current.release = view.addTickCallback { [weak self] time in
-            guard let self, self.swipe != nil else { return false }
-            let first = start ?? time
-            start = first
-            let t = min(1, Double(time - first) / duration)
-            let eased = 1 - pow(1 - t, 3)  // ease-out cubic
-            self.updateSwipeBack(progress: from + (target - from) * eased)
-            guard t >= 1 else { return true }
-            self.finishSwipeBack(leave: leave)
-            return false
+            guard let self, case .swiping(var swipe) = self.phase else { return false }
+            let origin = start ?? first ?? time
+            first = origin
+            let seconds = Double(time - origin) / 1_000_000
+            guard !spring.isFinished(at: seconds) else {
+                self.finishSwipeBack(leave: leave)
+                return false
+            }
+            swipe.progress = spring.value(at: seconds)
+            self.phase = .swiping(swipe)
+            if let layer = self.swipeLayer { gtk_widget_queue_allocate(layer.widget) }
+            return true
         }
         phase = .swiping(current)
     }
@@ -124,48 +131,64 @@ extension NavigationStack {
 
     /// The stack's swipe gestures on its pages: a touchpad's two-finger swipe toward the trailing edge,
     /// and a touch screen's swipe from the leading edge (left in left-to-right locales), as libadwaita's
-    /// navigation view has them. Mirrored in right-to-left locales.
+    /// navigation view has them, decided on release by a ``SwipeTracker`` (the fingers' speed, then
+    /// where the page is). Mirrored in right-to-left locales.
     func installSwipeGestures() {
         let touchpad = ScrollController()
         touchpad.propagationPhase = .capture
         // Where the touchpad's scroll sequence is: the gesture's own state, not the stack's.
         var sequence = TouchpadSwipe.none
+        var tracker: SwipeTracker?
         touchpad.onBegin { sequence = .undecided }
-        touchpad.onScroll { [weak self] dx, dy in
-            guard let self else { return false }
-            return self.touchpadScrolled(dx: dx, dy: dy, sequence: &sequence)
+        touchpad.onScroll { [weak self, weak touchpad] dx, dy in
+            guard let self, let touchpad else { return false }
+            return self.touchpadScrolled(dx: dx, dy: dy, time: Self.eventTime(of: touchpad), sequence: &sequence, tracker: &tracker)
         }
-        touchpad.onEnd { [weak self] in
-            guard let self else { return }
-            if sequence == .swiping { self.endSwipeBack(commit: (self.swipe?.progress ?? 0) > Self.swipeCommitThreshold) }
-            sequence = .none
+        touchpad.onEnd { [weak self, weak touchpad] in
+            defer { sequence = .none; tracker = nil }
+            guard let self, let touchpad, sequence == .swiping, let tracker else { return }
+            let outcome = tracker.released(at: Self.eventTime(of: touchpad))
+            self.endSwipeBack(commit: outcome.goesBack, velocity: outcome.velocity)
         }
         view.addController(touchpad)
         swipeScrollController = touchpad
 
         let touch = DragGesture(touchOnly: true)
         touch.propagationPhase = .capture
+        var touchTracker: SwipeTracker?
         touch.onBegin { [weak self] x, _ in
             guard let self else { return false }
             let width = Double(self.view.width)
             let fromEdge = self.view.isRightToLeft ? width - x : x
-            return fromEdge <= Self.swipeEdgeWidth && self.beginSwipeBack()
+            guard fromEdge <= Self.swipeEdgeWidth, self.beginSwipeBack(), let frame = self.swipe?.frame else { return false }
+            touchTracker = SwipeTracker(device: .touch, width: Double(frame.width), rightToLeft: self.view.isRightToLeft)
+            return true
         }
-        touch.onUpdate { [weak self] dx, _ in
-            guard let self, let width = self.swipe?.frame.width, width > 0 else { return }
-            self.updateSwipeBack(progress: (self.view.isRightToLeft ? -dx : dx) / Double(width))
+        touch.onUpdate { [weak self, weak touch] dx, _ in
+            guard let self, let touch, self.swipe != nil, touchTracker != nil else { return }
+            let progress = touchTracker!.dragged(toOffsetX: dx, time: Self.eventTime(of: touch))
+            self.updateSwipeBack(progress: progress)
         }
-        touch.onEnd { [weak self] _, _ in
-            guard let self, self.swipe != nil else { return }
-            self.endSwipeBack(commit: (self.swipe?.progress ?? 0) > Self.swipeCommitThreshold)
+        touch.onEnd { [weak self, weak touch] _, _ in
+            defer { touchTracker = nil }
+            guard let self, let touch, self.swipe != nil, let tracker = touchTracker else { return }
+            let outcome = tracker.released(at: Self.eventTime(of: touch))
+            self.endSwipeBack(commit: outcome.goesBack, velocity: outcome.velocity)
         }
         view.addController(touch)
         swipeTouchGesture = touch
     }
 
+    /// The time of the event `controller` handles, in milliseconds; for a signal emitted without an
+    /// event (a test, an accessibility tool), GLib's monotonic clock instead, on the same scale.
+    private static func eventTime(of controller: EventController) -> UInt32 {
+        controller.currentEventTime ?? UInt32(truncatingIfNeeded: g_get_monotonic_time() / 1000)
+    }
+
     /// A touchpad scroll during a sequence: the first movement decides (mostly sideways, toward going
     /// back: GTK reports fingers moving toward the right edge as dx < 0); then the page follows.
-    private func touchpadScrolled(dx: Double, dy: Double, sequence: inout TouchpadSwipe) -> Bool {
+    private func touchpadScrolled(dx: Double, dy: Double, time: UInt32, sequence: inout TouchpadSwipe,
+                                  tracker: inout SwipeTracker?) -> Bool {
         let back = view.isRightToLeft ? dx : -dx  // > 0: toward going back
         switch sequence {
         case .none:
@@ -176,10 +199,11 @@ extension NavigationStack {
                 return false
             }
             sequence = .swiping
+            tracker = SwipeTracker(device: .touchpad, width: Double(swipe?.frame.width ?? 1), rightToLeft: view.isRightToLeft)
             fallthrough
         case .swiping:
-            guard let width = swipe?.frame.width, width > 0 else { return false }
-            updateSwipeBack(progress: (swipe?.progress ?? 0) + back / Double(width))
+            guard swipe != nil, tracker != nil else { return false }
+            updateSwipeBack(progress: tracker!.scrolled(dx: dx, time: time))
             return true
         case .ignored:
             return false

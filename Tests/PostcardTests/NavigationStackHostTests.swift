@@ -693,7 +693,8 @@ final class SwipeBackTests: GtkTestCase, @unchecked Sendable {
             // A short swipe: the page follows, then returns; the page below was shown live meanwhile.
             XCTAssertEqual(scroll(stack, [(-40, 2)], end: false), [true], "sideways toward Back: the swipe takes it")
             XCTAssertTrue(stack.isSwipingBack)
-            XCTAssertEqual(stack.swipeBackProgress ?? 0, 40.0 / 640, accuracy: 0.01, "the page has followed the fingers")
+            XCTAssertEqual(stack.swipeBackProgress ?? 0, 40.0 / SwipeTracker.touchpadDistance, accuracy: 0.01,
+                           "the page has followed the fingers (libadwaita's 400-unit touchpad way)")
             XCTAssertEqual(stack.view.visibleChildName, root.id.description, "the page below is live underneath")
             XCTAssertEqual(heard, ["A hiding", "Root showing"])
             _ = scroll(stack, begin: false, [])
@@ -740,12 +741,41 @@ final class SwipeBackTests: GtkTestCase, @unchecked Sendable {
                 XCTAssertFalse(stack.isSwipingBack, "a touch in the middle is the page's own (rtl: \(rtl))")
                 navgtk_emit_drag(gesture, "drag-begin", edge, 100)
                 XCTAssertTrue(stack.isSwipingBack, "from the leading edge (rtl: \(rtl))")
-                navgtk_emit_drag(gesture, "drag-update", away * 320, 10)
-                XCTAssertEqual(stack.swipeBackProgress ?? 0, 0.5, accuracy: 0.01, "follows the finger (rtl: \(rtl))")
-                navgtk_emit_drag(gesture, "drag-end", away * 320, 10)
+                navgtk_emit_drag(gesture, "drag-update", away * 384, 10)
+                XCTAssertEqual(stack.swipeBackProgress ?? 0, 0.6, accuracy: 0.01, "follows the finger (rtl: \(rtl))")
+                spin(for: 0.2)  // the finger rests: its speed is spent, where it is decides
+                navgtk_emit_drag(gesture, "drag-end", away * 384, 10)
                 spin(until: { !stack.isSwipingBack && stack.pages.count == 1 }, "gone back (rtl: \(rtl))")
                 window.window.destroy()
             }
+        }
+    }
+
+    func testAFastShortFlickGoesBackAndTheSameDistanceSlowlyReturns() {
+        onMain {
+            let counter = LifeCounter()
+            let (window, _, _) = makeStack(counter)
+            let stack = window.stack
+            let gesture = stack.swipeTouchGesture!.unsafeGObjectPointer
+            // 80 px of 640 (an eighth of the way) slowly, then resting: the page returns.
+            navgtk_emit_drag(gesture, "drag-begin", 5, 100)
+            for step in 1...8 {
+                navgtk_emit_drag(gesture, "drag-update", Double(step) * 10, 0)
+                spin(for: 0.06)  // 10 px per 60 ms: 0.17 px/ms, under the 0.3 threshold
+            }
+            navgtk_emit_drag(gesture, "drag-end", 80, 0)
+            spin(until: { !stack.isSwipingBack }, "the page returns")
+            XCTAssertEqual(stack.pages.count, 2, "slow and short: back in place")
+            spin(for: 0.1)
+            // The same 80 px flicked in about 40 ms: the speed carries it back, as GNOME's swipe does.
+            navgtk_emit_drag(gesture, "drag-begin", 5, 100)
+            for step in 1...4 {
+                navgtk_emit_drag(gesture, "drag-update", Double(step) * 20, 0)
+                g_usleep(10_000)
+            }
+            navgtk_emit_drag(gesture, "drag-end", 80, 0)
+            spin(until: { !stack.isSwipingBack }, "the swipe ends")
+            XCTAssertEqual(stack.pages.count, 1, "fast and short: gone back")
         }
     }
 

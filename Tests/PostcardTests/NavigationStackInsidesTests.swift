@@ -157,7 +157,7 @@ final class NavigationStackInsidesTests: GtkTestCase, @unchecked Sendable {
         return nil
     }
 
-    func testAReleasedSwipeSlidesOnTheFrameClock() {
+    func testAReleasedSwipeFollowsTheNavigationSpringOnTheFrameClock() {
         onMain {
             let counter = LifeCounter()
             let window = makeWindow(counter, pages: ["A"])
@@ -170,19 +170,46 @@ final class NavigationStackInsidesTests: GtkTestCase, @unchecked Sendable {
                 frames.append((time, stack.swipeBackProgress))
                 return stack.isSwipingBack
             }
-            stack.endSwipeBack(commit: true)
+            let released = try! XCTUnwrap(stack.view.frameTime)
+            stack.endSwipeBack(commit: true, velocity: 2)
             settle(stack)
             XCTAssertEqual(stack.pages.map(\.title), ["Root"], "the swipe went back")
-            let start = try! XCTUnwrap(frames.first).time
-            let duration = NavigationStack.swipeReleaseDuration * 1000 * 0.5
+            // libadwaita's pop: the navigation spring from where the finger left the page, at its speed,
+            // clamped (it ends where it first arrives).
+            let spring = SpringAnimation(spring: .navigation, from: 0.5, to: 1, initialVelocity: 2, clamps: true)
+            XCTAssertGreaterThan(frames.count, 3, "drawn over several frames")
             for frame in frames {
                 guard let progress = frame.progress else { continue }
-                let t = min(1, Double(frame.time - start) / duration)
-                XCTAssertEqual(progress, 0.5 + 0.5 * (1 - pow(1 - t, 3)), accuracy: 0.001, "the page follows the frame's time")
+                let expected = spring.value(at: Double(frame.time - released) / 1_000_000)
+                XCTAssertEqual(progress, expected, accuracy: 0.005 * 0.5, "each frame where the spring is at the frame's time (0.5 % of the way)")
             }
             XCTAssertNil(frames.last?.progress, "it ended in a frame")
-            XCTAssertGreaterThanOrEqual(Double(frames.last!.time - start), duration)
-            XCTAssertLessThan(Double(frames.dropLast().last!.time - start), duration, "at the first frame past its duration")
+            XCTAssertGreaterThanOrEqual(Double(frames.last!.time - released) / 1_000_000, spring.duration)
+            XCTAssertLessThan(Double(frames.dropLast().last!.time - released) / 1_000_000, spring.duration,
+                              "at the first frame past the spring's duration")
+        }
+    }
+
+    func testWithAnimationsOffAReleasedSwipeEndsAtOnce() {
+        onMain {
+            let animations = DesktopStyle.animationsEnabled
+            DesktopStyle.animationsEnabled = false  // gtk-enable-animations off, GNOME's Reduce Animation
+            defer { DesktopStyle.animationsEnabled = animations }
+            let counter = LifeCounter()
+            let window = makeWindow(counter, pages: ["A"])
+            let stack = window.stack
+            spin(for: 0.2)
+            XCTAssertTrue(stack.beginSwipeBack())
+            stack.updateSwipeBack(progress: 0.3)
+            stack.endSwipeBack(commit: false)
+            XCTAssertFalse(stack.isSwipingBack, "back in place in the same frame")
+            XCTAssertEqual(stack.visiblePage?.title, "A")
+            spin(for: 0.1)
+            XCTAssertTrue(stack.beginSwipeBack())
+            stack.updateSwipeBack(progress: 0.6)
+            stack.endSwipeBack(commit: true)
+            XCTAssertFalse(stack.isSwipingBack)
+            XCTAssertEqual(stack.pages.map(\.title), ["Root"], "gone back in the same frame")
         }
     }
 
