@@ -7,10 +7,8 @@ import Navigation
 enum Phase {
     /// Nothing is moving: input goes to the visible page.
     case idle
-    /// GtkStack's slide is running for this change.
+    /// The change's slide is running (or, not animated, about to end in this change).
     case sliding(Handover)
-    /// The leaving page's picture is fading out over the new page (animations turned off).
-    case crossFading(Handover, CrossFade)
     /// The user is swiping the visible page away.
     case swiping(SwipeBack)
     /// The stack's widgets are gone (window closed); nothing changes any more.
@@ -25,14 +23,6 @@ struct Handover {
     let kind: TransitionKind
 }
 
-/// A cross-fade's picture over the pages, where it is drawn, and its frame-clock callback.
-@MainActor
-struct CrossFade {
-    let picture: Picture
-    let frame: LayerFrame
-    let tick: UInt32
-}
-
 /// Where the stack's pages are in the swipe layer, in pixels.
 struct LayerFrame { let x: Int32, y: Int32, width: Int32, height: Int32 }
 
@@ -43,7 +33,7 @@ extension NavigationStack {
         guard pagesByID[page.id] == nil else { return }
         pagesByID[page.id] = page
         page.navigationStack = self
-        page.stackDidChangeProperty = { [weak self] page, property in self?.pageDidChange(page, property) }
+        follow(page)
         page.hideStandaloneBar(removing: nil)
         if page.extendsUnderTopBar { page.setTopInset(topInset) }
         pagesAwaitingRemoval.removeAll { $0 === page }
@@ -52,9 +42,40 @@ extension NavigationStack {
         }
     }
 
+    /// Follows `page`'s property changes: a page on the stack or added to it.
+    func follow(_ page: Page) {
+        page.stackDidChangeProperty = { [weak self] page, property in self?.pageDidChange(page, property) }
+        page.stackAcceptsTag = { [weak self] page, tag in self?.accepts(tag, for: page) ?? true }
+    }
+
+    /// Stops following `page` (unless it is still added, for later).
+    func unfollow(_ page: Page) {
+        guard !isAdded(page) else { return }
+        page.stackDidChangeProperty = nil
+        page.stackAcceptsTag = nil
+    }
+
+    /// Whether `page` was added with ``add(_:)`` and is kept for later.
+    func isAdded(_ page: Page) -> Bool { addedPages.values.contains { $0 === page } }
+
+    /// Whether `page` may take `tag`: not when another page on the stack or another added page has it
+    /// (misuse, `g_critical`; the page keeps its tag, as libadwaita refuses a duplicate).
+    private func accepts(_ tag: String?, for page: Page) -> Bool {
+        guard let tag else { return true }
+        if let entry = state.entry(taggedAs: tag), entry.id != page.id {
+            logMisuse("tag: “\(tag)” is already used on this stack; “\(page.title)” keeps its tag")
+            return false
+        }
+        if let other = addedPages[tag], other !== page {
+            logMisuse("tag: “\(tag)” is already used by “\(other.title)”, added to this stack; “\(page.title)” keeps its tag")
+            return false
+        }
+        return true
+    }
+
     func detach(_ page: Page) {
         page.navigationStack = nil
-        page.stackDidChangeProperty = nil
+        unfollow(page)
         page.setTopInset(0)
         page.savedFocus = nil
         page.unpackBarItems()
@@ -62,11 +83,21 @@ extension NavigationStack {
 
     /// Applies `new`: computes the change, moves the widgets, and only then delivers what it caused —
     /// lifecycle, visible page, title, removed pages, events — in that order, once each (``deliver()``).
-    /// `lifecycleStarted`: the pages already heard hiding and showing (a finished swipe).
-    func apply(_ new: NavigationStackState, cause: Cause, animated: Bool = true, lifecycleStarted: Bool = false) {
+    /// `lifecycleStarted`: the pages already heard hiding and showing (a finished swipe). `asReplace`:
+    /// observers hear one ``Event/replaced(removed:added:)`` whatever the change was (``replace(with:animated:)``,
+    /// as libadwaita's `replace` emits only `replaced`), also when nothing changed.
+    func apply(_ new: NavigationStackState, cause: Cause, animated: Bool = true, lifecycleStarted: Bool = false,
+               asReplace: Bool = false) {
         if case .destroyed = phase { return }
         let change = state.change(to: new)
-        guard change != .none else { state = new; return }
+        guard change != .none else {
+            state = new
+            if asReplace {
+                enqueue { [weak self] in self?.eventObservers.notify((.replaced(removed: [], added: []), cause)) }
+                deliver()
+            }
+            return
+        }
         let outgoing = visiblePage
         if case .swiping = phase, !lifecycleStarted { abandonSwipe() }  // code changed the stack mid-swipe
         endPhase()  // a change during a transition first finishes the previous one cleanly
@@ -95,12 +126,16 @@ extension NavigationStack {
         if let incoming { restoreFocus(in: incoming) }
         if case .sliding = phase, !view.isTransitionRunning { endPhase() }
 
-        enqueue { [weak self, weak incoming] in self?.visiblePageObservers.notify(incoming) }
+        if incoming !== outgoing {  // only a real change (libadwaita notifies visible-page only then)
+            enqueue { [weak self, weak incoming] in self?.visiblePageObservers.notify(incoming) }
+        }
         if !removed.isEmpty {
             enqueue { [weak self] in self?.popObservers.notify((removed, cause)) }
         }
         let events: [Event]
-        if outgoing === incoming, added.isEmpty, !removed.isEmpty {
+        if asReplace {
+            events = [.replaced(removed: removed, added: added)]
+        } else if outgoing === incoming, added.isEmpty, !removed.isEmpty {
             events = removed.map { .removed($0) }  // taken from below the visible page
         } else {
             switch change {
@@ -114,8 +149,8 @@ extension NavigationStack {
         deliver()
     }
 
-    /// The lifecycle's hiding and showing, then the stack shows the handover's incoming page (sliding,
-    /// cross-fading or at once).
+    /// The lifecycle's hiding and showing, then the stack shows the handover's incoming page (sliding or
+    /// at once).
     private func show(_ handover: Handover, animated: Bool, lifecycleStarted: Bool) {
         let outgoing = handover.from, incoming = handover.to
         if outgoing !== incoming, !lifecycleStarted {
@@ -123,18 +158,12 @@ extension NavigationStack {
             if let incoming { setLifecycle(.showing, of: incoming) }
         }
         if let incoming {
-            let animate = animated && isAnimated && view.isMapped && outgoing !== incoming
-            let slides = animate && DesktopStyle.animationsEnabled
+            let slides = animated && isAnimated && DesktopStyle.animationsEnabled && view.isMapped && outgoing !== incoming
             lastSlide = slides ? (view.isRightToLeft ? .left : .right) : .none
             view.canTarget = false
-            if animate, !slides, let outgoing, let fade = startCrossFade(from: outgoing) {
-                phase = .crossFading(handover, fade)
-                view.showChild(named: incoming.id.description, transition: GTK_STACK_TRANSITION_TYPE_NONE)
-            } else {
-                phase = .sliding(handover)
-                view.showChild(named: incoming.id.description,
-                               transition: slides ? transitionType(handover.kind) : GTK_STACK_TRANSITION_TYPE_NONE)
-            }
+            phase = .sliding(handover)
+            view.showChild(named: incoming.id.description)
+            if slides, let outgoing, view.contains(outgoing.view.widget) { startSlide(handover.kind, from: outgoing) }
         } else {
             phase = .sliding(handover)
         }
@@ -170,20 +199,44 @@ extension NavigationStack {
             return
         case .swiping:
             abandonSwipe()
-        case .crossFading(let handover, let fade):
-            view.removeTickCallback(fade.tick)
-            gtk_overlay_remove_overlay(OpaquePointer(swipeLayer?.gobject), fade.picture.widget)
-            finish(handover)
         case .sliding(let handover):
+            stopSlide()
             finish(handover)
         }
     }
 
-    /// GtkStack's slide ended.
-    func slideDidEnd() {
-        guard case .sliding(let handover) = phase else { return }
-        finish(handover)
-        deliver()
+    /// Slides the shown page in over `outgoing` (push) or `outgoing` away over it (pop) with
+    /// libadwaita's navigation spring, clamped for a pop as libadwaita's is, on the frame clock: the
+    /// slide at each frame is the spring's closed form at the frame's time since the change, and it ends
+    /// at the first frame past the spring's duration.
+    private func startSlide(_ kind: TransitionKind, from outgoing: Page) {
+        view.beginSlide(kind, from: outgoing.view)
+        guard view.isTransitionRunning else { return }
+        let spring = SpringAnimation(spring: .navigation, from: 0, to: 1, clamps: kind == .pop)
+        let start = view.frameTime
+        var first: Int64?
+        slideTick = view.addTickCallback { [weak self] time in
+            guard let self, case .sliding(let handover) = self.phase else { return false }
+            let origin = start ?? first ?? time
+            first = origin
+            let seconds = Double(time - origin) / 1_000_000
+            guard !spring.isFinished(at: seconds) else {
+                self.slideTick = nil
+                self.view.endSlide()
+                self.finish(handover)
+                self.deliver()
+                return false
+            }
+            self.view.setSlideProgress(spring.value(at: seconds))
+            return true
+        }
+    }
+
+    /// Stops the running slide where it is (the shown page stays).
+    private func stopSlide() {
+        if let tick = slideTick { view.removeTickCallback(tick) }
+        slideTick = nil
+        view.endSlide()
     }
 
     private func finish(_ handover: Handover) {
@@ -194,30 +247,6 @@ extension NavigationStack {
             if let left = handover.from, left.lifecycle == .hiding { setLifecycle(.hidden, of: left) }
             if let came = handover.to, came.lifecycle == .showing { setLifecycle(.shown, of: came) }
         }
-    }
-
-    /// Puts a picture of `page` (still shown) over the stack's pages and fades it out over
-    /// ``crossFadeDuration`` on the frame clock: its opacity at each frame is 1 − (frame time − the first
-    /// frame's time) ÷ the duration, and it goes at the first frame past the duration. Nil when there is
-    /// no layer to draw in or nothing drawn yet (the change then switches at once).
-    private func startCrossFade(from page: Page) -> CrossFade? {
-        guard let layer = swipeLayer, let (picture, frame) = pictureOverPages(of: page, in: layer) else { return nil }
-        var start: Int64?
-        let tick = view.addTickCallback { [weak self, weak picture] time in
-            guard let self, let picture else { return false }
-            let first = start ?? time
-            start = first
-            let t = min(1, Double(time - first) / (Self.crossFadeDuration * 1000))
-            gtk_widget_set_opacity(picture.widget, 1 - t)
-            guard t >= 1 else { return true }
-            if case .crossFading(let handover, _) = self.phase {
-                gtk_overlay_remove_overlay(OpaquePointer(layer.gobject), picture.widget)
-                self.finish(handover)
-                self.deliver()
-            }
-            return false
-        }
-        return CrossFade(picture: picture, frame: frame, tick: tick)
     }
 
     /// A picture of `page` as it is on screen, added to `layer` over the stack's pages and under its bar
@@ -242,11 +271,9 @@ extension NavigationStack {
                                     width: Int32(bounds.size.width), height: Int32(bounds.size.height)))
     }
 
-    /// Where the layer draws `child`: the cross-fading or swiped page's picture over the pages.
+    /// Where the layer draws `child`: the swiped page's picture over the pages.
     func placeInLayer(_ child: UnsafeMutablePointer<GtkWidget>) -> Overlay.Rect? {
         switch phase {
-        case .crossFading(_, let fade) where child == fade.picture.widget:
-            return Overlay.Rect(x: fade.frame.x, y: fade.frame.y, width: fade.frame.width, height: fade.frame.height)
         case .swiping(let swipe) where child == swipe.picture.widget:
             let offset = Int32((swipe.progress * Double(swipe.frame.width)).rounded()) * (view.isRightToLeft ? -1 : 1)
             return Overlay.Rect(x: swipe.frame.x + offset, y: swipe.frame.y, width: swipe.frame.width, height: swipe.frame.height)
@@ -260,14 +287,6 @@ extension NavigationStack {
         pagesAwaitingRemoval = []
         for page in removing where view.contains(page.view.widget) {
             view.remove(page.view)
-        }
-    }
-
-    private func transitionType(_ kind: TransitionKind) -> GtkStackTransitionType {
-        let rtl = view.isRightToLeft
-        switch kind {
-        case .push: return rtl ? GTK_STACK_TRANSITION_TYPE_OVER_RIGHT : GTK_STACK_TRANSITION_TYPE_OVER_LEFT
-        case .pop: return rtl ? GTK_STACK_TRANSITION_TYPE_UNDER_LEFT : GTK_STACK_TRANSITION_TYPE_UNDER_RIGHT
         }
     }
 
@@ -310,12 +329,13 @@ extension NavigationStack {
         case .canPop:
             state.setCanPop(page.canPop, of: page.id)
         case .tag:
-            if let tag = page.tag, let other = state.entry(taggedAs: tag), other.id != page.id {
-                logMisuse("tag: “\(tag)” is already used on this stack; “\(page.title)” keeps no tag here")
-                state.setTag(nil, of: page.id)
-            } else {
-                state.setTag(page.tag, of: page.id)
+            // Accepted already (``accepts(_:for:)``): the model and the added pages follow.
+            if let old = addedPages.first(where: { $0.value === page })?.key {
+                addedPages[old] = nil
+                if let tag = page.tag { addedPages[tag] = page } else if !state.contains(page.id) { unfollow(page) }
             }
+            guard state.contains(page.id) else { return }
+            state.setTag(page.tag, of: page.id)
         }
         updateBar()
         deliver()

@@ -51,7 +51,7 @@ extension NavigationStack {
               let (picture, frame) = pictureOverPages(of: top, in: layer) else { return false }
         phase = .swiping(SwipeBack(picture: picture, top: top, below: below, frame: frame))
         view.canTarget = false
-        view.showChild(named: below.id.description, transition: GTK_STACK_TRANSITION_TYPE_NONE)
+        view.showChild(named: below.id.description)
         setLifecycle(.hiding, of: top)
         setLifecycle(.showing, of: below)
         gtk_widget_queue_allocate(layer.widget)
@@ -122,7 +122,7 @@ extension NavigationStack {
             forwardPage = finished.top
             apply(new, cause: .userBack, animated: false, lifecycleStarted: true)  // hiding and showing were heard
         } else {
-            if let top = visiblePage { view.showChild(named: top.id.description, transition: GTK_STACK_TRANSITION_TYPE_NONE) }
+            if let top = visiblePage { view.showChild(named: top.id.description) }
             setLifecycle(.shown, of: finished.top)
             setLifecycle(.hidden, of: finished.below)
             if deliverNow { deliver() }

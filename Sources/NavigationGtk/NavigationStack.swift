@@ -2,14 +2,16 @@ import CGtk
 import Gtk
 import Navigation
 
-/// A navigation stack of ``Page``s shown in a `GtkStack` under a `GtkHeaderBar` — the GTK host of the
+/// A navigation stack of ``Page``s shown in a ``PageStackView`` under a `GtkHeaderBar` — the GTK host of the
 /// ``NavigationStackState`` model, with what libadwaita's `AdwNavigationView` gives GNOME apps:
 ///
 /// - The bar shows the visible page's title, its end bar items, and a Back button
 ///   (`go-previous-symbolic`, accessible name "Back", tooltip = the previous page's title) whenever there
 ///   is a page to go back to.
 /// - Push slides the new page over (from the end edge); pop slides it away, uncovering the page below
-///   (mirrored in right-to-left locales). Pointer input is ignored while a transition runs; a change
+///   (mirrored in right-to-left locales), moved by libadwaita's navigation spring (``Spring/navigation``:
+///   about 218 ms for a push, 292 ms for a pop, which is clamped). With animations off (``isAnimated``,
+///   or the desktop's) a change is shown at once. Pointer input is ignored while a transition runs; a change
 ///   requested during one finishes it cleanly. Popped pages are removed from the widget tree only after
 ///   their transition ends, and released then.
 /// - Back: the Back button, Alt+Left, the Back key, mouse button 8, and Escape on a pushed page when
@@ -43,11 +45,11 @@ public final class NavigationStack {
     /// written down (see ``Phase``).
     var phase: Phase = .idle
 
-    /// Whether a transition (a slide or a cross-fade) is animating. A swipe back in progress is not a
-    /// transition (``isSwipingBack``).
+    /// Whether a transition (a slide) is animating. A swipe back in progress is not a transition
+    /// (``isSwipingBack``).
     public var transition: Transition {
         switch phase {
-        case .sliding(let handover), .crossFading(let handover, _):
+        case .sliding(let handover):
             .running(from: handover.from?.id, to: handover.to?.id, kind: handover.kind)
         case .idle, .swiping, .destroyed:
             .idle
@@ -67,7 +69,10 @@ public final class NavigationStack {
     public let headerBar = HeaderBar()
 
     /// The widget that shows the pages; put it in the window.
-    public let view = Stack()
+    public let view = PageStackView()
+
+    /// The frame-clock callback moving the running slide, if one is running.
+    var slideTick: UInt32?
 
     /// The Back button (visible when ``NavigationStackState/canUserGoBack``).
     public let backButton = Button(iconName: "go-previous-symbolic", accessibleLabel: toolkitLocalized("Back"))
@@ -113,12 +118,6 @@ public final class NavigationStack {
     /// The mouse button that goes forward (the "forward" side button, X11/GDK button 9).
     public static let mouseForwardButton: UInt32 = 9
 
-    /// Transition length: 200 ms, GtkStack's default and close to libadwaita's navigation view.
-    public static let transitionDuration: UInt32 = 200
-
-    /// How long a cross-fade lasts, in milliseconds (see ``isAnimated``).
-    public static let crossFadeDuration: Double = 200
-
     // Internal (not private) where the extensions in NavigationStack+*.swift need them; nothing outside
     // the type uses them.
     var pagesByID: [PageID: Page] = [:]
@@ -151,8 +150,6 @@ public final class NavigationStack {
     /// Creates a stack, optionally with a root page.
     public init(root: Page? = nil) {
         NavigationStyle.loadOnce()
-        view.transitionDuration = Self.transitionDuration
-        view.isHomogeneous = false
         view.expandsHorizontally = true
         view.expandsVertically = true
         headerBar.setTitleWidget(titleView)
@@ -161,9 +158,6 @@ public final class NavigationStack {
         backButton.onClicked { [weak self] in self?.goBack() }
         installHistoryMenu()
         installSwipeGestures()
-        view.onTransitionRunningChanged { [weak self] running in
-            if !running { self?.slideDidEnd() }
-        }
         // The window the stack is in going: heard from that window's own `destroy` (a window the toolkit
         // wraps emits it as soon as GTK lets it go; see `Window`), watched from each realize on.
         view.connect("realize") { [weak self] _ in self?.watchRootWindow() }
@@ -176,15 +170,9 @@ public final class NavigationStack {
 
     /// Whether changes are animated (true, the default) or switch at once, for every push and pop of this
     /// stack (libadwaita's `animate-transitions`). When the desktop turns animations off
-    /// (`gtk-enable-animations`, GNOME's Reduce Animation), an animated change cross-fades in place
-    /// instead of sliding (``crossFadeDuration``): no motion, but the change is still seen.
+    /// (`gtk-enable-animations`, GNOME's Reduce Animation) every change is shown at once too, in the
+    /// frame it is made in, as libadwaita's widgets do then.
     public var isAnimated = true
-
-    /// Whether a cross-fade is showing now (the leaving page fading out over the new one).
-    public var isCrossFading: Bool {
-        if case .crossFading = phase { return true }
-        return false
-    }
 
     /// What happened to the stack's pages, for ``observeEvents(_:)``.
     public enum Event {
@@ -251,18 +239,34 @@ public final class NavigationStack {
         return true
     }
 
-    /// Adds `page` to the stack without showing it, so ``push(tag:)`` can push it later by its
-    /// ``Page/tag`` (libadwaita's `add`). Pages are kept until pushed and popped, until ``remove(_:)``,
-    /// or until the stack goes. A page without a tag, or with a tag already used on the stack or by
-    /// another added page, is misuse (`g_critical`, ignored).
+    /// Adds `page` to the stack for later, so ``push(tag:)`` can push it by its ``Page/tag`` and
+    /// ``page(taggedAs:)`` finds it, as libadwaita's `add`: added to an empty stack, it becomes the root
+    /// (pushed, without a slide). A page already on the stack stays added after it is popped. Added
+    /// pages are kept (and follow their tag changes) until ``remove(_:)`` or until the stack goes. A
+    /// page without a tag, or with a tag another page on the stack or another added page has, is misuse
+    /// (`g_critical`, ignored).
     public func add(_ page: Page) {
         guard let tag = page.tag else { logMisuse("add: “\(page.title)” has no tag; ignored"); return }
         if let other = addedPages[tag], other !== page {
             logMisuse("add: the tag “\(tag)” is already used by “\(other.title)”; ignored")
             return
         }
-        if state.entry(taggedAs: tag) != nil { logMisuse("add: the tag “\(tag)” is already used on this stack; ignored"); return }
+        if let entry = state.entry(taggedAs: tag), entry.id != page.id {
+            logMisuse("add: the tag “\(tag)” is already used on this stack; ignored")
+            return
+        }
+        if page.navigationStack != nil, !state.contains(page.id) {
+            logMisuse("add: “\(page.title)” is on another navigation stack; ignored")
+            return
+        }
         addedPages[tag] = page
+        follow(page)
+        if state.entries.isEmpty {
+            var new = state
+            new.push(entry(for: page))
+            attach(page)
+            apply(new, cause: .code, animated: false)
+        }
     }
 
     /// The page tagged `tag`: on the stack, or added with ``add(_:)`` (libadwaita's `find_page`); nil when
@@ -283,14 +287,12 @@ public final class NavigationStack {
     }
 
     /// Pops every page above the page tagged `tag` (libadwaita's `pop_to_tag`).
-    /// - Returns: the popped pages, bottom first; empty when it is on top, or when no page on the stack
-    ///   has the tag (misuse, `g_critical`).
+    /// - Returns: the popped pages, bottom first; empty, changing nothing, when it is on top or no page on
+    ///   the stack has the tag. Not misuse, unlike libadwaita's critical: code that pops to a page after
+    ///   an `await` may find the user already took it away.
     @discardableResult
     public func pop(toTag tag: String) -> [Page] {
-        guard let entry = state.entry(taggedAs: tag), let page = pagesByID[entry.id] else {
-            logMisuse("pop(toTag:): no page on the stack is tagged “\(tag)”; ignored")
-            return []
-        }
+        guard let entry = state.entry(taggedAs: tag), let page = pagesByID[entry.id] else { return [] }
         return pop(to: page)
     }
 
@@ -340,23 +342,22 @@ public final class NavigationStack {
         return true
     }
 
-    /// Pops the visible page with a slide-under transition. Popping the root is misuse (`g_critical`).
-    /// - Returns: the popped page, or nil.
+    /// Pops the visible page with a slide-under transition.
+    /// - Returns: the popped page; nil, changing nothing, at the root or on an empty stack (as
+    ///   libadwaita's `pop` returns false: Escape at the root is not misuse).
     @discardableResult
     public func pop() -> Page? {
         var new = state
-        guard let removed = new.pop() else {
-            if !state.entries.isEmpty { logMisuse("pop: “\(state.top?.title ?? "")” is the root page; ignored") }
-            return nil
-        }
+        guard let removed = new.pop() else { return nil }
         let page = pagesByID[removed.id]
         apply(new, cause: .code)
         return page
     }
 
-    /// Pops every page above `page`; does nothing if `page` is already visible. A page that is not on the
-    /// stack is misuse (`g_critical`, ignored).
-    /// - Returns: the popped pages, bottom first.
+    /// Pops every page above `page`; does nothing if `page` is already visible.
+    /// - Returns: the popped pages, bottom first; empty, changing nothing, when `page` is not on the stack.
+    ///   Not misuse, unlike libadwaita's critical: code that pops to a page after an `await` may find the
+    ///   user already took it away.
     @discardableResult
     public func pop(to page: Page) -> [Page] {
         pop(to: page, cause: .code)
@@ -365,10 +366,7 @@ public final class NavigationStack {
     /// ``pop(to:)`` for `cause` (a flow ending, the user's history menu).
     @discardableResult
     package func pop(to page: Page, cause: Cause) -> [Page] {
-        guard state.contains(page.id) else {
-            logMisuse("pop(to:): “\(page.title)” is not on this navigation stack; ignored")
-            return []
-        }
+        guard state.contains(page.id) else { return [] }
         var new = state
         let removed = new.pop(to: page.id).compactMap { pagesByID[$0.id] }
         apply(new, cause: cause)
@@ -389,6 +387,7 @@ public final class NavigationStack {
     public func remove(_ page: Page) {
         if let tag = page.tag, addedPages[tag] === page, !state.contains(page.id) {
             addedPages[tag] = nil
+            unfollow(page)
             return
         }
         guard state.contains(page.id) else { logMisuse("remove: “\(page.title)” is not on this navigation stack; ignored"); return }
@@ -399,7 +398,8 @@ public final class NavigationStack {
     }
 
     /// Replaces all pages with `newPages` (root first); an empty list empties the stack. A page that
-    /// stays keeps its widgets, state and focus wherever it moves. Animated as a push of the new top page
+    /// stays keeps its widgets, state and focus wherever it moves. Observers hear one
+    /// ``Event/replaced(removed:added:)`` (never pushed or popped), as libadwaita's `replace`. Animated as a push of the new top page
     /// when `animated`. A page listed twice, a page on another stack or a tag used twice is misuse
     /// (`g_critical`): the later one is left out.
     public func replace(with newPages: [Page], animated: Bool = true) {
@@ -423,7 +423,7 @@ public final class NavigationStack {
             accepted.append(page)
         }
         accepted.forEach(attach)
-        apply(new, cause: .code, animated: animated)
+        apply(new, cause: .code, animated: animated, asReplace: true)
     }
 
     /// Goes back one page as the Back button does: pops, unless at the root or the visible page's
@@ -477,8 +477,9 @@ public final class NavigationStack {
         return token
     }
 
-    /// Calls `handler` with the visible page (nil when empty) after every push, pop or replace, once the
-    /// stack's bar shows it, until the token goes. Hosts use it to swap bars (see ``ModalDialog``).
+    /// Calls `handler` with the visible page (nil when empty) after every push, pop or replace that
+    /// changes it (not when the visible page stays, as libadwaita's `visible-page`), once the stack's
+    /// bar shows it, until the token goes. Hosts use it to swap bars (see ``ModalDialog``).
     public func observeVisiblePage(_ handler: @escaping @MainActor (Page?) -> Void) -> ObservationToken {
         visiblePageObservers.add(handler)
     }

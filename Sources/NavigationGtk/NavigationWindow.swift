@@ -206,6 +206,11 @@ public final class ModalDialog {
     private weak var host: NavigationWindow?
     private let backdrop: Box?
     private var sheetOffset: Double = 0
+    /// How far the sheet has come up: 0 (below the window) … 1 (in place); past 1 while the spring
+    /// overshoots (drawn in place).
+    private var sheetReveal: Double = 1
+    /// The frame-clock callback moving the sheet (opening, or back into place after a drag).
+    private var sheetTick: UInt32?
     /// The dialog's navigation stack.
     public let stack: NavigationStack
     /// The one Cancel button (start of the bar, on every page).
@@ -358,7 +363,8 @@ public final class ModalDialog {
     /// Shows the dialog and focuses its first page.
     public func present() {
         if let sheet, let backdrop, let host {
-            host.presentSheet(sheet, backdrop: backdrop) { [weak self] in Int32(self?.sheetOffset ?? 0) }
+            host.presentSheet(sheet, backdrop: backdrop) { [weak self] in self?.sheetPlacementOffset ?? 0 }
+            openSheet()
         } else {
             window.present()
         }
@@ -377,6 +383,7 @@ public final class ModalDialog {
         stack.replace(with: [], animated: false)
         observations.forEach { $0.cancel() }
         observations = []
+        stopSheetMotion()
         if let sheet { host?.removeSheet(sheet) }
         completion.resolve(())
         window.destroy()
@@ -397,15 +404,19 @@ public final class ModalDialog {
         sheet.append(stack.headerBar)
         sheet.append(stack.view)
         let drag = DragGesture(touchOnly: false)
-        drag.onBegin { _, _ in true }
+        drag.onBegin { [weak self] _, _ in
+            self?.stopSheetMotion()  // the finger takes the sheet where it is
+            return true
+        }
         drag.onUpdate { [weak self] _, dy in
             self?.sheetOffset = max(0, dy)
             self?.host?.sheetMoved()
         }
         drag.onEnd { [weak self] _, dy in
             guard let self else { return }
-            self.sheetOffset = 0
-            self.host?.sheetMoved()
+            self.moveSheet(SpringAnimation(spring: .bottomSheet, from: self.sheetOffset, to: 0, epsilon: 0.5)) { [weak self] offset in
+                self?.sheetOffset = max(0, offset)
+            }
             if dy >= Self.sheetDismissDistance { self.requestCancel() }  // the flow decides (it may ask first)
         }
         handleArea.addController(drag)
@@ -419,8 +430,65 @@ public final class ModalDialog {
     /// The sheet handle's drag (for tests, which drive it through its signals).
     package private(set) var sheetDragGesture: DragGesture?
 
-    /// How far the sheet is dragged down now, in pixels (0 when not dragged).
+    /// How far the sheet is dragged down now, in pixels (0 when not dragged). After a drag that does
+    /// not close it, it goes back by libadwaita's bottom-sheet spring.
     public var sheetDragOffset: Double { sheetOffset }
+
+    /// Whether the sheet is moving by itself now: coming up as it opens, or going back into place
+    /// after a drag.
+    public var isSheetMoving: Bool { sheetTick != nil }
+
+    /// Where the sheet is drawn below its place, in pixels: the drag, and the part not yet come up.
+    private var sheetPlacementOffset: Int32 {
+        let height = Double(host?.overlay.height ?? 0)
+        return Int32((sheetOffset + max(0, 1 - sheetReveal) * height).rounded())
+    }
+
+    /// Brings the sheet up from below the window by libadwaita's bottom-sheet spring (damping 0.8,
+    /// mass 1, stiffness 400, ε 0.0001, not clamped, as `AdwBottomSheet` opens); at once with
+    /// animations off.
+    private func openSheet() {
+        sheetReveal = 0
+        moveSheet(SpringAnimation(spring: .bottomSheet, from: 0, to: 1, epsilon: 0.0001)) { [weak self] value in
+            self?.sheetReveal = value
+        }
+    }
+
+    /// Runs `spring` on the host's frame clock, handing each frame's value to `apply` (the spring's
+    /// closed form at the frame's time since now), and its end value at the first frame past its
+    /// duration; with animations off, or no window on screen, the end value at once.
+    private func moveSheet(_ spring: SpringAnimation, _ apply: @escaping @MainActor (Double) -> Void) {
+        stopSheetMotion()
+        guard let host, DesktopStyle.animationsEnabled, host.overlay.isMapped else {
+            apply(spring.to)
+            self.host?.sheetMoved()
+            return
+        }
+        let start = host.overlay.frameTime
+        var first: Int64?
+        sheetTick = host.overlay.addTickCallback { [weak self] time in
+            guard let self, !self.isDismissed else { return false }
+            let origin = start ?? first ?? time
+            first = origin
+            let seconds = Double(time - origin) / 1_000_000
+            apply(spring.value(at: seconds))
+            self.host?.sheetMoved()
+            guard !spring.isFinished(at: seconds) else {
+                self.sheetTick = nil
+                return false
+            }
+            return true
+        }
+        apply(spring.from)
+        host.sheetMoved()
+    }
+
+    /// Stops the sheet where it is going: in place, not dragged.
+    private func stopSheetMotion() {
+        if let tick = sheetTick { host?.overlay.removeTickCallback(tick) }
+        sheetTick = nil
+        sheetReveal = 1
+    }
 
     private func requestCancel() {
         guard !isDismissed else { return }

@@ -142,11 +142,22 @@ open class Page {
     /// A name code can pop back to (``NavigationStack/pop(toTag:)``), find the page by
     /// (``NavigationStack/page(taggedAs:)``) or push it by (``NavigationStack/push(tag:)``), as
     /// libadwaita's page tags. Unique within a stack: a tag another page on the stack has is misuse
-    /// (`g_critical`) and the stack does not take it. A change while on a stack is followed there at once.
+    /// (`g_critical`) and the page keeps the tag it had, as libadwaita's page refuses a duplicate tag. A
+    /// change while on a stack, or added to one (``NavigationStack/add(_:)``), is followed there at once.
     /// Observable.
     public var tag: String? {
-        didSet { if tag != oldValue { propertyDidChange(.tag) } }
+        didSet {
+            guard tag != oldValue else { return }
+            if let accepts = stackAcceptsTag, !accepts(self, tag) {
+                tag = oldValue  // refused (the stack said why); observers hear nothing
+                return
+            }
+            propertyDidChange(.tag)
+        }
     }
+
+    /// The stack's check of a new tag (set while the page is on it or added to it): false refuses it.
+    var stackAcceptsTag: (@MainActor (Page, String?) -> Bool)?
 
     /// Whether the user can leave the page with Back: false hides the Back button on it and ignores
     /// every back shortcut and gesture while it is visible (libadwaita's `can-pop`), for a page that must

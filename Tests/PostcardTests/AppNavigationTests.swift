@@ -191,6 +191,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(dialog.sheet?.isMapped == true, "drawn inside the main window")
             XCTAssertTrue(main.hasModalChild, "the window behind it takes no input")
             XCTAssertFalse(app.mainWindow.stack.view.isSensitive)
+            spin(until: { !dialog.isSheetMoving }, "the sheet has come up")
             let sheetTop = try XCTUnwrap(dialog.sheet?.bounds(in: main)).y
             XCTAssertEqual(sheetTop, Double(ModalDialog.sheetTopGap), accuracy: 2, "the dimmed window shows above it")
             let heard = try readAccessibilityTree()
@@ -204,6 +205,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(dialog.sheetDragOffset, 60, "the sheet follows the finger")
             navgtk_emit_drag(handle, "drag-end", 0, 150)
             spin(until: { !MessageDialog.shown().isEmpty }, "Discard this post?")
+            spin(until: { !dialog.isSheetMoving }, "the sheet goes back")
             XCTAssertEqual(dialog.sheetDragOffset, 0, "back in place while it asks")
             MessageDialog.shown()[0].keepButton.activate()
             spin(until: { MessageDialog.shown().isEmpty }, "kept editing")

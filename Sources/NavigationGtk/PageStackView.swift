@@ -1,0 +1,152 @@
+import CGtk
+import Gtk
+import Navigation
+
+/// The widget that shows a ``NavigationStack``'s pages, one at a time, and two while a push or pop
+/// slides: a push slides the incoming page over the outgoing one from the trailing edge; a pop slides
+/// the outgoing page away to it, uncovering the page below (mirrored in right-to-left locales), as
+/// GtkStack's `over` and `under` slides and libadwaita's navigation view do. The stack moves the slide
+/// each frame by its spring (``Spring/navigation``); GtkStack's own slides have a fixed 200 ms ease,
+/// which is why this replaced it. Pages not shown are not mapped (not drawn, not focusable). Clipped to
+/// its bounds, so a sliding page never draws outside it.
+///
+/// Put it in the window (``NavigationStack/view``); the stack adds, shows and removes the pages.
+/// Main actor only.
+@MainActor
+public final class PageStackView: Widget {
+    /// What slides, and how far it has gone.
+    private struct Slide {
+        let kind: TransitionKind
+        /// The page that moves: the incoming one for a push, the outgoing one for a pop.
+        let moving: Widget
+        /// The page that stays where it is under it.
+        let still: Widget
+        var progress: Double
+    }
+
+    private var children: [(name: String, widget: Widget)] = []
+    private var visibleChild: Widget?
+    private var slide: Slide?
+
+    init() {
+        super.init(Box.makeBox(.horizontal), transfer: .full)
+        gtk_widget_set_overflow(widget, GTK_OVERFLOW_HIDDEN)
+        gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(
+            nil,
+            { widget, orientation, forSize, minimum, natural, minimumBaseline, naturalBaseline in
+                // The largest of the pages laid out now (the shown one, and the other while sliding).
+                var largestMinimum: Int32 = 0, largestNatural: Int32 = 0
+                var child = widget.flatMap { gtk_widget_get_first_child($0) }
+                while let current = child {
+                    if gtk_widget_should_layout(current) != 0 {
+                        var childMinimum: Int32 = 0, childNatural: Int32 = 0
+                        gtk_widget_measure(current, orientation, forSize, &childMinimum, &childNatural, nil, nil)
+                        largestMinimum = max(largestMinimum, childMinimum)
+                        largestNatural = max(largestNatural, childNatural)
+                    }
+                    child = gtk_widget_get_next_sibling(current)
+                }
+                minimum?.pointee = largestMinimum
+                natural?.pointee = largestNatural
+                minimumBaseline?.pointee = -1
+                naturalBaseline?.pointee = -1
+            },
+            { widget, width, height, baseline in
+                guard let widget else { return }
+                let key = UnsafeMutableRawPointer(widget)
+                MainActor.assumeIsolated { (Object.wrapper(of: key) as? PageStackView)?.allocateChildren(width, height, baseline) }
+            }))
+    }
+
+    /// The name of the page shown (the page's id), or nil when there is none.
+    public var visibleChildName: String? {
+        guard let visibleChild else { return nil }
+        return children.first { $0.widget === visibleChild }?.name
+    }
+
+    /// How many pages the view holds (shown or not): the stack's, those added for later, and popped
+    /// ones until their slide ends.
+    public var childCount: Int { children.count }
+
+    /// Whether a push or pop is sliding now.
+    public var isTransitionRunning: Bool { slide != nil }
+
+    /// How far the slide has gone: 0 at its start … 1 at its end (the spring's value), or nil when
+    /// nothing slides.
+    public var slideProgress: Double? { slide?.progress }
+
+    /// Adds `child` under `name`, not shown.
+    func add(_ child: Widget, name: String) {
+        guard !children.contains(where: { $0.widget === child }) else { return }
+        children.append((name, child))
+        appendToBox(child)
+        gtk_widget_set_child_visible(child.widget, 0)
+    }
+
+    /// Takes `child` out (ending a slide it is part of).
+    func remove(_ child: Widget) {
+        guard let index = children.firstIndex(where: { $0.widget === child }) else { return }
+        if let slide, slide.moving === child || slide.still === child { endSlide() }
+        if visibleChild === child { visibleChild = nil }
+        children.remove(at: index)
+        gtk_box_remove(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkBox.self), child.widget)
+    }
+
+    /// Shows the child added under `name` at once, and no other (ending a slide).
+    func showChild(named name: String) {
+        guard let child = children.first(where: { $0.name == name })?.widget else { return }
+        endSlide()
+        guard child !== visibleChild else { return }
+        if let visibleChild { gtk_widget_set_child_visible(visibleChild.widget, 0) }
+        visibleChild = child
+        gtk_widget_set_child_visible(child.widget, 1)
+        gtk_widget_queue_resize(widget)
+    }
+
+    /// Starts a slide to the shown child from `outgoing` (shown again under or over it, as `kind` has
+    /// it), at progress 0.
+    func beginSlide(_ kind: TransitionKind, from outgoing: Widget) {
+        guard let incoming = visibleChild, incoming !== outgoing,
+              children.contains(where: { $0.widget === outgoing }) else { return }
+        endSlide()
+        let moving = kind == .push ? incoming : outgoing
+        slide = Slide(kind: kind, moving: moving, still: kind == .push ? outgoing : incoming, progress: 0)
+        gtk_widget_set_child_visible(outgoing.widget, 1)
+        gtk_widget_insert_before(moving.widget, widget, nil)  // drawn last: over the other
+        gtk_widget_queue_allocate(widget)
+    }
+
+    /// Moves the slide to `progress` (0 … 1, a little past either end while a spring overshoots).
+    func setSlideProgress(_ progress: Double) {
+        guard slide != nil else { return }
+        slide?.progress = progress
+        gtk_widget_queue_allocate(widget)
+    }
+
+    /// Ends the slide: only the shown child stays.
+    func endSlide() {
+        guard let ended = slide else { return }
+        slide = nil
+        for page in [ended.moving, ended.still] where page !== visibleChild {
+            gtk_widget_set_child_visible(page.widget, 0)
+        }
+        gtk_widget_queue_allocate(widget)
+    }
+
+    /// Every page laid out gets the whole area; the sliding one is moved along the edge.
+    private func allocateChildren(_ width: Int32, _ height: Int32, _ baseline: Int32) {
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            if gtk_widget_should_layout(current) != 0 {
+                var area = GtkAllocation(x: 0, y: 0, width: width, height: height)
+                if let slide, current == slide.moving.widget {
+                    let share = slide.kind == .push ? 1 - slide.progress : slide.progress
+                    let offset = Int32((share * Double(width)).rounded())
+                    area.x = isRightToLeft ? -offset : offset
+                }
+                gtk_widget_size_allocate(current, &area, baseline)
+            }
+            child = gtk_widget_get_next_sibling(current)
+        }
+    }
+}
