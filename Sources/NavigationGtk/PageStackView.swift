@@ -113,6 +113,7 @@ public final class PageStackView: Widget {
         slide = Slide(kind: kind, moving: moving, still: kind == .push ? outgoing : incoming, progress: 0)
         gtk_widget_set_child_visible(outgoing.widget, 1)
         gtk_widget_insert_before(moving.widget, widget, nil)  // drawn last: over the other
+        moving.addCSSClass("sliding-page")  // opaque, with an edge (the toolkit's style)
         gtk_widget_queue_allocate(widget)
     }
 
@@ -127,6 +128,7 @@ public final class PageStackView: Widget {
     func endSlide() {
         guard let ended = slide else { return }
         slide = nil
+        ended.moving.removeCSSClass("sliding-page")
         for page in [ended.moving, ended.still] where page !== visibleChild {
             gtk_widget_set_child_visible(page.widget, 0)
         }
