@@ -23,9 +23,6 @@ struct Handover {
     let kind: TransitionKind
 }
 
-/// Where the stack's pages are in the swipe layer, in pixels.
-struct LayerFrame { let x: Int32, y: Int32, width: Int32, height: Int32 }
-
 extension NavigationStack {
     // MARK: - The one path for every change
 
@@ -246,39 +243,6 @@ extension NavigationStack {
         if handover.from !== handover.to {
             if let left = handover.from, left.lifecycle == .hiding { setLifecycle(.hidden, of: left) }
             if let came = handover.to, came.lifecycle == .showing { setLifecycle(.shown, of: came) }
-        }
-    }
-
-    /// A picture of `page` as it is on screen, added to `layer` over the stack's pages and under its bar
-    /// (not hit by the pointer, not read by screen readers), and where the pages are in `layer`; nil
-    /// when the page has not been drawn yet.
-    func pictureOverPages(of page: Page, in layer: Overlay) -> (Picture, LayerFrame)? {
-        var bounds = graphene_rect_t()
-        guard let texture = page.view.renderedTexture(), gtk_widget_compute_bounds(view.widget, layer.widget, &bounds) != 0 else {
-            return nil
-        }
-        let picture = Picture()
-        picture.canShrink = true
-        picture.texture = texture
-        picture.canTarget = false
-        picture.hideFromScreenReaders()
-        picture.addCSSClass("swipe-page")
-        layer.addOverlay(picture)
-        if gtk_widget_get_parent(headerBar.widget) == layer.widget {
-            gtk_widget_insert_before(picture.widget, layer.widget, headerBar.widget)  // under the bar
-        }
-        return (picture, LayerFrame(x: Int32(bounds.origin.x), y: Int32(bounds.origin.y),
-                                    width: Int32(bounds.size.width), height: Int32(bounds.size.height)))
-    }
-
-    /// Where the layer draws `child`: the swiped page's picture over the pages.
-    func placeInLayer(_ child: UnsafeMutablePointer<GtkWidget>) -> Overlay.Rect? {
-        switch phase {
-        case .swiping(let swipe) where child == swipe.picture.widget:
-            let offset = Int32((swipe.progress * Double(swipe.frame.width)).rounded()) * (view.isRightToLeft ? -1 : 1)
-            return Overlay.Rect(x: swipe.frame.x + offset, y: swipe.frame.y, width: swipe.frame.width, height: swipe.frame.height)
-        default:
-            return nil
         }
     }
 

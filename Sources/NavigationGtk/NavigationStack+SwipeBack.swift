@@ -5,15 +5,14 @@ import Navigation
 
 // MARK: - Swipe back
 
-/// A swipe back in progress: the leaving page drawn as a picture that follows the finger over the page
-/// below, which is already live underneath.
+/// A swipe back in progress: the leaving page, live, follows the finger over the page below, which is
+/// already shown underneath (the stack's ``PageStackView`` slides it as a pop).
 @MainActor
 struct SwipeBack {
-    let picture: Picture
     let top: Page
     let below: Page
-    /// Where the stack's pages are in the layer, in pixels.
-    let frame: LayerFrame
+    /// The width the page can go, in pixels.
+    let width: Double
     /// How far the page has gone: 0 (in place) … 1 (gone), a little past either end while resisted.
     var progress: Double = 0
     /// The frame-clock callback of the release animation, once the finger is lifted.
@@ -37,24 +36,23 @@ extension NavigationStack {
     public var swipeBackProgress: Double? { swipe?.progress }
 
     /// Starts the user's interactive Back — what a touchpad's two-finger swipe and a touch screen's edge
-    /// swipe do, and what a custom gesture can do through this API: the visible page becomes a picture
-    /// that follows ``updateSwipeBack(progress:)`` over the page below (live, already shown: it hears
-    /// `showing`, the visible page `hiding`). Needs a host that gives the stack a layer to draw in
-    /// (``NavigationWindow`` does). A custom gesture can decide its release as the stack's own do with
-    /// a ``SwipeTracker``.
+    /// swipe do, and what a custom gesture can do through this API: the visible page follows
+    /// ``updateSwipeBack(progress:)`` over the page below (both live; the page below is shown and hears
+    /// `showing`, the visible page `hiding`). A custom gesture can decide its release as the stack's own
+    /// do, with a ``SwipeTracker``.
     /// - Returns: false, changing nothing, when the user cannot go back now (the root, a page that
-    ///   cannot pop, a transition running, a swipe already started, no layer).
+    ///   cannot pop, a transition running, a swipe already started, the stack not on screen).
     @discardableResult
     public func beginSwipeBack() -> Bool {
-        guard case .idle = phase, state.canUserGoBack, let layer = swipeLayer,
+        guard case .idle = phase, state.canUserGoBack, view.isMapped, view.width > 0,
               let top = visiblePage, let previous = state.previous, let below = pagesByID[previous.id],
-              let (picture, frame) = pictureOverPages(of: top, in: layer) else { return false }
-        phase = .swiping(SwipeBack(picture: picture, top: top, below: below, frame: frame))
+              view.contains(top.view.widget), view.contains(below.view.widget) else { return false }
+        phase = .swiping(SwipeBack(top: top, below: below, width: Double(view.width)))
         view.canTarget = false
         view.showChild(named: below.id.description)
+        view.beginSlide(.pop, from: top.view)
         setLifecycle(.hiding, of: top)
         setLifecycle(.showing, of: below)
-        gtk_widget_queue_allocate(layer.widget)
         deliver()
         return true
     }
@@ -65,7 +63,7 @@ extension NavigationStack {
         guard case .swiping(var swipe) = phase, swipe.release == nil else { return }
         swipe.progress = min(1.5, max(-0.5, progress))
         phase = .swiping(swipe)
-        if let layer = swipeLayer { gtk_widget_queue_allocate(layer.widget) }
+        view.setSlideProgress(swipe.progress)
     }
 
     /// Ends the swipe: `commit` slides the page away and goes back (asking the page's
@@ -98,7 +96,7 @@ extension NavigationStack {
             }
             swipe.progress = spring.value(at: seconds)
             self.phase = .swiping(swipe)
-            if let layer = self.swipeLayer { gtk_widget_queue_allocate(layer.widget) }
+            self.view.setSlideProgress(swipe.progress)
             return true
         }
         phase = .swiping(current)
@@ -114,7 +112,7 @@ extension NavigationStack {
     private func finishSwipeBack(leave: Bool, deliverNow: Bool = true) {
         guard let finished = swipe else { return }
         phase = .idle
-        gtk_overlay_remove_overlay(OpaquePointer(swipeLayer?.gobject), finished.picture.widget)
+        view.endSlide()
         view.canTarget = true
         if leave, state.top?.id == finished.top.id {
             var new = state
@@ -160,8 +158,8 @@ extension NavigationStack {
             guard let self else { return false }
             let width = Double(self.view.width)
             let fromEdge = self.view.isRightToLeft ? width - x : x
-            guard fromEdge <= Self.swipeEdgeWidth, self.beginSwipeBack(), let frame = self.swipe?.frame else { return false }
-            touchTracker = SwipeTracker(device: .touch, width: Double(frame.width), rightToLeft: self.view.isRightToLeft)
+            guard fromEdge <= Self.swipeEdgeWidth, self.beginSwipeBack(), let width = self.swipe?.width else { return false }
+            touchTracker = SwipeTracker(device: .touch, width: width, rightToLeft: self.view.isRightToLeft)
             return true
         }
         touch.onUpdate { [weak self, weak touch] dx, _ in
@@ -199,7 +197,7 @@ extension NavigationStack {
                 return false
             }
             sequence = .swiping
-            tracker = SwipeTracker(device: .touchpad, width: Double(swipe?.frame.width ?? 1), rightToLeft: view.isRightToLeft)
+            tracker = SwipeTracker(device: .touchpad, width: swipe?.width ?? 1, rightToLeft: view.isRightToLeft)
             fallthrough
         case .swiping:
             guard swipe != nil, tracker != nil else { return false }

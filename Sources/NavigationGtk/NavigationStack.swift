@@ -141,12 +141,6 @@ public final class NavigationStack {
     package internal(set) var swipeScrollController: ScrollController?
     package internal(set) var swipeTouchGesture: DragGesture?
 
-    /// The layer the swiped page is drawn in, over the stack's pages and under its bar: the host's
-    /// overlay (``NavigationWindow`` sets its own). Without one there is no swipe back or cross-fade.
-    package weak var swipeLayer: Overlay? {
-        didSet { swipeLayer?.onPlaceChild { [weak self] child, _, _ in self?.placeInLayer(child) } }
-    }
-
     /// Creates a stack, optionally with a root page.
     public init(root: Page? = nil) {
         NavigationStyle.loadOnce()

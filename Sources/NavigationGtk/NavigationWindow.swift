@@ -57,7 +57,6 @@ public final class NavigationWindow {
         }
         window.setChild(overlay)
         stack.installBackShortcuts(on: window)
-        stack.swipeLayer = overlay  // a swiped page is drawn over the pages, under the bar
         window.host = self
         window.onDestroy { [weak self, weak window] in
             guard let window else { return }

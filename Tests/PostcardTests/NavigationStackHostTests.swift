@@ -743,7 +743,7 @@ final class SwipeBackTests: GtkTestCase, @unchecked Sendable {
                 gtk_widget_set_default_direction(rtl ? GTK_TEXT_DIR_RTL : GTK_TEXT_DIR_LTR)
                 defer { gtk_widget_set_default_direction(GTK_TEXT_DIR_LTR) }
                 let counter = LifeCounter()
-                let (window, _, _) = makeStack(counter)
+                let (window, _, page) = makeStack(counter)
                 let stack = window.stack
                 let gesture = stack.swipeTouchGesture!.unsafeGObjectPointer
                 let width = Double(stack.view.width), edge = rtl ? width - 5 : 5, away = rtl ? -1.0 : 1.0
@@ -753,6 +753,11 @@ final class SwipeBackTests: GtkTestCase, @unchecked Sendable {
                 XCTAssertTrue(stack.isSwipingBack, "from the leading edge (rtl: \(rtl))")
                 navgtk_emit_drag(gesture, "drag-update", away * 384, 10)
                 XCTAssertEqual(stack.swipeBackProgress ?? 0, 0.6, accuracy: 0.01, "follows the finger (rtl: \(rtl))")
+                spin(for: 0.05)  // a frame: laid out where the finger is
+                var bounds = graphene_rect_t()
+                _ = gtk_widget_compute_bounds(page.view.widget, stack.view.widget, &bounds)
+                XCTAssertTrue(page.view.isMapped, "the page itself moves, live, not a picture of it (rtl: \(rtl))")
+                XCTAssertEqual(Double(bounds.origin.x), away * 384, accuracy: 1, "under the finger (rtl: \(rtl))")
                 spin(for: 0.2)  // the finger rests: its speed is spent, where it is decides
                 navgtk_emit_drag(gesture, "drag-end", away * 384, 10)
                 spin(until: { !stack.isSwipingBack && stack.pages.count == 1 }, "gone back (rtl: \(rtl))")
