@@ -352,6 +352,13 @@ public final class ModalDialog {
         await completion.value(onCancel: { [weak self] in self?.dismiss() })
     }
 
+    /// Runs `handler` once when the dialog is dismissed by any path, synchronously, within
+    /// ``dismiss()`` (at once when it already is): for state that must say the dialog is gone in the same
+    /// turn of the main loop (what is presented), where ``dismissed()`` resumes its caller later.
+    public func whenDismissed(_ handler: @escaping @MainActor () -> Void) {
+        completion.whenResolved { _ in handler() }
+    }
+
     /// Puts `item` at the very end of the dialog's bar, on every page (outside the pages' own bar items),
     /// e.g. a flow's Help.
     public func addEndBarItem(_ item: Widget) {

@@ -91,10 +91,13 @@ final class FriendsCoordinator {
         presentedScanner = dialog
         dialog.present()
         app.dialogChanges.notify((.scanner, true))
+        // What is presented says so in the turn the dialog goes; a waiting link opens after it has gone.
+        dialog.whenDismissed { [weak self, weak dialog] in
+            if self?.presentedScanner === dialog { self?.presentedScanner = nil }
+            self?.app?.dialogChanges.notify((.scanner, false))
+        }
         app.tasks.start { [weak self, weak dialog] in
             await dialog?.dismissed()
-            self?.app?.dialogChanges.notify((.scanner, false))
-            if self?.presentedScanner === dialog { self?.presentedScanner = nil }
             self?.app?.openPendingLink()
         }
         return page
@@ -162,10 +165,13 @@ final class FriendsCoordinator {
         presentedMyCode = dialog
         dialog.present()
         app.dialogChanges.notify((.myCode, true))
+        // What is presented says so in the turn the dialog goes; a waiting link opens after it has gone.
+        dialog.whenDismissed { [weak self, weak dialog] in
+            if self?.presentedMyCode === dialog { self?.presentedMyCode = nil }
+            self?.app?.dialogChanges.notify((.myCode, false))
+        }
         app.tasks.start { [weak self, weak dialog] in
             await dialog?.dismissed()
-            self?.app?.dialogChanges.notify((.myCode, false))
-            if self?.presentedMyCode === dialog { self?.presentedMyCode = nil }
             self?.app?.openPendingLink()
         }
         return page

@@ -92,9 +92,11 @@ final class HelpCoordinator {
         let dialog = ModalDialog(over: page, presenting: web, width: width, height: 640)
         presentedWebPage = dialog
         dialog.present()
+        dialog.whenDismissed { [weak self, weak dialog] in  // what is presented says so in the same turn
+            if self?.presentedWebPage === dialog { self?.presentedWebPage = nil }
+        }
         app?.tasks.start { [weak self, weak dialog] in
             await dialog?.dismissed()
-            if self?.presentedWebPage === dialog { self?.presentedWebPage = nil }
             self?.app?.openPendingLink()
         }
         return dialog

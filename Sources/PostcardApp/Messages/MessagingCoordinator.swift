@@ -84,10 +84,13 @@ final class MessagingCoordinator {
         presentedMessage = dialog
         dialog.present()
         app.dialogChanges.notify((.message(message.id), true))
-        app.tasks.start { [weak self, weak dialog] in
-            await dialog?.dismissed()
+        // What is presented says so in the turn the dialog goes; a waiting link opens after it has gone.
+        dialog.whenDismissed { [weak self, weak dialog] in
             if self?.presentedMessage === dialog { self?.presentedMessage = nil }
             self?.app?.dialogChanges.notify((.message(message.id), false))
+        }
+        app.tasks.start { [weak self, weak dialog] in
+            await dialog?.dismissed()
             self?.app?.openPendingLink()
         }
     }
