@@ -391,9 +391,11 @@ public final class ModalDialog {
         observations = []
         stopSheetMotion()
         if let sheet { host?.removeSheet(sheet) }
-        completion.resolve(())
         window.destroy()
         focusReturn.restore()
+        // Last: what runs on it (``whenDismissed(_:)``, synchronously) may present the next dialog, which
+        // must not then lose the keyboard to the window this one gives it back to.
+        completion.resolve(())
     }
 
     /// The sheet: a drag handle, the stack's bar and its pages; the backdrop dims the window behind it.
