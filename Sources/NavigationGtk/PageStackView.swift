@@ -8,7 +8,8 @@ import Navigation
 /// GtkStack's `over` and `under` slides and libadwaita's navigation view do. The stack moves the slide
 /// each frame by its spring (``Spring/navigation``); GtkStack's own slides have a fixed 200 ms ease,
 /// which is why this replaced it. Pages not shown are not mapped (not drawn, not focusable). Clipped to
-/// its bounds, so a sliding page never draws outside it.
+/// its bounds while a page slides (as GtkStack clips its transitions), not at rest: a page may draw
+/// outside them then (content scrolled under the translucent bar above it).
 ///
 /// Put it in the window (``NavigationStack/view``); the stack adds, shows and removes the pages.
 /// Main actor only.
@@ -30,7 +31,6 @@ public final class PageStackView: Widget {
 
     init() {
         super.init(Box.makeBox(.horizontal), transfer: .full)
-        gtk_widget_set_overflow(widget, GTK_OVERFLOW_HIDDEN)
         gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(
             nil,
             { widget, orientation, forSize, minimum, natural, minimumBaseline, naturalBaseline in
@@ -114,6 +114,9 @@ public final class PageStackView: Widget {
         gtk_widget_set_child_visible(outgoing.widget, 1)
         gtk_widget_insert_before(moving.widget, widget, nil)  // drawn last: over the other
         moving.addCSSClass("sliding-page")  // opaque, with an edge (the toolkit's style)
+        // Clipped only while sliding, as GtkStack clips its transitions: at rest a page draws outside its
+        // bounds (content scrolled under the translucent bar above it, a bar's shadow).
+        gtk_widget_set_overflow(widget, GTK_OVERFLOW_HIDDEN)
         gtk_widget_queue_allocate(widget)
     }
 
@@ -129,6 +132,7 @@ public final class PageStackView: Widget {
         guard let ended = slide else { return }
         slide = nil
         ended.moving.removeCSSClass("sliding-page")
+        gtk_widget_set_overflow(widget, GTK_OVERFLOW_VISIBLE)
         for page in [ended.moving, ended.still] where page !== visibleChild {
             gtk_widget_set_child_visible(page.widget, 0)
         }
