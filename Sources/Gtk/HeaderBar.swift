@@ -1,106 +1,69 @@
 import CGtk
 
-/// A `GtkHeaderBar`: the title bar of a window with client-side decorations (title in the middle,
-/// widgets packed at the start and end, window controls at the edges).
+/// A `GtkHeaderBar`: the title bar of a window with client-side decorations, holding the bar's own
+/// items (packed at the start and end: Back, a dialog's Cancel; the window controls at the edges) and,
+/// in the middle, one ``BarLayer`` per page — its start items, title and end items — of which it shows
+/// the current one, or two cross-fading while the pages change (``crossFade(from:to:progress:)``).
+///
+/// A layer's items are laid out exactly where `GtkHeaderBar` would put them packed after the bar's
+/// start items and before its end items: the bar's centre box is a `GtkCenterLayout` and so is this
+/// placement (``CenterLayout``), over the whole centre box, the bar's own items taken as the outer part
+/// of its start and end. The title stays centred in the bar until the items push it aside, as a header
+/// bar's title does, and the items keep the bar's 6-pixel spacing (Adwaita's `box.start`/`box.end`).
+/// Nothing is re-parented when the layer changes; a layer's items stay in it for its page's life.
 @MainActor
 public final class HeaderBar: Widget {
-    /// Creates an empty header bar.
-    public init() { super.init(gtk_header_bar_new(), transfer: .full) }
+    /// The gap between items in pixels, as Adwaita's header bar boxes (`border-spacing: 6px`) and its
+    /// centre box have it.
+    public static let itemSpacing: Int32 = 6
+
+    /// Creates a header bar with no items and no layer.
+    public init() {
+        super.init(gtk_header_bar_new(), transfer: .full)
+        layerArea = LayerArea()
+        gtk_header_bar_set_title_widget(bar, layerArea.widget)
+    }
 
     var bar: OpaquePointer { opaque }
+    private var layerArea: LayerArea!  // set in init, after super.init
 
-    /// The end children, in the order packed (the first is outermost).
-    public private(set) var endItems: [Widget] = []
-    /// How many of the end children that may move are in the overflow menu now (the innermost ones).
-    public private(set) var overflowCount = 0
-    /// The overflow menu at the end of the bar ("More", `view-more-symbolic`), shown while end children
-    /// do not fit: each child moved there is an item named by the button's label, or its accessible name
-    /// for an icon button, and chooses it as a click would. Reached by Tab and opened with Return or
-    /// Space, its items by the arrow keys, as GTK's menus are.
-    public private(set) lazy var moreButton = MenuButton(iconName: "view-more-symbolic",
-                                                        accessibleLabel: toolkitLocalized("More"), isPrimary: false)
-    private var packedEnd: [Widget] = []
-    private var titleFrame: AllocationBox?
-    private var widthsOfMoved: [ObjectIdentifier: Int32] = [:]
-    private var widthsSavedByCompacting: [ObjectIdentifier: Int32] = [:]
-    private var isArranging = false
-    private var menuNames: [String] = []
-    private var isRecheckPending = false
-    private var isShortOfRoom = false
-    /// A start child that may go into the overflow menu last, after every end child that may, while
-    /// ``startItemMayMove`` says so (a dialog's Cancel while its Back is shown); hidden in place meanwhile.
-    public private(set) var movableStartItem: Widget?
-    private var startItemMayMove: @MainActor () -> Bool = { false }
-    private var hidStartItem = false
+    /// The layers added and not removed, in the order added.
+    public private(set) var layers: [BarLayer] = []
+    /// The layer shown (nil: none, an empty middle).
+    public private(set) var currentLayer: BarLayer?
+    /// The cross-fade in progress: from one layer to another, and how far (0 … 1).
+    private var fade: (from: BarLayer?, to: BarLayer?, progress: Double)?
 
-    /// Lets `item` (packed at the start) go into the overflow menu when even with every movable end child
-    /// there the title is cut, while `when` is true; it comes back first when there is room or `when` turns
-    /// false. A dialog's Cancel, while its Back is shown, so Back, the title and the affirmative action fit.
-    public func setMovableStartItem(_ item: Widget?, when: @escaping @MainActor () -> Bool) {
-        if let old = movableStartItem, old !== item, hidStartItem {
-            old.isVisible = true  // the one it replaces comes back where it was
-            hidStartItem = false
-            overflowCount = min(overflowCount, movableItems.count)
-        }
-        movableStartItem = item
-        startItemMayMove = when
-        arrangeUnlessBatching()
-    }
+    /// Whether two layers are cross-fading now.
+    public var isCrossFading: Bool { fade != nil }
 
-    /// How many items may be in the overflow menu now: the movable end children, and the start one while
-    /// it may move.
-    private var overflowLimit: Int {
-        movableItems.count + (movableStartItem != nil && startItemMayMove() ? 1 : 0)
-    }
+    /// Start items the bar's layers hid while short of room (given back by the next layer that does not).
+    package var hiddenStartItems: [Widget] = []
 
-    /// Adds `child` at the start (left in left-to-right locales), after earlier start children.
+    // MARK: - The bar's own items
+
+    /// Adds `child` at the start (left in left-to-right locales), after earlier start children and
+    /// before every layer's start items. It stays whatever layer is shown.
     public func packStart(_ child: Widget) { gtk_header_bar_pack_start(bar, child.widget) }
 
-    /// Adds `child` at the end (right in left-to-right locales), before earlier end children.
-    ///
-    /// When the bar is too narrow to show its title whole, end children move into the overflow menu
-    /// (``moreButton``), innermost first, and come back when there is room again. Buttons move; the
-    /// affirmative action (a button styled `suggested-action`) stays, at the very end (the GNOME HIG's
-    /// order), and so do other widgets (a spinner, a menu button). When the title is still cut with
-    /// everything moved, a staying button with a ``Button/compactLabel`` shows it, until there is room.
-    public func packEnd(_ child: Widget) {
-        endItems.append(child)
-        arrangeUnlessBatching()
-    }
+    /// Adds `child` at the end (right in left-to-right locales), before earlier end children and outside
+    /// every layer's end items. It stays whatever layer is shown.
+    public func packEnd(_ child: Widget) { gtk_header_bar_pack_end(bar, child.widget) }
 
-    /// Whether `child` was added with `packStart` or `packEnd` and not removed (in the bar, or in its
-    /// overflow menu).
+    /// Whether `child` was packed with ``packStart(_:)`` or ``packEnd(_:)`` and not removed.
     public func holds(_ child: Widget) -> Bool {
-        endItems.contains { $0 === child } || contains(child.widget)
+        child.parentWidget != nil && gtk_widget_is_ancestor(child.widget, widget) != 0
+            && !layers.contains { $0.holds(child) }
     }
 
-    /// Removes a child added with `packStart` or `packEnd`.
+    /// Removes a child added with ``packStart(_:)`` or ``packEnd(_:)``.
     public func remove(_ child: Widget) {
-        if let index = endItems.firstIndex(where: { $0 === child }) {
-            endItems.remove(at: index)
-            (child as? Button)?.showsCompactLabel = false  // its whole label in the next bar
-            arrangeUnlessBatching()
-        } else {
-            gtk_header_bar_remove(bar, child.widget)
+        if child === movableStartItem { setMovableStartItem(nil, when: { false }) }
+        if let index = hiddenStartItems.firstIndex(where: { $0 === child }) {
+            hiddenStartItems.remove(at: index)
+            child.isVisible = true
         }
-    }
-
-    /// The widget shown in the middle instead of the window title. The bar watches the width it is given
-    /// to move end children into the overflow menu and back.
-    public func setTitleWidget(_ widget: Widget?) {
-        guard let widget else {
-            titleFrame = nil
-            gtk_header_bar_set_title_widget(bar, nil)
-            return
-        }
-        let frame = AllocationBox(around: widget)
-        // It takes all the room between the bar's start and end items (GtkCenterLayout gives an expanding
-        // centre child the width left, still centred), so that it is allocated again whenever the bar's
-        // width changes and says how much room a moved button would have to come back.
-        gtk_widget_set_hexpand(frame.view.widget, 1)
-        frame.onAllocated = { [weak self] width in self?.titleAllocated(width: width, title: widget) }
-        titleFrame = frame
-        gtk_header_bar_set_title_widget(bar, frame.view.widget)
+        gtk_header_bar_remove(bar, child.widget)
     }
 
     /// Whether the window controls (close, minimize, maximize) are shown; false for modal dialogs that
@@ -110,163 +73,230 @@ public final class HeaderBar: Widget {
         set { gtk_header_bar_set_show_title_buttons(bar, newValue ? 1 : 0) }
     }
 
-    /// The end children that may move into the overflow menu, outermost first.
-    private var movableItems: [Widget] { endItems.filter(Self.mayMove) }
+    /// A start child of the bar's own that may go into the current layer's overflow menu last, after
+    /// every end item that may, while ``startItemMayMove`` says so (a dialog's Cancel while its Back is
+    /// shown); hidden in place meanwhile.
+    public private(set) var movableStartItem: Widget?
+    package private(set) var startItemMayMove: @MainActor () -> Bool = { false }
 
-    private static func mayMove(_ item: Widget) -> Bool {
-        item is Button && !item.hasCSSClass("suggested-action")
+    /// Lets `item` (packed at the start) go into the overflow menu when even with every movable end item
+    /// there the title is cut, while `when` is true; it comes back first when there is room or `when`
+    /// turns false. A dialog's Cancel, while its Back is shown, so Back, the title and the affirmative
+    /// action fit. Takes the place of a layer's own movable start item.
+    public func setMovableStartItem(_ item: Widget?, when: @escaping @MainActor () -> Bool) {
+        movableStartItem = item
+        startItemMayMove = when
+        currentLayer?.arrange()
     }
 
-    /// Runs `changes` (``packStart(_:)``, ``packEnd(_:)``, ``remove(_:)``, ``setMovableStartItem(_:when:)``)
-    /// and arranges the end children and the overflow menu once, after all of them, instead of after
-    /// each: a navigation stack moving one page's items out and the next page's in. Nests; main thread.
-    public func performUpdates(_ changes: () -> Void) {
-        batchDepth += 1
-        changes()
-        batchDepth -= 1
-        if batchDepth == 0, needsArrange {
-            needsArrange = false
-            arrange()
+    // MARK: - Layers
+
+    /// Adds `layer` (hidden until it is made current), taking it from the bar that held it if any. Does
+    /// nothing when it is in this bar already.
+    public func addLayer(_ layer: BarLayer) {
+        guard layer.bar !== self else { return }
+        layer.bar?.removeLayer(layer)
+        layers.append(layer)
+        layer.bar = self
+        for part in layer.widgets {
+            part.isVisible = false
+            gtk_widget_set_parent(part.widget, layerArea.widget)
         }
     }
 
-    private var batchDepth = 0
-    private var needsArrange = false
-
-    private func arrangeUnlessBatching() {
-        guard batchDepth > 0 else { return arrange() }
-        // As arrange would at once: fewer items to move keeps fewer in the menu, for the items that come next.
-        overflowCount = min(overflowCount, overflowLimit)
-        needsArrange = true
+    /// Takes `layer` out of the bar (its page left), with its items.
+    public func removeLayer(_ layer: BarLayer) {
+        guard let index = layers.firstIndex(where: { $0 === layer }) else { return }
+        layers.remove(at: index)
+        if currentLayer === layer { currentLayer = nil }
+        if fade?.from === layer || fade?.to === layer { endCrossFade() }
+        for part in layer.widgets { gtk_widget_unparent(part.widget) }
+        layer.bar = nil
     }
 
-    /// Packs the end children again: the affirmative action outermost, then what stays, then the overflow
-    /// menu (when anything is in it), then the buttons that still fit; the last ``overflowCount`` movable
-    /// buttons go into the menu.
-    private func arrange() {
-        isArranging = true
-        defer { isArranging = false }
-        overflowCount = min(overflowCount, overflowLimit)
-        let movable = movableItems
-        let moved = Array(movable.suffix(min(overflowCount, movable.count)))
-        let startMoved = overflowCount > movable.count
-        if let start = movableStartItem, startMoved != hidStartItem {
-            start.isVisible = !startMoved
-            hidStartItem = startMoved
-        }
-        let staying = endItems.filter { !Self.mayMove($0) }
-        // Outermost first. More is always packed, hidden while nothing is in it.
-        let order = staying.filter { $0.hasCSSClass("suggested-action") } + staying.filter { !$0.hasCSSClass("suggested-action") }
-            + [moreButton] + movable.dropLast(moved.count)
-        moreButton.isVisible = overflowCount > 0
-        // What stays in the bar is only reordered, never taken out and put back: taking a widget out
-        // unrealizes it and its popovers, and GTK 4.8 then still refers to a popover's freed surface (its
-        // tooltip timer after More's menu was used: a critical, as the pointer-focus crash was).
-        for item in packedEnd where gtk_widget_is_ancestor(item.widget, widget) != 0 && !order.contains(where: { $0 === item }) {
-            gtk_header_bar_remove(bar, item.widget)
-        }
-        for item in order.reversed() where gtk_widget_is_ancestor(item.widget, widget) == 0 {
-            if item.parentWidget != nil { gtk_widget_unparent(item.widget) }  // in another bar's box
-            gtk_header_bar_pack_end(bar, item.widget)
-        }
-        if let endBox = gtk_widget_get_parent(moreButton.widget) {
-            var previous: UnsafeMutablePointer<GtkWidget>?
-            for item in order.reversed() {  // the end box's children, start to end
-                gtk_box_reorder_child_after(UnsafeMutableRawPointer(endBox).assumingMemoryBound(to: GtkBox.self), item.widget, previous)
-                previous = item.widget
+    /// Shows `layer` (added with ``addLayer(_:)``; nil for none) and no other, unless a cross-fade is in
+    /// progress, which then ends on it. A layer shown for the first time starts with as many items in its
+    /// overflow menu as the layer before had (so a narrow bar does not first show every button).
+    public func showLayer(_ layer: BarLayer?) {
+        guard layer == nil || layer?.bar === self else { return }
+        let previous = currentLayer
+        currentLayer = layer
+        if fade == nil { showOnly(layer) }
+        if previous !== layer { layer?.continueArrangement(from: previous) }
+    }
+
+    /// Shows `from` fading out and `to` fading in at `progress` (0: only `from` … 1: only `to`), both
+    /// laid out in the same place; input goes to neither until the cross-fade ends (``endCrossFade()``).
+    /// Either may be nil (a page without a layer in this bar): the other fades alone.
+    public func crossFade(from: BarLayer?, to: BarLayer?, progress: Double) {
+        let from = from?.bar === self ? from : nil, to = to?.bar === self ? to : nil
+        if let fade, fade.from !== from || fade.to !== to { showOnly(nil, keeping: [from, to]) }
+        fade = (from, to, progress)
+        let amount = min(1, max(0, progress))
+        for layer in layers {
+            let opacity: Double? = layer === to ? amount : layer === from ? 1 - amount : nil
+            for part in layer.widgets {
+                if let opacity {
+                    part.isVisible = true
+                    gtk_widget_set_opacity(part.widget, opacity)
+                    part.canTarget = false
+                } else {
+                    part.isVisible = false
+                }
             }
         }
-        packedEnd = order
-        recheckAfterLayout()
-        let menuItems = moved + (startMoved ? movableStartItem.map { [$0] } ?? [] : [])
-        let names = menuItems.compactMap { ($0 as? Button).map { String(($0.label ?? $0.tooltip ?? "").filter { $0 != "_" }) } }
-        guard names != menuNames else { return }
-        menuNames = names
-        moreButton.removeAllItems()
-        for (item, name) in zip(menuItems, names) {
-            moreButton.addItem(name) { [weak item] in
-                guard let button = item as? Button, button.isSensitive else { return }
-                button.emitClicked()  // an icon button's tooltip is its accessible name
+        gtk_widget_queue_allocate(layerArea.widget)
+    }
+
+    /// Ends the cross-fade: the current layer alone, as before it.
+    public func endCrossFade() {
+        guard fade != nil else { return }
+        fade = nil
+        showOnly(currentLayer)
+        currentLayer?.arrange()
+    }
+
+    private func showOnly(_ layer: BarLayer?, keeping: [BarLayer?] = []) {
+        for other in layers {
+            let shown = other === layer || keeping.contains { $0 === other }
+            for part in other.widgets {
+                part.isVisible = shown
+                gtk_widget_set_opacity(part.widget, 1)
+                part.canTarget = true
             }
         }
     }
 
-    /// GTK allocates the title again only when its size changes: look once more after the next layout.
-    private func recheckAfterLayout() {
-        guard !isRecheckPending else { return }
-        isRecheckPending = true
-        MainLoopBridge.afterLayout { [weak self] in
-            guard let self else { return }
-            self.isRecheckPending = false
-            self.reconsider()
-        }
-    }
+    // MARK: - The current layer's overflow (as the bar's)
 
-    /// The title was given a new width: look again once the layout has settled (a width seen in the
-    /// middle of a page's transition moves nothing).
-    private func titleAllocated(width: Int32, title: Widget) {
-        guard !isArranging else { return }
-        recheckAfterLayout()
-    }
+    /// The current layer's end items (first outermost); empty with none.
+    public var endItems: [Widget] { currentLayer?.endItems ?? [] }
+    /// How many items are in the current layer's overflow menu now (0 with no layer).
+    public var overflowCount: Int { currentLayer?.overflowCount ?? 0 }
+    /// The current layer's overflow menu (More), or a menu button that is never shown when there is no layer.
+    public var moreButton: MenuButton { currentLayer?.moreButton ?? placeholderMore }
+    private lazy var placeholderMore = MenuButton(iconName: "view-more-symbolic", accessibleLabel: toolkitLocalized("More"),
+                                                  isPrimary: false)
 
-    /// Too little room for the whole title moves the innermost button into the menu (then, last, the
-    /// movable start item); room for the last one moved (and the menu, if it is the only one) brings it
-    /// back. One step per layout, from the width the title has now.
-    private func reconsider() {
-        guard let frame = titleFrame else { return }
-        guard frame.isMapped else {
-            // Not on screen (a page being swapped in): look again in a moment, or when it is laid out.
-            if overflowCount > 0 || isShortOfRoom { recheck(inMilliseconds: 100) }
-            return
-        }
-        let width = frame.width, natural = frame.child.naturalWidth
-        let movable = movableItems
-        /// The item the next move takes (innermost end child first, then the start one), or the last moved.
-        func item(at index: Int) -> Widget? {
-            index < movable.count ? movable[movable.count - 1 - index] : movableStartItem
-        }
-        let compactable = endItems.compactMap { $0 as? Button }.filter { !Self.mayMove($0) && $0.compactLabel != nil && $0.isVisible }
-        if width < natural, overflowCount >= overflowLimit, let next = compactable.first(where: { !$0.showsCompactLabel }) {
-            // Everything that can move has: a staying button (the affirmative action) shows its shorter label.
-            guard isShortOfRoom else {
-                isShortOfRoom = true
-                return recheck(inMilliseconds: 100)
+    // MARK: - Layout
+
+    /// Lays out the shown layers in the bar's centre box coordinates (see the type's docs).
+    fileprivate func allocateLayers(in area: UnsafeMutablePointer<GtkWidget>, height: Int32) {
+        guard let centre = gtk_widget_get_parent(area) else { return }
+        let size = gtk_widget_get_width(centre)
+        var origin = graphene_point_t()
+        var zero = graphene_point_t()
+        _ = gtk_widget_compute_point(area, centre, &zero, &origin)
+        let own = ownItemWidths(in: centre, besides: area)
+        let rightToLeft = gtk_widget_get_direction(centre) == GTK_TEXT_DIR_RTL
+        for layer in layers where layer.title.isVisible {
+            let placement = place(layer, size: size, own: own, rightToLeft: rightToLeft)
+            for (part, span) in [(layer.startBox, placement.startBox), (layer.title, placement.title), (layer.endBox, placement.endBox)]
+            where gtk_widget_should_layout(part.widget) != 0 {
+                var area = GtkAllocation(x: span.position - Int32(origin.x.rounded()), y: 0, width: max(0, span.size), height: height)
+                gtk_widget_size_allocate(part.widget, &area, -1)
             }
-            isShortOfRoom = false
-            let before = next.width
-            next.showsCompactLabel = true
-            widthsSavedByCompacting[ObjectIdentifier(next)] = max(0, before - next.naturalWidth)
-            recheckAfterLayout()
-        } else if width >= natural, let last = compactable.last(where: \.showsCompactLabel) {
-            // Room again: the full label comes back first (before anything moved comes out of the menu).
-            isShortOfRoom = false
-            guard width - natural >= (widthsSavedByCompacting[ObjectIdentifier(last)] ?? 0) + 6 else { return }
-            last.showsCompactLabel = false
-            recheckAfterLayout()
-        } else if width < natural, overflowCount < overflowLimit, let next = item(at: overflowCount) {
-            // Short of room twice, 100 ms apart: a width seen only while the bar changes moves nothing.
-            guard isShortOfRoom else {
-                isShortOfRoom = true
-                return recheck(inMilliseconds: 100)
-            }
-            isShortOfRoom = false
-            widthsOfMoved[ObjectIdentifier(next)] = next.width
-            overflowCount += 1
-            arrange()
-        } else {
-            isShortOfRoom = false
-            guard overflowCount > 0, let last = item(at: overflowCount - 1) else { return }
-            let needed = (widthsOfMoved[ObjectIdentifier(last)] ?? 34) + 6 + (overflowCount == 1 ? moreButton.width + 6 : 0)
-            guard width - natural >= needed else { return }
-            overflowCount -= 1
-            arrange()
+            if layer === currentLayer, fade == nil { layer.titleAllocated() }
         }
     }
 
-    private func recheck(inMilliseconds delay: UInt32) {
-        MainLoopBridge.repeating(milliseconds: delay) { [weak self] in
-            self?.reconsider()
-            return false
+    /// The widths of the bar's own start and end boxes (minimum and natural), measured as the bar's
+    /// centre box measures them.
+    private func ownItemWidths(in centre: UnsafeMutablePointer<GtkWidget>, besides area: UnsafeMutablePointer<GtkWidget>)
+        -> (start: CenterLayout.Size, end: CenterLayout.Size) {
+        func measured(_ box: UnsafeMutablePointer<GtkWidget>?) -> CenterLayout.Size {
+            guard let box, box != area, gtk_widget_should_layout(box) != 0 else { return .zero }
+            var minimum: Int32 = 0, natural: Int32 = 0
+            gtk_widget_measure(box, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+            return CenterLayout.Size(minimum: minimum, natural: natural)
         }
+        return (measured(gtk_widget_get_first_child(centre)), measured(gtk_widget_get_last_child(centre)))
     }
+
+    /// Where `layer`'s parts go, in a centre box `size` pixels wide whose own start and end boxes are
+    /// `own`: the layer's start items as the inner part of the start side, its end items as the inner part
+    /// of the end side, both sides and the title placed as the centre box's `GtkCenterLayout` places them.
+    private func place(_ layer: BarLayer, size: Int32, own: (start: CenterLayout.Size, end: CenterLayout.Size), rightToLeft: Bool)
+        -> (startBox: CenterLayout.Span, title: CenterLayout.Span, endBox: CenterLayout.Span) {
+        let pageStart = Self.measure(layer.startBox), pageEnd = Self.measure(layer.endBox), title = Self.measure(layer.title)
+        let start = own.start.joined(with: pageStart, spacing: Self.itemSpacing)
+        let end = pageEnd.joined(with: own.end, spacing: Self.itemSpacing)
+        let spans = CenterLayout.place(size: size, spacing: Self.itemSpacing, start: start, center: title, centerExpands: true,
+                                       end: end, rightToLeft: rightToLeft)
+        let pageStartWidth = pageStart.isEmpty ? 0 : max(0, spans.start.size - own.start.natural - (own.start.isEmpty ? 0 : Self.itemSpacing))
+        let pageEndWidth = pageEnd.isEmpty ? 0 : max(0, spans.end.size - own.end.natural - (own.end.isEmpty ? 0 : Self.itemSpacing))
+        // The inner part: toward the title (right of the bar's own start items in left-to-right locales).
+        let startBox = rightToLeft ? CenterLayout.Span(spans.start.position, pageStartWidth)
+            : CenterLayout.Span(spans.start.position + spans.start.size - pageStartWidth, pageStartWidth)
+        let endBox = rightToLeft ? CenterLayout.Span(spans.end.position + spans.end.size - pageEndWidth, pageEndWidth)
+            : CenterLayout.Span(spans.end.position, pageEndWidth)
+        return (startBox, spans.center, endBox)
+    }
+
+    fileprivate static func measure(_ part: Widget) -> CenterLayout.Size {
+        guard gtk_widget_should_layout(part.widget) != 0 else { return .zero }
+        var minimum: Int32 = 0, natural: Int32 = 0
+        gtk_widget_measure(part.widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+        return CenterLayout.Size(minimum: minimum, natural: natural)
+    }
+
+    /// The middle's size: what the shown layers need beyond the bar's own items, so that the bar as a
+    /// whole asks for what a `GtkHeaderBar` with all these items packed into it would.
+    fileprivate func measureLayers(in area: UnsafeMutablePointer<GtkWidget>, _ orientation: GtkOrientation, forSize: Int32)
+        -> (minimum: Int32, natural: Int32) {
+        var minimum: Int32 = 0, natural: Int32 = 0
+        if orientation == GTK_ORIENTATION_VERTICAL {
+            for layer in layers where layer.title.isVisible {
+                for part in layer.widgets where gtk_widget_should_layout(part.widget) != 0 {
+                    var partMinimum: Int32 = 0, partNatural: Int32 = 0
+                    gtk_widget_measure(part.widget, orientation, -1, &partMinimum, &partNatural, nil, nil)
+                    minimum = max(minimum, partMinimum)
+                    natural = max(natural, partNatural)
+                }
+            }
+            return (minimum, natural)
+        }
+        let own = gtk_widget_get_parent(area).map { ownItemWidths(in: $0, besides: area) } ?? (.zero, .zero)
+        for layer in layers where layer.title.isVisible {
+            let pageStart = Self.measure(layer.startBox), pageEnd = Self.measure(layer.endBox), title = Self.measure(layer.title)
+            let start = own.start.joined(with: pageStart, spacing: Self.itemSpacing)
+            let end = pageEnd.joined(with: own.end, spacing: Self.itemSpacing)
+            minimum = max(minimum, start.minimum - own.start.minimum + title.minimum + end.minimum - own.end.minimum)
+            natural = max(natural, title.natural + 2 * max(start.natural, end.natural) - 2 * max(own.start.natural, own.end.natural))
+        }
+        return (minimum, max(minimum, natural))
+    }
+}
+
+/// The widget in a header bar's middle that holds its layers' parts (see ``HeaderBar``).
+@MainActor
+private final class LayerArea {
+    let widget: UnsafeMutablePointer<GtkWidget>
+
+    init() {
+        widget = UnsafeMutableRawPointer(Box.makeBox(.horizontal)).assumingMemoryBound(to: GtkWidget.self)
+        gtk_widget_set_hexpand(widget, 1)
+        gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(
+            nil,
+            { widget, orientation, forSize, minimum, natural, minimumBaseline, naturalBaseline in
+                var size = (minimum: Int32(0), natural: Int32(0))
+                // The header bar whose middle this is (its title widget), through its one wrapper.
+                if let widget, let header = gtk_widget_get_ancestor(widget, gtk_header_bar_get_type()) {
+                    let key = UnsafeMutableRawPointer(header)
+                    size = MainActor.assumeIsolated {
+                        (Object.wrapper(of: key) as? HeaderBar)?.measureLayers(in: widget, orientation, forSize: forSize) ?? (0, 0)
+                    }
+                }
+                minimum?.pointee = size.minimum
+                natural?.pointee = size.natural
+                minimumBaseline?.pointee = -1
+                naturalBaseline?.pointee = -1
+            },
+            { widget, width, height, baseline in
+                guard let widget, let header = gtk_widget_get_ancestor(widget, gtk_header_bar_get_type()) else { return }
+                let key = UnsafeMutableRawPointer(header)
+                MainActor.assumeIsolated { (Object.wrapper(of: key) as? HeaderBar)?.allocateLayers(in: widget, height: height) }
+            }))
+    }
+
 }

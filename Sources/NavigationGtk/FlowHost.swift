@@ -36,8 +36,15 @@ public final class FlowHost {
     public let stack: NavigationStack
     /// The modal dialog, when presented modally.
     public let dialog: ModalDialog?
-    /// The flow's own Cancel button when pushed onto a stack that has none; nil otherwise.
-    public let ownCancelButton: Button?
+    /// The flow's own Cancel button on its page shown now (or its last page) when pushed onto a stack
+    /// that has none; nil otherwise. Each of the flow's pages has a Cancel of its own at the start of its
+    /// part of the bar, kept there for the page's life (see ``BarLayer``): all of them cancel the flow.
+    public var ownCancelButton: Button? {
+        let page = pages.last { $0 === stack.visiblePage } ?? pages.last
+        return page.flatMap { ownCancelButtons[ObjectIdentifier($0)] }
+    }
+    private let makesOwnCancel: Bool
+    private var ownCancelButtons: [ObjectIdentifier: Button] = [:]
     /// The page the flow started from.
     public private(set) weak var anchor: Page?
 
@@ -64,9 +71,7 @@ public final class FlowHost {
             self.presentation = .pushed
             stack = anchorStack
             dialog = nil
-            ownCancelButton = anchorStack.providesCancel || !addsCancelButton ? nil : Button(label: toolkitLocalized("Cancel"))
-            ownCancelButton?.addCSSClass("flow-cancel")
-            ownCancelButton?.onClicked { [weak self] in self?.onCancelRequest?(.user) }
+            makesOwnCancel = !anchorStack.providesCancel && addsCancelButton
             anchorStack.observePops { [weak self] removed, cause in self?.pagesPopped(removed, cause: cause) }.store(in: &observations)
             anchorStack.observeDestruction { [weak self] in self?.hostGone() }.store(in: &observations)
             push(first)
@@ -78,7 +83,7 @@ public final class FlowHost {
             let dialog = ModalDialog(over: anchor, root: first, presentsRootAlone: presentsFirstAlone)
             self.dialog = dialog
             stack = dialog.stack
-            ownCancelButton = nil
+            makesOwnCancel = false
             pages = [first]
             dialog.onCancelRequest = { [weak self, weak dialog] in
                 self?.onCancelRequest?(dialog?.isDismissed ?? true ? .hostGone : .user)
@@ -97,7 +102,13 @@ public final class FlowHost {
     /// Pushes the flow's next page (with the flow's Cancel in its bar, when it has its own).
     public func push(_ page: Page) {
         guard !isEnded else { return }
-        if let ownCancelButton { page.addStartBarItem(ownCancelButton) }
+        if makesOwnCancel {
+            let cancel = Button(label: toolkitLocalized("Cancel"))
+            cancel.addCSSClass("flow-cancel")
+            cancel.onClicked { [weak self] in self?.onCancelRequest?(.user) }
+            ownCancelButtons[ObjectIdentifier(page)] = cancel
+            page.addStartBarItem(cancel)
+        }
         pages.append(page)
         stack.push(page)
     }
@@ -114,7 +125,10 @@ public final class FlowHost {
         } else if let anchor, stack.pages.contains(where: { $0 === anchor }), !pages.isEmpty {
             stack.pop(to: anchor, cause: .flowEnded)
         }
-        if let ownCancelButton { for page in pages { page.removeBarItem(ownCancelButton) } }
+        for page in pages {
+            if let cancel = ownCancelButtons[ObjectIdentifier(page)] { page.removeBarItem(cancel) }
+        }
+        ownCancelButtons = [:]
         pages = []
     }
 
@@ -129,6 +143,8 @@ public final class FlowHost {
         guard !ours.isEmpty else { return }
         stack.clearForward()  // a flow's page that left is not brought back by Forward: the flow owns its pages
         pages.removeAll { page in ours.contains { $0 === page } }
+        // Their Cancel goes with their part of the bar once their slide has ended (not at once, mid-slide).
+        for page in ours { ownCancelButtons[ObjectIdentifier(page)] = nil }
         onPagesPopped?(ours, cause)
         guard pages.isEmpty else { return }
         // Back past the first page is the user leaving (the first page's shouldLeave has let it go);

@@ -31,7 +31,10 @@ extension NavigationStack {
         pagesByID[page.id] = page
         page.navigationStack = self
         follow(page)
-        page.hideStandaloneBar(removing: nil)
+        if !page.keepsStandaloneBar {
+            page.hideStandaloneBar(removing: nil)
+            addLayer(of: page)
+        }
         if page.extendsUnderTopBar { page.setTopInset(topInset) }
         pagesAwaitingRemoval.removeAll { $0 === page }
         if !view.contains(page.view.widget) {
@@ -75,7 +78,35 @@ extension NavigationStack {
         unfollow(page)
         page.setTopInset(0)
         page.savedFocus = nil
-        page.unpackBarItems()
+    }
+
+    /// Puts `page`'s bar layer in the stack's bar, with an item from each of the host's makers, once.
+    private func addLayer(of page: Page) {
+        let layer = page.barLayer
+        guard layer.bar !== headerBar else { return }
+        headerBar.addLayer(layer)
+        let made = hostEndItemMakers.map { $0() }
+        for item in made.reversed() { layer.packEnd(item, outermost: true) }
+        hostEndItems[ObjectIdentifier(layer)] = made
+    }
+
+    /// Takes `page`'s bar layer out of the stack's bar (the page left the stack), with the host's items.
+    func removeLayer(of page: Page) {
+        guard let layer = page.madeBarLayerIfAny, layer.bar === headerBar else { return }
+        for item in hostEndItems.removeValue(forKey: ObjectIdentifier(layer)) ?? [] { layer.remove(item) }
+        headerBar.removeLayer(layer)
+    }
+
+    /// Adds an item made by `make` at the very end of every page's part of the bar (outside the page's
+    /// own items), for pages on the stack now and pushed later: one item per page, built once with its
+    /// layer, e.g. a dialog's Help.
+    func addEndBarItemToEveryPage(_ make: @escaping @MainActor () -> Widget) {
+        hostEndItemMakers.append(make)
+        for layer in headerBar.layers {
+            let item = make()
+            layer.packEnd(item, outermost: true)
+            hostEndItems[ObjectIdentifier(layer), default: []].append(item)
+        }
     }
 
     /// Applies `new`: computes the change, moves the widgets, and only then delivers what it caused —
@@ -106,15 +137,12 @@ extension NavigationStack {
         let removed = state.entries.filter { !newIDs.contains($0.id) }.compactMap { pagesByID.removeValue(forKey: $0.id) }
         state = new
         let incoming = visiblePage
-        // The leaving pages' bar items go and the visible page's come in one arrangement of the bar.
-        headerBar.performUpdates {
-            removed.forEach(detach)
-            pagesAwaitingRemoval.append(contentsOf: removed)
-            if state.forwardEntry == nil { forwardPage = nil }
-            show(Handover(from: outgoing, to: incoming, kind: change.transitionKind ?? .push),
-                 animated: animated && change.transitionKind != nil, lifecycleStarted: lifecycleStarted)
-            updateBar()
-        }
+        removed.forEach(detach)
+        pagesAwaitingRemoval.append(contentsOf: removed)
+        if state.forwardEntry == nil { forwardPage = nil }
+        show(Handover(from: outgoing, to: incoming, kind: change.transitionKind ?? .push),
+             animated: animated && change.transitionKind != nil, lifecycleStarted: lifecycleStarted)
+        updateBar()
         // Only the visible page is there for a screen reader; pages below it are not. Set only when it
         // changes: each change is a pair of D-Bus signals to the accessibility bus. A leaving page is not
         // hidden: it goes from the stack (and the accessibility tree) when its slide ends, and until then
@@ -249,8 +277,9 @@ extension NavigationStack {
     func flushRemovals() {
         let removing = pagesAwaitingRemoval
         pagesAwaitingRemoval = []
-        for page in removing where view.contains(page.view.widget) {
-            view.remove(page.view)
+        for page in removing {
+            if view.contains(page.view.widget) { view.remove(page.view) }
+            removeLayer(of: page)  // its items go with it, once its slide has ended
         }
     }
 
@@ -258,8 +287,6 @@ extension NavigationStack {
 
     func updateBar() {
         let page = visiblePage
-        titleView.set(title: state.top?.title ?? "", subtitle: page?.subtitle,
-                      minimumCharacters: page?.minimumTitleCharacters ?? TitleView.minimumTitleCharacters)
         backButton.isVisible = state.canUserGoBack
         backButton.tooltip = state.previous?.title
         let title = state.top?.title ?? ""
@@ -267,22 +294,24 @@ extension NavigationStack {
             lastTitle = title
             enqueue { [weak self] in self?.titleObservers.notify(title) }
         }
-        for other in pages where other !== page { other.unpackBarItems() }
-        page?.packBarItems(into: headerBar)
+        let layer = page.flatMap { $0.keepsStandaloneBar ? nil : $0.barLayer }
+        headerBar.showLayer(layer)
         // The visible page's last start button (a flow's Cancel, pushed here) may go into the bar's
-        // overflow menu while Back is shown, as a dialog's Cancel does; a movable start item the bar's
-        // owner set (the dialog's own Cancel) is left alone.
-        if headerBar.movableStartItem == nil || headerBar.movableStartItem === pageMovableStartItem {
-            let start = page?.startBarItems.last { $0 is Button }
-            if start !== headerBar.movableStartItem {
-                pageMovableStartItem = start
-                headerBar.setMovableStartItem(start) { [weak self] in self?.backButton.isVisible == true }
-            }
-        }
+        // overflow menu while Back is shown, as a dialog's Cancel does (the bar's own, when it has one,
+        // takes its place).
+        layer?.setMovableStartItem(page?.startBarItems.last { $0 is Button }) { [weak self] in self?.backButton.isVisible == true }
     }
 
-    /// Packs the visible page's bar items again, after the bar's own items (so they sit inside them).
-    func repackVisiblePageBarItems() { visiblePage?.packBarItems(into: headerBar) }
+    /// Cross-fades the bar from the layer of the page whose view is `outgoing` to that of `incoming`
+    /// with a slide's or a swipe's progress (nil: it ended, the visible page's layer alone).
+    func crossFadeBar(from outgoing: Widget, to incoming: Widget, progress: Double?) {
+        guard let progress else { return headerBar.endCrossFade() }
+        func layer(of view: Widget) -> BarLayer? {
+            let page = pagesByID.values.first { $0.view === view } ?? pagesAwaitingRemoval.first { $0.view === view }
+            return page?.madeBarLayerIfAny
+        }
+        headerBar.crossFade(from: layer(of: outgoing), to: layer(of: incoming), progress: progress)
+    }
 
     /// A page on the stack changed its title, tag or ``Page/canPop``: the model follows (a tag another
     /// page on the stack has is misuse and is not taken), and the bar if it is the visible page.

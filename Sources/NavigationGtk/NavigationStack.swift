@@ -64,8 +64,9 @@ public final class NavigationStack {
     /// Where a page slides to or from.
     public enum SlideEdge: Equatable, Sendable { case left, right, none }
 
-    /// The header bar showing the stack's title, Back button and page bar items. The host window sets
-    /// it as its titlebar.
+    /// The header bar showing Back and, for each page on the stack, the page's ``Page/barLayer`` (its
+    /// title and bar items), the visible page's shown and, while pages change, two cross-fading with the
+    /// slide or the swipe. The host window sets it as its titlebar.
     public let headerBar = HeaderBar()
 
     /// The widget that shows the pages; put it in the window.
@@ -80,8 +81,15 @@ public final class NavigationStack {
     /// The Back button's history menu (see ``showHistoryMenu()``).
     public private(set) lazy var historyMenu = PopupMenu(anchor: backButton)
 
-    /// The bar's title widget (the visible page's title and subtitle).
-    public let titleView = TitleView()
+    /// The bar's title widget: the visible page's ``Page/titleView`` (an empty one, in no bar, with no
+    /// page).
+    public var titleView: TitleView { visiblePage.map { $0.titleView } ?? emptyTitleView }
+    private var emptyTitleView: TitleView {
+        if let madeEmptyTitleView { return madeEmptyTitleView }
+        let made = TitleView()
+        madeEmptyTitleView = made
+        return made
+    }
 
     /// The bar's title label.
     public var titleLabel: Label { titleView.titleLabel }
@@ -100,7 +108,11 @@ public final class NavigationStack {
     public var providesCancel = false
 
     /// The visible page's start button the bar may move into its overflow menu (see ``updateBar()``).
-    var pageMovableStartItem: Widget?
+    var madeEmptyTitleView: TitleView?
+    /// The items each page's layer gets from the stack's host (``addEndBarItemToEveryPage(_:)``): how to
+    /// make them, and those made for each layer in this bar.
+    var hostEndItemMakers: [@MainActor () -> Widget] = []
+    var hostEndItems: [ObjectIdentifier: [Widget]] = [:]
 
     /// The height in pixels of the translucent bar floating over this stack's pages (0 when the bar is
     /// opaque or hidden), as the window hosting the stack measured it at its last layout. Pages whose
@@ -146,12 +158,14 @@ public final class NavigationStack {
         NavigationStyle.loadOnce()
         view.expandsHorizontally = true
         view.expandsVertically = true
-        headerBar.setTitleWidget(titleView)
         headerBar.packStart(backButton)
         backButton.isVisible = false
         backButton.onClicked { [weak self] in self?.goBack() }
         installHistoryMenu()
         installSwipeGestures()
+        view.onSlideChanged = { [weak self] outgoing, incoming, progress in
+            self?.crossFadeBar(from: outgoing, to: incoming, progress: progress)
+        }
         // The window the stack is in going: heard from that window's own `destroy` (a window the toolkit
         // wraps emits it as soon as GTK lets it go; see `Window`), watched from each realize on.
         view.connect("realize") { [weak self] _ in self?.watchRootWindow() }

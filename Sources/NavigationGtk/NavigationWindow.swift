@@ -316,6 +316,11 @@ public final class ModalDialog {
         } else {
             stack.installBackShortcuts(on: window)
         }
+        if presentsRootAlone {
+            // The first page's items stay in its own bar for the dialog's life: the stack's bar never shows it.
+            root.keepsStandaloneBar = true
+            root.showStandaloneBar(leading: closeButton)
+        }
         stack.replace(with: [root], animated: false)
 
         cancelButton.onClicked { [weak self] in self?.requestCancel() }
@@ -359,11 +364,12 @@ public final class ModalDialog {
         completion.whenResolved { _ in handler() }
     }
 
-    /// Puts `item` at the very end of the dialog's bar, on every page (outside the pages' own bar items),
-    /// e.g. a flow's Help.
-    public func addEndBarItem(_ item: Widget) {
-        stack.headerBar.packEnd(item)
-        stack.repackVisiblePageBarItems()  // the page's items go inside it
+    /// Puts an item made by `make` at the very end of the dialog's bar on every page shown in the
+    /// dialog's stack (outside the page's own bar items), e.g. a flow's Help: one item per page, made once
+    /// when the page's part of the bar is, and kept with it (see ``BarLayer``), so it cross-fades with the
+    /// page's other items. A page presented alone (its own bar) gets none.
+    public func addEndBarItem(_ make: @escaping @MainActor () -> Widget) {
+        stack.addEndBarItemToEveryPage(make)
     }
 
     /// Shows the dialog and focuses its first page.
@@ -385,7 +391,10 @@ public final class ModalDialog {
     public func dismiss() {
         guard !isDismissed else { return }
         isDismissed = true
-        if root.isShowingStandaloneBar { root.hideStandaloneBar(removing: closeButton) }  // the page is given back
+        if presentsRootAlone {  // the page is given back, its bar layer free for its next host
+            root.keepsStandaloneBar = false
+            root.hideStandaloneBar(removing: closeButton)
+        }
         stack.replace(with: [], animated: false)
         observations.forEach { $0.cancel() }
         observations = []
@@ -510,7 +519,7 @@ public final class ModalDialog {
             stack.headerBar.isVisible = false
             if !root.isShowingStandaloneBar { root.showStandaloneBar(leading: closeButton) }
         } else {
-            if root.isShowingStandaloneBar { root.hideStandaloneBar(removing: closeButton) }
+            root.standaloneBar.isVisible = false  // its items stay in it (the stack's bar never shows this page)
             stack.headerBar.isVisible = true
         }
     }

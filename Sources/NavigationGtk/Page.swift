@@ -9,10 +9,16 @@ import Navigation
 /// itself: whoever created it (a flow, an app screen) decides what comes next.
 ///
 /// **The standalone bar.** A page has its own `GtkHeaderBar` (``standaloneBar``) at the top of
-/// ``view``, made the first time it is asked for (a page only ever pushed never builds it). The host decides, each time it shows the page, whether that bar is visible: presented
-/// alone (modally) it is, with the page's title and the host's Close or Cancel at the start; pushed onto
-/// a stack it is hidden, and the stack's bar shows the title and Back. The page's own bar items
-/// (``addEndBarItem(_:)``) move to whichever bar is showing.
+/// ``view``, made the first time it is asked for (a page only ever pushed never builds it). The host
+/// decides, each time it shows the page, whether that bar is visible: presented alone (modally) it is,
+/// with the page's title and the host's Close or Cancel at the start; pushed onto a stack it is hidden,
+/// and the stack's bar shows the title and Back.
+///
+/// **Its bar items.** The page's title (``titleView``) and its bar items (``addEndBarItem(_:)``) are
+/// one ``BarLayer``, built once, which the bar showing the page holds for as long as it does: the
+/// stack's bar keeps a layer per page and cross-fades between them, so an item is never taken out of a
+/// bar and put back as pages come and go. It moves only when the page changes host (presented alone
+/// after being pushed, or the other way round).
 ///
 /// Main actor only.
 @MainActor
@@ -63,7 +69,6 @@ open class Page {
     public var standaloneBar: HeaderBar {
         if let madeStandaloneBar { return madeStandaloneBar }
         let bar = HeaderBar()
-        bar.setTitleWidget(standaloneTitle)
         bar.isVisible = false
         view.prepend(bar)
         madeStandaloneBar = bar
@@ -71,15 +76,34 @@ open class Page {
     }
     private var madeStandaloneBar: HeaderBar?
 
-    /// The standalone bar's title widget (title and subtitle); made with the bar (or when asked for).
-    public var standaloneTitle: TitleView {
-        if let madeStandaloneTitle { return madeStandaloneTitle }
+    /// The page's title widget (title and subtitle) in whichever bar shows the page: the middle of its
+    /// ``barLayer``. Made when first asked for.
+    public var titleView: TitleView {
+        if let madeTitleView { return madeTitleView }
         let titleView = TitleView()
         titleView.set(title: title, subtitle: subtitle, minimumCharacters: minimumTitleCharacters)
-        madeStandaloneTitle = titleView
+        madeTitleView = titleView
         return titleView
     }
-    private var madeStandaloneTitle: TitleView?
+    private var madeTitleView: TitleView?
+
+    /// The page's part of the bar showing it: its start items, ``titleView`` and end items, with their
+    /// overflow menu. Built the first time a bar shows the page, then kept (see the type's docs).
+    public var barLayer: BarLayer {
+        if let madeBarLayer { return madeBarLayer }
+        let layer = BarLayer(title: titleView)
+        for item in startBarItems { layer.packStart(item) }
+        for item in endBarItems { layer.packEnd(item) }
+        madeBarLayer = layer
+        return layer
+    }
+    private var madeBarLayer: BarLayer?
+    /// The bar layer if it was built.
+    var madeBarLayerIfAny: BarLayer? { madeBarLayer }
+
+    /// Whether the page keeps its bar layer in its own standalone bar even while on a stack: the first
+    /// page of a dialog that presents it alone (``ModalDialog``), whose stack's bar never shows it.
+    package var keepsStandaloneBar = false
 
     /// Widgets the host puts at the end of the bar showing this page, in order.
     public private(set) var endBarItems: [Widget] = []
@@ -190,9 +214,6 @@ open class Page {
         hiddenFromScreenReaders = hidden
         view.setHiddenFromScreenReaders(hidden)
     }
-    /// The bar that holds the bar items now (a stack's or the standalone one).
-    private weak var barHoldingItems: HeaderBar?
-    private var packedItems: [Widget] = []
 
     /// Creates a page with `title` (and an optional `subtitle`).
     public init(title: String, subtitle: String? = nil) {
@@ -208,20 +229,20 @@ open class Page {
     /// `gtk_header_bar_pack_end`).
     public func addEndBarItem(_ item: Widget) {
         endBarItems.append(item)
-        barItemsDidChange()
+        madeBarLayer?.packEnd(item)
     }
 
     /// Adds `item` at the start of the bar that shows this page, after Back or Close.
     public func addStartBarItem(_ item: Widget) {
         startBarItems.append(item)
-        barItemsDidChange()
+        madeBarLayer?.packStart(item)
     }
 
     /// Removes an item added with ``addStartBarItem(_:)`` or ``addEndBarItem(_:)``.
     public func removeBarItem(_ item: Widget) {
         startBarItems.removeAll { $0 === item }
         endBarItems.removeAll { $0 === item }
-        barItemsDidChange()
+        madeBarLayer?.remove(item)
     }
 
     /// Whether the standalone bar is showing (the page is presented alone).
@@ -230,52 +251,26 @@ open class Page {
     // MARK: - Host side
 
     /// Shows the standalone bar with `leading` (the host's Close or Cancel) at its start and the page's
-    /// bar items; used by hosts that present the page alone.
+    /// bar layer in it (taken from a stack's bar if one held it); used by hosts that present the page alone.
     public func showStandaloneBar(leading: Widget?) {
-        if let leading { standaloneBar.packStart(leading) }
-        packBarItems(into: standaloneBar)
-        standaloneBar.isVisible = true
+        let bar = standaloneBar
+        if let leading, !bar.holds(leading) { bar.packStart(leading) }
+        bar.addLayer(barLayer)
+        bar.showLayer(barLayer)
+        bar.isVisible = true
     }
 
     /// Hides the standalone bar (the page is pushed on a stack whose bar shows its title and Back);
-    /// `leading` is removed from it if it was put there.
+    /// `leading` is removed from it if it was put there. The page's bar layer stays in it until a stack's
+    /// bar takes it.
     public func hideStandaloneBar(removing leading: Widget?) {
         guard let bar = madeStandaloneBar else { return }  // never shown: nothing to hide
-        if let leading, bar.contains(leading.widget) { bar.remove(leading) }
-        if barHoldingItems === bar { unpackBarItems() }
+        if let leading, bar.holds(leading) { bar.remove(leading) }
         bar.isVisible = false
     }
 
-    /// Packs the bar items into `bar` (start items after what is already at its start), taking them
-    /// from any bar that held them.
-    func packBarItems(into bar: HeaderBar) {
-        bar.performUpdates {
-            unpackBarItems()
-            for item in startBarItems { bar.packStart(item) }
-            for item in endBarItems { bar.packEnd(item) }
-        }
-        packedItems = startBarItems + endBarItems
-        barHoldingItems = bar
-    }
-
-    /// Takes the bar items out of the bar holding them.
-    func unpackBarItems() {
-        if let bar = barHoldingItems {
-            bar.performUpdates {
-                for item in packedItems where bar.holds(item) { bar.remove(item) }  // also from its overflow menu
-            }
-        }
-        packedItems = []
-        barHoldingItems = nil
-    }
-
-    private func barItemsDidChange() {
-        guard let bar = barHoldingItems else { return }
-        packBarItems(into: bar)
-    }
-
     private func titleDidChange(_ property: Property) {
-        madeStandaloneTitle?.set(title: title, subtitle: subtitle, minimumCharacters: minimumTitleCharacters)
+        madeTitleView?.set(title: title, subtitle: subtitle, minimumCharacters: minimumTitleCharacters)
         propertyDidChange(property)
     }
 }

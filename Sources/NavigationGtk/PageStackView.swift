@@ -58,6 +58,16 @@ public final class PageStackView: Widget {
             }))
     }
 
+    /// Called when a slide starts, moves or ends, with the page going out, the page coming in (as the
+    /// change has them: for a pop the moving one goes out) and how far it has gone (nil: it ended). The
+    /// stack cross-fades its bar's layers by it.
+    var onSlideChanged: (@MainActor (_ outgoing: Widget, _ incoming: Widget, _ progress: Double?) -> Void)?
+
+    private func reportSlide(_ slide: Slide, ended: Bool = false) {
+        let (outgoing, incoming) = slide.kind == .push ? (slide.still, slide.moving) : (slide.moving, slide.still)
+        onSlideChanged?(outgoing, incoming, ended ? nil : slide.progress)
+    }
+
     /// The name of the page shown (the page's id), or nil when there is none.
     public var visibleChildName: String? {
         guard let visibleChild else { return nil }
@@ -118,6 +128,7 @@ public final class PageStackView: Widget {
         // bounds (content scrolled under the translucent bar above it, a bar's shadow).
         gtk_widget_set_overflow(widget, GTK_OVERFLOW_HIDDEN)
         gtk_widget_queue_allocate(widget)
+        if let slide { reportSlide(slide) }
     }
 
     /// Moves the slide to `progress` (0 … 1, a little past either end while a spring overshoots).
@@ -125,6 +136,7 @@ public final class PageStackView: Widget {
         guard slide != nil else { return }
         slide?.progress = progress
         gtk_widget_queue_allocate(widget)
+        if let slide { reportSlide(slide) }
     }
 
     /// Ends the slide: only the shown child stays.
@@ -137,6 +149,7 @@ public final class PageStackView: Widget {
             gtk_widget_set_child_visible(page.widget, 0)
         }
         gtk_widget_queue_allocate(widget)
+        reportSlide(ended, ended: true)
     }
 
     /// Every page laid out gets the whole area; the sliding one is moved along the edge.

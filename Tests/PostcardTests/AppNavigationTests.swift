@@ -514,8 +514,8 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             let presented = app.presentedMessage!
             let detail = presented.root as! PhotoDetailPage
             XCTAssertTrue(detail.isShowingStandaloneBar)
-            XCTAssertEqual(detail.standaloneTitle.titleLabel.text, "Message")
-            XCTAssertEqual(detail.standaloneTitle.subtitleLabel.text, "to Ada Lovelace")
+            XCTAssertEqual(detail.titleView.titleLabel.text, "Message")
+            XCTAssertEqual(detail.titleView.subtitleLabel.text, "to Ada Lovelace")
             XCTAssertTrue(presented.closeButton.isMapped)
             XCTAssertTrue(presented.window.isModal)
             presented.closeButton.activate()
@@ -741,7 +741,7 @@ extension AppNavigationTests {
             toastButton("View", in: app)!.activate()
             spin(until: { app.presentedMessage?.window.isMapped == true }, "View opens the message")
             let detail = try XCTUnwrap(app.presentedMessage?.root as? PhotoDetailPage)
-            XCTAssertEqual(detail.standaloneTitle.subtitleLabel.text, "to Grace Hopper")
+            XCTAssertEqual(detail.titleView.subtitleLabel.text, "to Grace Hopper")
             app.presentedMessage?.closeButton.activate()
             spin(until: { app.presentedMessage == nil }, "closed")
         }

@@ -91,7 +91,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
             let dialog = self.dialog!
             let camera = dialog.stack.visiblePage as! CameraPage
             XCTAssertTrue(camera.isShowingStandaloneBar, "presented alone: its own bar")
-            XCTAssertEqual(camera.standaloneTitle.titleLabel.text, "Quick Snap")
+            XCTAssertEqual(camera.titleView.titleLabel.text, "Quick Snap")
             XCTAssertTrue(camera.standaloneBar.contains(dialog.closeButton.widget), "Close at the start of its own bar")
             XCTAssertTrue(dialog.closeButton.isMapped)
             XCTAssertFalse(dialog.stack.headerBar.isVisible, "no second bar")

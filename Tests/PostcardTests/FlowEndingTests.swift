@@ -252,7 +252,7 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(cancel?.hasAccessibleLabel("Cancel") ?? false)
             XCTAssertTrue(stack.backButton.isVisible)
             let page = chooseFirstPhoto(run)
-            XCTAssertNotNil(findButton(labeled: "Cancel", in: stack.headerBar), "the same Cancel on page 2")
+            XCTAssertNotNil(findButton(labeled: "Cancel", in: stack.headerBar), "a Cancel on page 2 too")
             page.commentView.text = "A reply"
             postWhenReady(page)
             expectEndedOnce(run, .posted(CommentedPhoto(photo: Photo(path: page.photo.path), comment: "A reply")))

@@ -211,7 +211,7 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
             let scanner = try XCTUnwrap(app.presentScanner())
             spin(until: { scanner.view.isMapped }, "Scan a Code presented")
             XCTAssertTrue(scanner.isShowingStandaloneBar, "presented alone: its own bar")
-            XCTAssertEqual(scanner.standaloneTitle.titleLabel.text, "Scan a Code")
+            XCTAssertEqual(scanner.titleView.titleLabel.text, "Scan a Code")
             spin(until: { if case .read = scanner.state { true } else { false } }, timeout: 20, "the text read")
             XCTAssertEqual(scanner.resultTitle.text, "Text")
             XCTAssertEqual(scanner.resultText.text, "Just some words", "other text is shown")

@@ -193,7 +193,7 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             let guide = presented.root as! WebPage
             XCTAssertTrue(guide.isShowingStandaloneBar, "its own bar")
             XCTAssertTrue(guide.standaloneBar.contains(presented.closeButton.widget), "with Close")
-            XCTAssertEqual(guide.standaloneTitle.titleLabel.text, "Guide")
+            XCTAssertEqual(guide.titleView.titleLabel.text, "Guide")
             waitUntilLoaded(guide, "the guide section")
             XCTAssertEqual(guide.appliedInset, 0, "an opaque bar: no inset")
             XCTAssertEqual(evaluate("getComputedStyle(document.documentElement).paddingTop", in: guide), "\"0px\"")
@@ -294,7 +294,7 @@ extension HeaderBar {
             var current = node
             while let widget = current {
                 let wrapped = Widget.widget(wrapping: UnsafeMutableRawPointer(widget))
-                if String(cString: navgtk_type_name_of(widget)) == "GtkButton", wrapped.hasAccessibleLabel(name) { return wrapped }
+                if String(cString: navgtk_type_name_of(widget)) == "GtkButton", wrapped.hasAccessibleLabel(name), gtk_widget_is_drawable(widget) != 0 { return wrapped }
                 if let found = search(gtk_widget_get_first_child(widget)) { return found }
                 current = gtk_widget_get_next_sibling(widget)
             }

@@ -159,13 +159,14 @@ public final class CommentedPhotoFlow<Output: Sendable> {
         if case .addComment(let photo, _) = startPage { showCommentPage(for: photo) }
     }
 
-    /// **Help** at the end of the dialog's bar (on every page above the first; Quick Snap's camera shows
-    /// its own bar) and F1 anywhere in the dialog.
+    /// **Help** at the end of the dialog's bar (one on every page above the first, kept with that page's
+    /// part of the bar; Quick Snap's camera shows its own bar) and F1 anywhere in the dialog.
     private func addHelp(to dialog: ModalDialog) {
-        let button = Button(iconName: "help-browser-symbolic", accessibleLabel: localized("Help"))
-        button.onClicked { [weak self] in self?.showHelp() }
-        dialog.addEndBarItem(button)
-        helpButton = button
+        dialog.addEndBarItem { [weak self] in
+            let button = Button(iconName: "help-browser-symbolic", accessibleLabel: localized("Help"))
+            button.onClicked { [weak self] in self?.showHelp() }
+            return button
+        }
         let keys = KeyController()
         keys.onKeyPressed { [weak self, weak dialog] keyval, _ in
             guard keyval == KeyValue.f1, let self, let dialog, !dialog.isCovered else { return false }
@@ -174,9 +175,6 @@ public final class CommentedPhotoFlow<Output: Sendable> {
         }
         dialog.keyTarget.addController(keys)
     }
-
-    /// The Help button in the dialog's bar, when the flow has help and runs modally.
-    public private(set) var helpButton: Button?
 
     private func showHelp() {
         guard let page = host?.stack.visiblePage, !completion.isResolved else { return }
