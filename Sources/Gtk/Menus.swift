@@ -38,8 +38,8 @@ public final class MenuButton: Widget {
         setAccessibleLabel(accessibleLabel)
         tooltip = accessibleLabel
         // The popover is made when the menu is about to show (GtkMenuButton's create-popup function),
-        // not before: making a GtkPopoverMenu from the model is most of what re-packing the button costs
-        // (it is re-packed on every Back to a page that has it), and most packings never open the menu.
+        // not before: making a GtkPopoverMenu from the model is most of what the button costs, and most
+        // menu buttons in pages' bars are never opened.
         let model = MenuModelBox(menu)
         gtk_menu_button_set_create_popup_func(opaque, { button, data in
             guard let button, let data else { return }
@@ -50,11 +50,6 @@ public final class MenuButton: Widget {
             if let data { Unmanaged<MenuModelBox>.fromOpaque(data).release() }
         })
         model.owner = self
-        // Taken out of a bar and put back (a bar's overflow menu when the next page is shown), the
-        // button's popover showed every item insensitive in GTK 4.8: its items did not find their actions
-        // again. So the popover is dropped each time the button is realized again; the next opening
-        // makes a new one, which finds them.
-        connect("realize") { [weak self] _ in self?.dropPopover() }
     }
 
     /// The menu model, for the create-popup function (which may outlive this wrapper with the widget).
@@ -71,10 +66,11 @@ public final class MenuButton: Widget {
 
     /// Drops the popover unless it is open; the next opening makes a new one (the create-popup function).
     ///
-    /// Also after each time the menu has closed: GTK 4.8's menu items set their accessible role again
-    /// when their button is put in a bar again (a navigation stack does that on every Back), which GTK
-    /// refuses with a critical once a screen reader has read them; a popover never shown since has
-    /// nothing read. A workaround for GTK 4.8 (Debian 12), the only GTK it was seen on; no newer GTK was
+    /// After each time the menu has closed: GTK 4.8's menu items set their accessible role again when
+    /// their button is put in a widget tree again, which GTK refuses with a critical once a screen reader
+    /// has read them; a popover never shown since has nothing read. A navigation stack's bar no longer
+    /// moves its items on every Back (each page's items stay in its ``BarLayer``), but a page's layer still
+    /// moves when the page changes host (presented alone, then pushed), so this stays. A workaround for GTK 4.8 (Debian 12), the only GTK it was seen on; no newer GTK was
     /// at hand to find the release that needs it no more: try one popover on GTK 4.10 or later (the
     /// accessibility code was reworked after 4.8) with a screen reader reading the menu, and drop this if
     /// no critical comes.

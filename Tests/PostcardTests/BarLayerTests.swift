@@ -144,6 +144,152 @@ final class BarLayerTests: GtkTestCase, @unchecked Sendable {  // XCTestCase is 
             window.window.destroy()
         }
     }
+
+    /// A menu button among a page's bar items keeps working after every Back without its popover being
+    /// made anew when it is realized again (the workaround the re-packing bar needed, gone): its items
+    /// are sensitive and run their handlers each time the menu opens.
+    func testAMenuInAPagesBarWorksAfterEveryBack() {
+        onMain {
+            let counter = LifeCounter()
+            let first = CountedPage("First", counter: counter), second = CountedPage("Second", counter: counter)
+            let menu = MenuButton(iconName: "open-menu-symbolic", accessibleLabel: "Main Menu")
+            var chosen = 0
+            menu.addItem("Do It") { chosen += 1 }
+            first.addEndBarItem(menu)
+            let window = NavigationWindow(root: first, width: 640, height: 480)
+            show(window.window)
+            let stack = window.stack
+            for round in 1...3 {
+                spin(until: { menu.isMapped && !stack.view.isTransitionRunning }, "the menu button shown, round \(round)")
+                menu.openMenu()
+                spin(until: { menu.menuPopover?.isMapped == true }, "the menu open, round \(round)")
+                let items = modelButtons(in: menu.menuPopover!.widget)
+                XCTAssertEqual(items.count, 1, "one item, round \(round)")
+                XCTAssertTrue(items.allSatisfy { gtk_widget_is_sensitive($0) != 0 }, "its item is sensitive, round \(round)")
+                if let item = items.first { gtk_widget_activate(item) }
+                spin(until: { chosen == round && !menu.isMenuOpen }, "the item chosen, round \(round)")
+                _ = stack.push(second)
+                spin(until: { !stack.view.isTransitionRunning && !menu.isMapped }, "pushed, round \(round)")
+                _ = stack.pop()
+            }
+            window.window.destroy()
+        }
+    }
+
+    /// In a 360-pixel bar short of room, the next page's part of the bar shows with as many items in
+    /// its More as the page before had, in the change's own turn of the main loop: no page's items are
+    /// taken out and put back, so nothing needs batching (`HeaderBar.performUpdates`, gone) to keep the
+    /// bar from showing every button for a frame.
+    func testANarrowBarShowsTheNextPageWithItsOverflowAtOnce() {
+        onMain {
+            let counter = LifeCounter()
+            @MainActor func crowded(_ title: String) -> CountedPage {
+                let page = CountedPage(title, counter: counter)
+                for name in ["Share", "Copy Link", "Report"] { page.addEndBarItem(Button(label: "\(name) \(title)")) }
+                return page
+            }
+            let first = crowded("First Page Title"), second = crowded("Second Page Title")
+            let window = NavigationWindow(root: first, width: 360, height: 480)
+            show(window.window)
+            let bar = window.stack.headerBar
+            spin(until: { bar.overflowCount >= 1 }, "the first page's buttons in More")
+            var inMore = -1, steady = 0
+            spin(until: {
+                steady = bar.overflowCount == inMore ? steady + 1 : 0
+                inMore = bar.overflowCount
+                return steady >= 30  // the same for 30 turns, more than one 100 ms second look
+            }, "More settled")
+            spin(for: 0.3)
+            inMore = bar.overflowCount
+            _ = window.stack.push(second)
+            XCTAssertTrue(bar.currentLayer === second.barLayer)
+            XCTAssertEqual(second.barLayer.overflowCount, inMore, "as many in More at once")
+            let shown = second.endBarItems.filter(\.isVisible).count
+            XCTAssertEqual(shown, 3 - min(3, inMore), "the moved ones hidden from the first frame")
+            spin(until: { !window.stack.view.isTransitionRunning }, "pushed")
+            window.window.destroy()
+        }
+    }
+
+    /// 2,000 random pushes, pops, swipes back (completed or not), More and history-menu opens, at 360
+    /// and at 1280 px, not waiting for transitions to end: no warning or critical (they fail the test),
+    /// the bar shows exactly the visible page's layer at rest, and when the window goes no page is left.
+    func testTwoThousandRandomActionsLeaveNoCriticalAndNoPage() {
+        onMain {
+            var random = SystemRandomNumberGenerator()
+            var seed = UInt64.random(in: 0..<UInt64.max, using: &random)
+            if let fixed = ProcessInfo.processInfo.environment["POSTCARD_SOAK_SEED"].flatMap(UInt64.init) { seed = fixed }
+            var generator = StressTests.Random(state: seed)
+            let counter = LifeCounter()
+            for width: Int32 in [360, 1280] {
+                var made = 0
+                @MainActor func makePage() -> CountedPage {
+                    made += 1
+                    let page = CountedPage("Page \(made) of the soak", counter: counter)
+                    for name in ["Share", "Edit", "Report"].prefix(Int.random(in: 0...3, using: &generator)) {
+                        page.addEndBarItem(Button(label: name))
+                    }
+                    if Bool.random(using: &generator) { page.addStartBarItem(Button(label: "Cancel")) }
+                    return page
+                }
+                let window = NavigationWindow(root: makePage(), width: width, height: 600)
+                show(window.window)
+                let stack = window.stack
+                for step in 0..<1_000 {
+                    let action = Int.random(in: 0..<10, using: &generator)
+                    switch action {
+                    case 0...3:
+                        _ = stack.push(makePage())
+                    case 4, 5:
+                        _ = stack.pop()
+                    case 6:
+                        if stack.beginSwipeBack() {
+                            stack.updateSwipeBack(progress: Double.random(in: 0...1, using: &generator))
+                            spin(for: 0.01)
+                            stack.endSwipeBack(commit: Bool.random(using: &generator),
+                                               velocity: Double.random(in: -3...3, using: &generator))
+                        }
+                    case 7:
+                        let more = stack.headerBar.moreButton
+                        if more.isMapped {
+                            more.openMenu()
+                            spin(for: 0.02)
+                            more.closeMenu()
+                        }
+                    case 8:
+                        stack.showHistoryMenu()
+                        spin(for: 0.02)
+                        stack.historyMenu.popdown()
+                    default:
+                        if stack.pages.count > 3, Bool.random(using: &generator) { _ = stack.pop(to: stack.pages[1]) }
+                    }
+                    spin(for: Double.random(in: 0.001...0.03, using: &generator))
+                    if step % 100 == 99 {
+                        spin(until: { !stack.view.isTransitionRunning && !stack.isSwipingBack }, "at rest (seed \(seed), step \(step))")
+                        let shown = stack.headerBar.layers.filter { $0.title.isVisible }
+                        XCTAssertTrue(shown.count == 1 && shown.first === stack.visiblePage?.barLayer,
+                                      "only the visible page's layer at rest (seed \(seed), \(width) px, step \(step))")
+                        XCTAssertEqual(stack.headerBar.layers.count, stack.pages.count,
+                                       "a layer per page on the stack (seed \(seed), \(width) px, step \(step))")
+                    }
+                }
+                window.window.destroy()
+                spin(until: { counter.pagesAlive == 0 }, "no page left after the window at \(width) px (seed \(seed))")
+            }
+        }
+    }
+
+    @MainActor
+    private func modelButtons(in root: UnsafeMutablePointer<GtkWidget>) -> [UnsafeMutablePointer<GtkWidget>] {
+        var found: [UnsafeMutablePointer<GtkWidget>] = []
+        if String(cString: navgtk_type_name_of(root)) == "GtkModelButton" { found.append(root) }
+        var child = gtk_widget_get_first_child(root)
+        while let current = child {
+            found += modelButtons(in: current)
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return found
+    }
 }
 
 private extension UnsafeMutablePointer where Pointee == GtkWidget {
@@ -155,3 +301,6 @@ private extension Widget {
     /// Whether the layer part holding this item takes pointer input.
     @MainActor var canTargetInBar: Bool { parentWidget.map { gtk_widget_get_can_target($0) != 0 } ?? false }
 }
+
+/// The stress tests' SplitMix64, as a generator the standard library's `random(in:using:)` takes.
+extension StressTests.Random: RandomNumberGenerator {}
