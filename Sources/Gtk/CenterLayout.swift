@@ -5,7 +5,9 @@
 public enum CenterLayout {
     /// A child's minimum and natural width in pixels.
     public struct Size: Equatable, Sendable {
+        /// The narrowest it can be, in pixels.
         public var minimum: Int32
+        /// The width it would like, in pixels.
         public var natural: Int32
         /// Creates a size.
         public init(minimum: Int32, natural: Int32) {
@@ -28,7 +30,9 @@ public enum CenterLayout {
 
     /// A child's place: where it starts from the row's left edge and how wide it is, in pixels.
     public struct Span: Equatable, Sendable {
+        /// Where it starts, in pixels from the row's left edge.
         public var position: Int32
+        /// How wide it is, in pixels.
         public var size: Int32
         /// Creates a span.
         public init(_ position: Int32, _ size: Int32) {

@@ -35,21 +35,7 @@ public final class PageStackView: Widget {
             nil,
             { widget, orientation, forSize, minimum, natural, minimumBaseline, naturalBaseline in
                 // The largest of the pages laid out now (the shown one, and the other while sliding).
-                var largestMinimum: Int32 = 0, largestNatural: Int32 = 0
-                var child = widget.flatMap { gtk_widget_get_first_child($0) }
-                while let current = child {
-                    if gtk_widget_should_layout(current) != 0 {
-                        var childMinimum: Int32 = 0, childNatural: Int32 = 0
-                        gtk_widget_measure(current, orientation, forSize, &childMinimum, &childNatural, nil, nil)
-                        largestMinimum = max(largestMinimum, childMinimum)
-                        largestNatural = max(largestNatural, childNatural)
-                    }
-                    child = gtk_widget_get_next_sibling(current)
-                }
-                minimum?.pointee = largestMinimum
-                natural?.pointee = largestNatural
-                minimumBaseline?.pointee = -1
-                naturalBaseline?.pointee = -1
+                measureLargestChild(of: widget, orientation, forSize, minimum, natural, minimumBaseline, naturalBaseline)
             },
             { widget, width, height, baseline in
                 guard let widget else { return }

@@ -160,6 +160,8 @@ public enum ReviewGallery {
                      caption: "Says what was asked for and that it may have been deleted, with the link; Back to My Profile."),
         ReviewScreen(name: "comments", screen: "Comments", state: "a post's comments, no replies",
                      caption: "Reply with a Photo is easy to find; the empty state is not alarming."),
+        ReviewScreen(name: "swiping-back", screen: "Comments", state: "a swipe back held at 40 %, over the post",
+                     caption: "Comments follows the finger over the post below; the bar shows both pages' titles and items cross-fading (Reply fading out, Copy Link and Comments fading in)."),
         ReviewScreen(name: "back-history-menu", screen: "Comments", state: "Back's history menu open",
                      caption: "Every page below, nearest first, by title; the menu points at Back."),
         ReviewScreen(name: "comments-with-reply", screen: "Comments", state: "after a reply",

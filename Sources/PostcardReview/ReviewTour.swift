@@ -290,6 +290,15 @@ private final class Tour {
                 stack.historyMenu.popdown()
                 try await waitUntil("the history menu closed") { !stack.historyMenu.isOpen }
             }
+        case "swipe-back":
+            // Held where it is until end-swipe: every style and direction is saved mid-swipe.
+            guard let progress = Double(try value(0)), stack.beginSwipeBack() else {
+                throw ReviewError(message: "review swipe-back: no swipe back from \(stack.visiblePage?.title ?? "nothing")")
+            }
+            stack.updateSwipeBack(progress: progress)
+        case "end-swipe":
+            stack.endSwipeBack(commit: false)
+            try await waitUntil("the swipe gone back") { !stack.isSwipingBack && stack.transition == .idle }
         case "add-post":
             let post = try app.store.addNow(photo: Photo(path: app.library.directory.appending(try value(0))), comment: try value(1),
                                             author: Identity.localID, profile: Identity.localID)
