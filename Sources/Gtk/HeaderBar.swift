@@ -130,7 +130,6 @@ public final class HeaderBar: Widget {
     /// Either may be nil (a page without a layer in this bar): the other fades alone.
     public func crossFade(from: BarLayer?, to: BarLayer?, progress: Double) {
         let from = from?.bar === self ? from : nil, to = to?.bar === self ? to : nil
-        if let fade, fade.from !== from || fade.to !== to { showOnly(nil, keeping: [from, to]) }
         fade = (from, to, progress)
         let amount = min(1, max(0, progress))
         for layer in layers {
@@ -156,9 +155,9 @@ public final class HeaderBar: Widget {
         currentLayer?.arrange()
     }
 
-    private func showOnly(_ layer: BarLayer?, keeping: [BarLayer?] = []) {
+    private func showOnly(_ layer: BarLayer?) {
         for other in layers {
-            let shown = other === layer || keeping.contains { $0 === other }
+            let shown = other === layer
             for part in other.widgets {
                 part.isVisible = shown
                 gtk_widget_set_opacity(part.widget, 1)
