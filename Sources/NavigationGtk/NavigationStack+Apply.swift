@@ -287,8 +287,17 @@ extension NavigationStack {
 
     func updateBar() {
         let page = visiblePage
-        backButton.isVisible = state.canUserGoBack
-        backButton.tooltip = state.previous?.title
+        // The tooltip names the page Back goes to. Set only when it changes, and while the button is
+        // hidden when it is about to show: GTK asks the X server where the pointer is whenever a visible
+        // widget's tooltip is set (a round trip in every push and pop).
+        let tooltip = state.previous?.title
+        if state.canUserGoBack {
+            if backButton.tooltip != tooltip { backButton.tooltip = tooltip }  // no round trip while hidden
+            backButton.isVisible = true
+        } else {
+            backButton.isVisible = false
+            if backButton.tooltip != tooltip { backButton.tooltip = tooltip }
+        }
         let title = state.top?.title ?? ""
         if title != lastTitle {
             lastTitle = title
