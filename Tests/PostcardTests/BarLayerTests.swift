@@ -263,7 +263,7 @@ final class BarLayerTests: GtkTestCase, @unchecked Sendable {  // XCTestCase is 
                     default:
                         if stack.pages.count > 3, Bool.random(using: &generator) { _ = stack.pop(to: stack.pages[1]) }
                     }
-                    spin(for: Double.random(in: 0.001...0.03, using: &generator))
+                    spin(for: Double.random(in: 0.001...0.012, using: &generator))
                     if step % 100 == 99 {
                         spin(until: { !stack.view.isTransitionRunning && !stack.isSwipingBack }, "at rest (seed \(seed), step \(step))")
                         let shown = stack.headerBar.layers.filter { $0.title.isVisible }
