@@ -158,11 +158,14 @@ public final class BarLayer {
         let start = movableStart
         let startMoved = overflowCount > movable.count && start != nil
         if isCurrent, let bar {
-            // The bar keeps what its layers hid at the start: a layer shown next gives back what it does not hide.
-            for hidden in bar.hiddenStartItems where hidden !== start?.item || !startMoved {
-                hidden.isVisible = true
+            // The bar keeps what its layers hid at the start. The current layer gives back what it does not
+            // hide now — the bar's own item, or its own — but not another layer's own item, which stays
+            // hidden in that layer (fading out, or until it is shown again and decides).
+            let givenBack = bar.hiddenStartItems.filter { hidden in
+                (hidden !== start?.item || !startMoved) && !bar.layers.contains { $0 !== self && $0.holds(hidden) }
             }
-            bar.hiddenStartItems.removeAll { $0 !== start?.item || !startMoved }
+            for hidden in givenBack { hidden.isVisible = true }
+            bar.hiddenStartItems.removeAll { hidden in givenBack.contains { $0 === hidden } }
             if startMoved, let item = start?.item, item.isVisible {
                 item.isVisible = false
                 bar.hiddenStartItems.append(item)

@@ -112,6 +112,9 @@ public final class HeaderBar: Widget {
         if fade?.from === layer || fade?.to === layer { endCrossFade() }
         for part in layer.widgets { gtk_widget_unparent(part.widget) }
         layer.bar = nil
+        // A start item it hid goes with it as it was before (shown, should the page be shown again elsewhere).
+        for hidden in hiddenStartItems where layer.holds(hidden) { hidden.isVisible = true }
+        hiddenStartItems.removeAll { layer.holds($0) }
     }
 
     /// Shows `layer` (added with ``addLayer(_:)``; nil for none) and no other, unless a cross-fade is in

@@ -211,6 +211,41 @@ final class BarLayerTests: GtkTestCase, @unchecked Sendable {  // XCTestCase is 
         }
     }
 
+    /// A page whose own Cancel is in More at 360 px keeps it there while the next page slides in over
+    /// it (the layer fading out is not rearranged), and has it in More again when it is shown again.
+    func testALayersHiddenCancelStaysHiddenWhileItFadesOut() {
+        onMain {
+            let counter = LifeCounter()
+            @MainActor func crowded(_ title: String) -> (CountedPage, Button) {
+                let page = CountedPage(title, counter: counter)
+                let cancel = Button(label: "Cancel")
+                page.addStartBarItem(cancel)
+                for name in ["Share", "Copy Link", "Report"] { page.addEndBarItem(Button(label: name)) }
+                return (page, cancel)
+            }
+            let root = CountedPage("Root", counter: counter)
+            let (first, firstCancel) = crowded("A Very Long First Page Title That Cannot Fit Here")
+            let (second, _) = crowded("A Very Long Second Page Title That Cannot Fit Here")
+            let window = NavigationWindow(root: root, width: 360, height: 480)
+            show(window.window)
+            let stack = window.stack
+            _ = stack.push(first)
+            spin(until: { !firstCancel.isVisible && first.barLayer.moreButton.itemLabels.contains("Cancel") },
+                 "the first page's Cancel in More")
+            _ = stack.push(second)
+            XCTAssertTrue(stack.view.isTransitionRunning, "sliding")
+            XCTAssertFalse(firstCancel.isVisible, "the first page's Cancel stays in More while its layer fades out")
+            spin(until: { !stack.view.isTransitionRunning }, "pushed")
+            XCTAssertFalse(firstCancel.isVisible, "and after")
+            _ = stack.pop()
+            spin(until: { !stack.view.isTransitionRunning }, "back")
+            spin(for: 0.3)
+            XCTAssertFalse(firstCancel.isVisible, "in More again on its page")
+            XCTAssertTrue(first.barLayer.moreButton.itemLabels.contains("Cancel"))
+            window.window.destroy()
+        }
+    }
+
     /// 2,000 random pushes, pops, swipes back (completed or not), More and history-menu opens, at 360
     /// and at 1280 px, not waiting for transitions to end: no warning or critical (they fail the test),
     /// the bar shows exactly the visible page's layer at rest, and when the window goes no page is left.
