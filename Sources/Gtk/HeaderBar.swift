@@ -207,10 +207,8 @@ public final class HeaderBar: Widget {
     private func ownItemWidths(in centre: UnsafeMutablePointer<GtkWidget>, besides area: UnsafeMutablePointer<GtkWidget>)
         -> (start: CenterLayout.Size, end: CenterLayout.Size) {
         func measured(_ box: UnsafeMutablePointer<GtkWidget>?) -> CenterLayout.Size {
-            guard let box, box != area, gtk_widget_should_layout(box) != 0 else { return .zero }
-            var minimum: Int32 = 0, natural: Int32 = 0
-            gtk_widget_measure(box, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
-            return CenterLayout.Size(minimum: minimum, natural: natural)
+            guard let box, box != area else { return .zero }
+            return Self.measure(box)
         }
         return (measured(gtk_widget_get_first_child(centre)), measured(gtk_widget_get_last_child(centre)))
     }
@@ -220,9 +218,7 @@ public final class HeaderBar: Widget {
     /// of the end side, both sides and the title placed as the centre box's `GtkCenterLayout` places them.
     private func place(_ layer: BarLayer, size: Int32, own: (start: CenterLayout.Size, end: CenterLayout.Size), rightToLeft: Bool)
         -> (startBox: CenterLayout.Span, title: CenterLayout.Span, endBox: CenterLayout.Span) {
-        let pageStart = Self.measure(layer.startBox), pageEnd = Self.measure(layer.endBox), title = Self.measure(layer.title)
-        let start = own.start.joined(with: pageStart, spacing: Self.itemSpacing)
-        let end = pageEnd.joined(with: own.end, spacing: Self.itemSpacing)
+        let (pageStart, title, pageEnd, start, end) = sides(of: layer, own: own)
         let spans = CenterLayout.place(size: size, spacing: Self.itemSpacing, start: start, center: title, centerExpands: true,
                                        end: end, rightToLeft: rightToLeft)
         let pageStartWidth = pageStart.isEmpty ? 0 : max(0, spans.start.size - own.start.natural - (own.start.isEmpty ? 0 : Self.itemSpacing))
@@ -235,10 +231,21 @@ public final class HeaderBar: Widget {
         return (startBox, spans.center, endBox)
     }
 
-    fileprivate static func measure(_ part: Widget) -> CenterLayout.Size {
-        guard gtk_widget_should_layout(part.widget) != 0 else { return .zero }
+    /// `layer`'s parts' widths, and the bar's two sides with them: its own start items then the layer's,
+    /// the layer's end items then its own.
+    private func sides(of layer: BarLayer, own: (start: CenterLayout.Size, end: CenterLayout.Size))
+        -> (pageStart: CenterLayout.Size, title: CenterLayout.Size, pageEnd: CenterLayout.Size,
+            start: CenterLayout.Size, end: CenterLayout.Size) {
+        let pageStart = Self.measure(layer.startBox.widget), pageEnd = Self.measure(layer.endBox.widget)
+        return (pageStart, Self.measure(layer.title.widget), pageEnd,
+                own.start.joined(with: pageStart, spacing: Self.itemSpacing), pageEnd.joined(with: own.end, spacing: Self.itemSpacing))
+    }
+
+    /// A widget's minimum and natural width (zero when it is not laid out).
+    fileprivate static func measure(_ widget: UnsafeMutablePointer<GtkWidget>) -> CenterLayout.Size {
+        guard gtk_widget_should_layout(widget) != 0 else { return .zero }
         var minimum: Int32 = 0, natural: Int32 = 0
-        gtk_widget_measure(part.widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+        gtk_widget_measure(widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
         return CenterLayout.Size(minimum: minimum, natural: natural)
     }
 
@@ -260,9 +267,7 @@ public final class HeaderBar: Widget {
         }
         let own = gtk_widget_get_parent(area).map { ownItemWidths(in: $0, besides: area) } ?? (.zero, .zero)
         for layer in layers where layer.title.isVisible {
-            let pageStart = Self.measure(layer.startBox), pageEnd = Self.measure(layer.endBox), title = Self.measure(layer.title)
-            let start = own.start.joined(with: pageStart, spacing: Self.itemSpacing)
-            let end = pageEnd.joined(with: own.end, spacing: Self.itemSpacing)
+            let (_, title, _, start, end) = sides(of: layer, own: own)
             minimum = max(minimum, start.minimum - own.start.minimum + title.minimum + end.minimum - own.end.minimum)
             natural = max(natural, title.natural + 2 * max(start.natural, end.natural) - 2 * max(own.start.natural, own.end.natural))
         }
