@@ -220,7 +220,13 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
       the report of 2 December 2026 (evening) the C pages were not hidden from screen readers, which the
       app's stack does on every push and pop (1.64× to 1.73× against that baseline, three pairs). It runs before each of three runs of the app's measurement (the first with the
       cycles, the other two without): the ratio is the first pair's, and the three pairs' ratios say what
-      the noise is.
+      the noise is. Where a pop's time goes (perf, 5 December 2026, 113 samples inside the click on
+      Back): moving the keyboard focus back to My Profile's New Post 37 %, mapping My Profile 17 % — the
+      work the C stack does in `gtk_stack_set_visible_child` (300–580 µs, timed in C: it moves focus
+      the same way) —, the bar's cross-fade starting (the incoming layer shown) 9 %, My Profile shown
+      to screen readers again 10 %, the window title and the stack's observers (lifecycle, router,
+      events) about 20 %. Nothing is re-packed; what the app does beyond C is its observers and the
+      cross-fade.
     - *The app's own work per frame*: after GTK's layout phase in each frame (the frame clock's `layout`,
       connected after GTK's own handler) the measurement snapshots the window (`gtk_widget_paintable_new`,
       `gdk_paintable_snapshot`), which makes and caches the render nodes the frame's paint phase then only
