@@ -26,7 +26,7 @@ TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE) GSETTINGS_BACKEN
 XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
 # The navigation toolkit's own GTK tests run in a process of their own without libadwaita, as a plain GTK 4
 # app uses the toolkit (Swatches); the app's tests run with libadwaita initialized, as the app does.
-TOOLKIT_TESTS := NavigationStackHostTests|BarLayerTests|NavigationStackInsidesTests|NavigationStackContractTests|NavigationRouterTests|ToolkitSoundnessTests|ConcurrencyOnGLibTests
+TOOLKIT_TESTS := NavigationStackHostTests|BarLayerTests|NavigationSplitViewTests|NavigationStackInsidesTests|NavigationStackContractTests|NavigationRouterTests|ToolkitSoundnessTests|ConcurrencyOnGLibTests
 
 # Translations, in two gettext domains:
 # - the app's, "postcard": po/postcard.pot from the app's sources (make po), one po/<lang>.po per language

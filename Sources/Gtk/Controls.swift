@@ -475,3 +475,11 @@ public final class Entry: Widget {
         connect("activate") { _ in handler() }
     }
 }
+
+extension Widget {
+    /// A new `GtkSeparator`: a 1-pixel line between parts of a window (CSS node `separator`), for
+    /// `orientation` (`.vertical` is a line that runs top to bottom, between side-by-side parts).
+    public static func separator(_ orientation: Orientation) -> Widget {
+        Widget(UnsafeMutableRawPointer(gtk_separator_new(orientation.gtk)), transfer: .full)
+    }
+}

@@ -83,6 +83,28 @@ public final class DesktopStyle {
         }
     }
 
+    /// The desktop's text resolution in dots per inch: GTK's `gtk-xft-dpi` ÷ 1024, which is 96 × GNOME's
+    /// text scaling factor (120 with Large Text's 1.25); 96 when no desktop sets it. What `sp` lengths
+    /// scale with (libadwaita's `adw_length_unit_to_px`). Main actor. Settable here for the whole app
+    /// (tests use it to try Large Text).
+    public static var textDPI: Double {
+        get {
+            var gvalue = GValue()
+            g_value_init(&gvalue, GType(6 << 2))  // G_TYPE_INT
+            defer { g_value_unset(&gvalue) }
+            g_object_get_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self), "gtk-xft-dpi", &gvalue)
+            let value = g_value_get_int(&gvalue)
+            return value > 0 ? Double(value) / 1024 : 96
+        }
+        set {
+            var gvalue = GValue()
+            g_value_init(&gvalue, GType(6 << 2))  // G_TYPE_INT
+            defer { g_value_unset(&gvalue) }
+            g_value_set_int(&gvalue, Int32((newValue * 1024).rounded()))
+            g_object_set_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self), "gtk-xft-dpi", &gvalue)
+        }
+    }
+
     /// The boolean `GtkSettings` property `name` of the default display (e.g. "gtk-enable-animations").
     package static func booleanSetting(_ name: String) -> Bool {
         var gvalue = GValue()

@@ -206,6 +206,10 @@ public final class NavigationStack {
         case userForward
         /// A flow ended and popped its pages (``FlowHost/end()``).
         case flowEnded
+        /// A ``NavigationSplitView`` moved its content pages between its pane and the stack, as its
+        /// window crossed the width where it collapses or expands: the pages go on showing where they
+        /// went; nothing was closed. Flows and routers treat such a pop as a move, not an ending.
+        case splitViewResized
     }
 
     /// The visible page, or nil when empty.

@@ -144,7 +144,13 @@ open class Page {
     }
 
     /// The stack the page is on now, or nil. Set by the stack; flows use it to run "from" this page.
-    public internal(set) weak var navigationStack: NavigationStack?
+    public internal(set) weak var navigationStack: NavigationStack? {
+        didSet { if navigationStack !== oldValue { navigationStackDidChange() } }
+    }
+
+    /// The page went onto a stack or left one (``navigationStack`` changed): a host inside the page
+    /// (a split view) rearranges for it.
+    func navigationStackDidChange() {}
 
     /// What the page shows (a person's id, a post's id), or nil. A stack does not push a page of the
     /// same type with the same subject as the page on top of it (or being pushed there): opening the
@@ -176,12 +182,25 @@ open class Page {
                 tag = oldValue  // refused (the stack said why); observers hear nothing
                 return
             }
+            if let accepts = splitAcceptsTag, !accepts(self, tag) {
+                tag = oldValue  // refused (the stack said why); observers hear nothing
+                return
+            }
             propertyDidChange(.tag)
         }
     }
 
     /// The stack's check of a new tag (set while the page is on it or added to it): false refuses it.
     var stackAcceptsTag: (@MainActor (Page, String?) -> Bool)?
+    /// The check of a ``NavigationSplitView`` the page is in (its sidebar or content): false refuses it.
+    var splitAcceptsTag: (@MainActor (Page, String?) -> Bool)?
+
+    /// Sets the lifecycle as a host other than a stack shows or hides the page (a split view's pane),
+    /// and tells the observers at once.
+    func setLifecycleFromHost(_ event: PageLifecycleEvent) {
+        lifecycle = event
+        lifecycleObservers.notify(event)
+    }
 
     /// Whether the user can leave the page with Back: false hides the Back button on it and ignores
     /// every back shortcut and gesture while it is visible (libadwaita's `can-pop`), for a page that must

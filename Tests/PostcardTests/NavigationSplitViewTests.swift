@@ -1,0 +1,422 @@
+import CGtk
+import Gtk
+import Navigation
+import NavigationGtk
+import XCTest
+
+/// The split view (issue 43): libadwaita's `tests/test-navigation-split-view.c` ported (its 11 tests, in
+/// its order, the GObject `notify` counts as ``NavigationSplitView/observeSplitProperties(_:)`` counts),
+/// then what collapsing into a navigation stack and expanding out of it must keep.
+final class NavigationSplitViewTests: GtkTestCase, @unchecked Sendable {  // XCTestCase is not Sendable; runs on the main thread only
+    /// Counts of a page's lifecycle events.
+    @MainActor
+    private final class LifecycleCount {
+        var showing = 0, shown = 0, hiding = 0, hidden = 0
+        private var token: ObservationToken?
+        init(_ page: Page) {
+            token = page.observeLifecycle { [unowned self] event in
+                switch event {
+                case .showing: self.showing += 1
+                case .shown: self.shown += 1
+                case .hiding: self.hiding += 1
+                case .hidden: self.hidden += 1
+                }
+            }
+        }
+        var counts: [Int] { [showing, shown, hiding, hidden] }
+    }
+
+    /// Counts notifications of one property.
+    @MainActor
+    private func counter(_ split: NavigationSplitView, _ property: NavigationSplitView.SplitProperty) -> (token: ObservationToken, count: () -> Int) {
+        final class Box { var value = 0 }
+        let box = Box()
+        let token = split.observeSplitProperties { if $0 == property { box.value += 1 } }
+        return (token, { box.value })
+    }
+
+    // MARK: - libadwaita's tests
+
+    func testSidebar() {
+        onMain {
+            let split = NavigationSplitView(title: "Split")
+            let notified = counter(split, .sidebar)
+            XCTAssertNil(split.sidebar)
+            split.sidebar = nil
+            XCTAssertEqual(notified.count(), 0)
+            let page = Page(title: "Sidebar")
+            let life = LifecycleCount(page)
+            split.sidebar = page
+            XCTAssertTrue(split.sidebar === page)
+            XCTAssertEqual(notified.count(), 1)
+            XCTAssertEqual(life.counts, [1, 1, 0, 0])
+            split.sidebar = nil
+            XCTAssertNil(split.sidebar)
+            XCTAssertEqual(notified.count(), 2)
+            XCTAssertEqual(life.counts, [1, 1, 1, 1])
+            _ = notified.token
+        }
+    }
+
+    func testContent() {
+        onMain {
+            let split = NavigationSplitView(title: "Split")
+            let notified = counter(split, .contentPage)
+            XCTAssertNil(split.contentPage)
+            split.contentPage = nil
+            XCTAssertEqual(notified.count(), 0)
+            let page = Page(title: "Content")
+            let life = LifecycleCount(page)
+            split.contentPage = page
+            XCTAssertTrue(split.contentPage === page)
+            XCTAssertEqual(notified.count(), 1)
+            XCTAssertEqual(life.counts, [1, 1, 0, 0])
+            split.contentPage = nil
+            XCTAssertNil(split.contentPage)
+            XCTAssertEqual(notified.count(), 2)
+            XCTAssertEqual(life.counts, [1, 1, 1, 1])
+            _ = notified.token
+        }
+    }
+
+    func testSidebarPosition() {
+        onMain {
+            let split = NavigationSplitView(title: "Split")
+            let notified = counter(split, .sidebarPosition)
+            XCTAssertEqual(split.sidebarPosition, .start)
+            split.sidebarPosition = .start
+            XCTAssertEqual(notified.count(), 0)
+            split.sidebarPosition = .end
+            XCTAssertEqual(split.sidebarPosition, .end)
+            XCTAssertEqual(notified.count(), 1)
+            split.sidebarPosition = .start
+            XCTAssertEqual(notified.count(), 2)
+            _ = notified.token
+        }
+    }
+
+    func testCollapsed() {
+        onMain {
+            let split = NavigationSplitView(title: "Split")
+            let notified = counter(split, .collapsed)
+            XCTAssertFalse(split.isCollapsed)
+            split.isCollapsed = false
+            XCTAssertEqual(notified.count(), 0)
+            split.isCollapsed = true
+            XCTAssertTrue(split.isCollapsed)
+            XCTAssertEqual(notified.count(), 1)
+            split.isCollapsed = false
+            XCTAssertEqual(notified.count(), 2)
+
+            let sidebar = Page(title: "Sidebar"), content = Page(title: "Content")
+            let s = LifecycleCount(sidebar), c = LifecycleCount(content)
+            split.sidebar = sidebar
+            XCTAssertEqual(s.counts, [1, 1, 0, 0])
+            split.isCollapsed = true
+            XCTAssertEqual(notified.count(), 3)
+            split.isCollapsed = false
+            XCTAssertEqual(notified.count(), 4)
+            split.sidebar = nil
+            split.contentPage = content
+            XCTAssertEqual(s.counts, [1, 1, 1, 1])
+            XCTAssertEqual(c.counts, [1, 1, 0, 0])
+            split.isCollapsed = true
+            XCTAssertEqual(notified.count(), 5)
+            split.isCollapsed = false
+            XCTAssertEqual(notified.count(), 6)
+            split.sidebar = sidebar
+            XCTAssertEqual(s.counts, [2, 2, 1, 1])
+
+            split.showsContent = true
+            split.isCollapsed = true
+            XCTAssertEqual(notified.count(), 7)
+            XCTAssertEqual(s.counts, [2, 2, 2, 2])
+            XCTAssertEqual(c.counts, [1, 1, 0, 0])
+            split.isCollapsed = false
+            XCTAssertEqual(notified.count(), 8)
+            XCTAssertEqual(s.counts, [3, 3, 2, 2])
+            XCTAssertEqual(c.counts, [1, 1, 0, 0])
+
+            split.showsContent = false
+            split.isCollapsed = true
+            XCTAssertEqual(notified.count(), 9)
+            XCTAssertEqual(s.counts, [3, 3, 2, 2])
+            XCTAssertEqual(c.counts, [1, 1, 1, 1])
+            split.isCollapsed = false
+            XCTAssertEqual(notified.count(), 10)
+            XCTAssertEqual(s.counts, [3, 3, 2, 2])
+            XCTAssertEqual(c.counts, [2, 2, 1, 1])
+            _ = notified.token
+        }
+    }
+
+    func testShowContent() {
+        onMain {
+            let split = NavigationSplitView(title: "Split")
+            let notified = counter(split, .showsContent)
+            XCTAssertFalse(split.showsContent)
+            split.showsContent = false
+            XCTAssertEqual(notified.count(), 0)
+            split.showsContent = true
+            XCTAssertEqual(notified.count(), 1)
+            split.showsContent = false
+            XCTAssertEqual(notified.count(), 2)
+            split.sidebar = Page(title: "Sidebar")
+            split.showsContent = true
+            XCTAssertTrue(split.showsContent)
+            XCTAssertEqual(notified.count(), 3)
+            split.showsContent = false
+            XCTAssertEqual(notified.count(), 4)
+            split.contentPage = Page(title: "Content")
+            split.sidebar = nil
+            split.showsContent = true
+            XCTAssertEqual(notified.count(), 5)
+            split.showsContent = false
+            XCTAssertEqual(notified.count(), 6)
+            split.sidebar = Page(title: "Sidebar")
+            split.showsContent = true
+            XCTAssertEqual(notified.count(), 7)
+            split.showsContent = false
+            XCTAssertFalse(split.showsContent)
+            XCTAssertEqual(notified.count(), 8)
+            _ = notified.token
+        }
+    }
+
+    func testMinSidebarWidth() {
+        onMain {
+            let split = NavigationSplitView(title: "Split")
+            let notified = counter(split, .minSidebarWidth)
+            XCTAssertEqual(split.minSidebarWidth, 180)
+            split.minSidebarWidth = 180
+            XCTAssertEqual(notified.count(), 0)
+            split.minSidebarWidth = 200
+            XCTAssertEqual(split.minSidebarWidth, 200)
+            XCTAssertEqual(notified.count(), 1)
+            split.minSidebarWidth = 180
+            XCTAssertEqual(notified.count(), 2)
+            _ = notified.token
+        }
+    }
+
+    func testMaxSidebarWidth() {
+        onMain {
+            let split = NavigationSplitView(title: "Split")
+            let notified = counter(split, .maxSidebarWidth)
+            XCTAssertEqual(split.maxSidebarWidth, 280)
+            split.maxSidebarWidth = 280
+            XCTAssertEqual(notified.count(), 0)
+            split.maxSidebarWidth = 200
+            XCTAssertEqual(split.maxSidebarWidth, 200)
+            XCTAssertEqual(notified.count(), 1)
+            split.maxSidebarWidth = 280
+            XCTAssertEqual(notified.count(), 2)
+            _ = notified.token
+        }
+    }
+
+    func testSidebarWidthFraction() {
+        onMain {
+            let split = NavigationSplitView(title: "Split")
+            let notified = counter(split, .sidebarWidthFraction)
+            XCTAssertEqual(split.sidebarWidthFraction, 0.25)
+            split.sidebarWidthFraction = 0.25
+            XCTAssertEqual(notified.count(), 0)
+            split.sidebarWidthFraction = 0.2
+            XCTAssertEqual(split.sidebarWidthFraction, 0.2)
+            XCTAssertEqual(notified.count(), 1)
+            split.sidebarWidthFraction = 0.25
+            XCTAssertEqual(notified.count(), 2)
+            _ = notified.token
+        }
+    }
+
+    func testSidebarWidthUnit() {
+        onMain {
+            let split = NavigationSplitView(title: "Split")
+            let notified = counter(split, .sidebarWidthUnit)
+            XCTAssertEqual(split.sidebarWidthUnit, .sp)
+            split.sidebarWidthUnit = .sp
+            XCTAssertEqual(notified.count(), 0)
+            split.sidebarWidthUnit = .px
+            XCTAssertEqual(split.sidebarWidthUnit, .px)
+            XCTAssertEqual(notified.count(), 1)
+            split.sidebarWidthUnit = .sp
+            XCTAssertEqual(notified.count(), 2)
+            _ = notified.token
+        }
+    }
+
+    func testPageTags() {
+        onMain {
+            let split = NavigationSplitView(title: "Split")
+            let sidebar = Page(title: "Sidebar")
+            sidebar.tag = "sidebar"
+            split.sidebar = sidebar
+            let clash = Page(title: "Content")
+            clash.tag = "sidebar"
+            expectCritical("*already has the same tag*") { split.contentPage = clash }
+            XCTAssertNil(split.contentPage)
+            let content = Page(title: "Content")
+            content.tag = "content"
+            split.contentPage = content
+            expectCritical("*already has the same tag*") { sidebar.tag = "content" }
+            XCTAssertEqual(sidebar.tag, "sidebar")
+            sidebar.tag = "sidebar"
+            expectCritical("*already has the same tag*") { content.tag = "sidebar" }
+            XCTAssertEqual(content.tag, "content")
+        }
+    }
+
+    func testActions() {
+        onMain {
+            let split = NavigationSplitView(title: "Split")
+            let notified = counter(split, .showsContent)
+            let sidebar = Page(title: "Sidebar"), content = Page(title: "Content")
+            sidebar.tag = "sidebar"
+            content.tag = "content"
+            split.sidebar = sidebar
+            split.contentPage = content
+            XCTAssertFalse(split.showsContent)
+            expectCritical("*already in the navigation stack*") { split.push(tag: "sidebar") }
+            expectCritical("*No page with the tag*") { split.push(tag: "something") }
+            split.push(tag: "content")
+            XCTAssertTrue(split.showsContent)
+            XCTAssertEqual(notified.count(), 1)
+            split.push(tag: "content")
+            split.push(tag: "content")
+            XCTAssertEqual(notified.count(), 1)
+            expectCritical("*already in the navigation stack*") { split.push(tag: "sidebar") }
+            split.popToSidebar()
+            XCTAssertFalse(split.showsContent)
+            XCTAssertEqual(notified.count(), 2)
+            _ = notified.token
+        }
+    }
+
+    // MARK: - On a navigation stack, in a window
+
+    /// A window whose stack has a root page and the split view pushed above it (Messages over My Profile).
+    @MainActor
+    private func splitOnStack(width: Int32 = 1200) -> (window: Gtk.Window, stack: NavigationStack, root: Page, split: NavigationSplitView,
+                                                         sidebar: Page, content: Page, reply: Button) {
+        let root = Page(title: "Root")
+        let stack = NavigationStack(root: root)
+        let window = Gtk.Window()
+        window.setDefaultSize(width: width, height: 600)
+        window.setTitlebar(stack.headerBar)
+        window.setChild(stack.view)
+        let split = NavigationSplitView(title: "Messages")
+        let sidebar = Page(title: "Conversations"), content = Page(title: "Ada")
+        sidebar.content.append(Button(label: "Ada"))
+        let reply = Button(label: "Reply")
+        content.content.append(reply)
+        split.sidebar = sidebar
+        split.contentPage = content
+        stack.isAnimated = false
+        stack.push(split)
+        show(window)
+        spin(until: { split.view.isMapped && split.view.width > 0 }, "the split view shown")
+        return (window, stack, root, split, sidebar, content, reply)
+    }
+
+    /// Collapsing with the content shown puts [split view (sidebar), content] on the stack, with the
+    /// stack's Back; the user's Back shows the sidebar and pops nothing below the split view; expanding
+    /// takes the content back beside the sidebar. The content page stays on screen throughout and hears
+    /// no lifecycle event; the sidebar hears hiding and showing once each.
+    func testCollapsingPutsTheContentOnTheStackAndExpandingTakesItBack() {
+        onMain {
+            let (window, stack, root, split, sidebar, content, _) = splitOnStack()
+            split.showsContent = true
+            let s = LifecycleCount(sidebar), c = LifecycleCount(content)
+            XCTAssertTrue(sidebar.view.isMapped && content.view.isMapped, "expanded: both panes on screen")
+            split.isCollapsed = true
+            spin(for: 0.05)
+            XCTAssertTrue(stack.pages.map { $0 === root || $0 === split || $0 === content } == [true, true, true] && stack.pages.count == 3,
+                          "collapsed: [root, split view, content] on the stack")
+            XCTAssertTrue(stack.visiblePage === content)
+            XCTAssertTrue(stack.backButton.isVisible, "the stack's Back goes to the sidebar")
+            XCTAssertEqual(c.counts, [0, 0, 0, 0], "the content stayed on screen")
+            XCTAssertEqual(s.counts, [0, 0, 1, 1], "the sidebar was covered")
+
+            split.isCollapsed = false
+            spin(for: 0.05)
+            XCTAssertTrue(stack.visiblePage === split && stack.pages.count == 2, "expanded: the split view on top again")
+            XCTAssertTrue(content.view.isMapped && sidebar.view.isMapped)
+            XCTAssertEqual(c.counts, [0, 0, 0, 0])
+            XCTAssertEqual(s.counts, [1, 1, 1, 1])
+
+            split.isCollapsed = true
+            stack.goBack()  // the user's Back from the content
+            spin(until: { stack.visiblePage === split }, "the sidebar shown")
+            XCTAssertFalse(split.showsContent, "Back from the content shows the sidebar")
+            XCTAssertEqual(stack.pages.count, 2, "nothing below the split view was popped")
+            XCTAssertTrue(sidebar.view.isMapped)
+            window.destroy()
+        }
+    }
+
+    /// Expanding after more than one page was pushed above the split view puts the deepest on the
+    /// right with its own Back, which goes to the one under it.
+    func testExpandingKeepsTheDeepestContentPageWithItsOwnBack() {
+        onMain {
+            let (window, stack, _, split, _, content, _) = splitOnStack(width: 360)
+            split.isCollapsed = true
+            split.showsContent = true
+            let reply = Page(title: "Reply")
+            stack.push(reply)
+            spin(until: { stack.visiblePage === reply }, "the reply pushed")
+            split.isCollapsed = false
+            spin(for: 0.05)
+            XCTAssertTrue(split.contentPages.last === reply && split.contentPages.first === content)
+            XCTAssertTrue(reply.view.isMapped, "the deepest page is in the content pane")
+            XCTAssertTrue(reply.isShowingStandaloneBar, "with its own bar")
+            XCTAssertTrue(split.popContent(), "its Back goes to the page under it")
+            spin(for: 0.05)
+            XCTAssertTrue(content.view.isMapped && !reply.view.isMapped)
+            window.destroy()
+        }
+    }
+
+    /// Focus stays where it was when its page stays on screen across a collapse and an expand.
+    func testFocusStaysInAPageThatStaysOnScreen() {
+        onMain {
+            let (window, stack, _, split, _, _, reply) = splitOnStack()
+            split.showsContent = true
+            XCTAssertTrue(reply.grabFocus())
+            split.isCollapsed = true
+            spin(for: 0.05)
+            XCTAssertTrue(reply.isFocus, "focus stayed on Reply after collapsing")
+            split.isCollapsed = false
+            spin(for: 0.05)
+            XCTAssertTrue(reply.isFocus, "focus stayed on Reply after expanding")
+            XCTAssertTrue(stack.visiblePage === split)
+            window.destroy()
+        }
+    }
+
+    /// The sidebar is clamp(width × 0.25, 180, 280) sp wide and grows with Large Text (a text scale of
+    /// 1.25); the content takes the rest.
+    func testTheSidebarWidthIsAClampedFractionInSp() {
+        onMain {
+            let (window, stack, _, split, _, _, _) = splitOnStack(width: 1200)
+            spin(until: { split.allocatedSidebarWidth > 0 }, "the panes laid out")
+            XCTAssertEqual(split.allocatedSidebarWidth, 280, "about 1200 × 0.25 = 300, clamped to 280")
+            XCTAssertEqual(split.allocatedSidebarWidth + 1 + split.allocatedContentWidth, window.width)
+            let dpi = DesktopStyle.textDPI
+            DesktopStyle.textDPI = 120  // Large Text
+            defer { DesktopStyle.textDPI = dpi }
+            split.sidebarWidthFraction = 0.25  // unchanged; the text size alone moves it
+            split.view.queueResize()
+            XCTAssertTrue(stack.visiblePage === split)
+            let quarter = Int32((Double(split.view.width) * 0.25).rounded())
+            spin(until: { split.allocatedSidebarWidth == quarter }, "280 sp at 1.25 is 350 px, so the fraction's \(quarter) px wins")
+            window.setDefaultSize(width: 800, height: 600)
+            spin(until: { split.view.width < 820 }, "the window 800 px wide")
+            spin(for: 0.2)
+            XCTAssertEqual(split.allocatedSidebarWidth, 225, "180 sp at 1.25 = 225 px, more than a quarter of \(split.view.width) px")
+            XCTAssertEqual(split.allocatedSidebarWidth + 1 + split.allocatedContentWidth, split.view.width)
+            window.destroy()
+        }
+    }
+}
