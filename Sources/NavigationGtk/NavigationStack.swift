@@ -74,6 +74,11 @@ public final class NavigationStack {
 
     /// The frame-clock callback moving the running slide, if one is running.
     var slideTick: UInt32?
+    /// The breakpoints added (``addBreakpoint(_:)``), the current one, the one the next tick switches to.
+    var breakpoints: [Breakpoint] = []
+    var currentBreakpoint: Breakpoint?
+    var pendingBreakpoint = PendingBreakpoint()
+    var breakpointTick: UInt32?
 
     /// The Back button (visible when ``NavigationStackState/canUserGoBack``).
     public let backButton = Button(iconName: "go-previous-symbolic", accessibleLabel: toolkitLocalized("Back"))
@@ -163,6 +168,7 @@ public final class NavigationStack {
         backButton.onClicked { [weak self] in self?.goBack() }
         installHistoryMenu()
         installSwipeGestures()
+        view.onAllocate = { [weak self] width, height in self?.pageAreaAllocated(width: width, height: height) }
         view.onSlideChanged = { [weak self] outgoing, incoming, progress in
             self?.crossFadeBar(from: outgoing, to: incoming, progress: progress)
         }

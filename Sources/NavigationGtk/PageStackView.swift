@@ -138,8 +138,13 @@ public final class PageStackView: Widget {
         reportSlide(ended, ended: true)
     }
 
+    /// Called with the area's width and height in pixels each time it is laid out, before its pages
+    /// (the stack's breakpoints follow it).
+    var onAllocate: (@MainActor (_ width: Int32, _ height: Int32) -> Void)?
+
     /// Every page laid out gets the whole area; the sliding one is moved along the edge.
     private func allocateChildren(_ width: Int32, _ height: Int32, _ baseline: Int32) {
+        onAllocate?(width, height)
         var child = gtk_widget_get_first_child(widget)
         while let current = child {
             if gtk_widget_should_layout(current) != 0 {

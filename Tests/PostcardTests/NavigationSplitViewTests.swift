@@ -419,4 +419,79 @@ final class NavigationSplitViewTests: GtkTestCase, @unchecked Sendable {  // XCT
             window.destroy()
         }
     }
+
+    // MARK: - Breakpoints
+
+    /// Resizes `window` to `width` (its page area a little narrower) and lets the layout and the
+    /// breakpoint's tick run.
+    @MainActor
+    private func resize(_ window: Gtk.Window, to width: Int32, _ reached: () -> Bool, _ what: String) {
+        window.setDefaultSize(width: width, height: 600)
+        spin(until: reached, what)
+        spin(for: 0.05)
+    }
+
+    /// A breakpoint at 600 sp collapses the split view below it and expands it above it, at every
+    /// crossing, with the value it had before coming back; focus stays where it was.
+    func testABreakpointCollapsesTheSplitViewBelowItsWidthAndRestoresItAbove() {
+        onMain {
+            let (window, stack, _, split, _, content, reply) = splitOnStack(width: 1000)
+            split.showsContent = true
+            let breakpoint = try! Breakpoint("max-width: 600sp")
+            breakpoint.addSetter(split, \.isCollapsed, true)
+            stack.addBreakpoint(breakpoint)
+            spin(for: 0.1)
+            XCTAssertFalse(split.isCollapsed, "1000 px: expanded")
+            XCTAssertTrue(reply.grabFocus())
+            for round in 1...3 {
+                resize(window, to: 500, { split.isCollapsed }, "collapsed at 500 px (round \(round))")
+                XCTAssertTrue(stack.visiblePage === content, "the content is on the stack")
+                XCTAssertTrue(breakpoint.isApplied)
+                XCTAssertTrue(reply.isFocus, "focus kept on Reply collapsing")
+                resize(window, to: 1000, { !split.isCollapsed }, "expanded at 1000 px (round \(round))")
+                XCTAssertTrue(stack.visiblePage === split)
+                XCTAssertTrue(reply.isFocus, "focus kept on Reply expanding")
+            }
+            window.destroy()
+        }
+    }
+
+    /// Of two matching breakpoints the last added wins; with none matching, the original value is back.
+    func testTheLastMatchingBreakpointWinsAndNoneMatchingRestoresTheOriginal() {
+        onMain {
+            let (window, stack, _, _, _, _, reply) = splitOnStack(width: 1000)
+            reply.label = "Reply"
+            let wide = try! Breakpoint("max-width: 800px"), narrow = try! Breakpoint("max-width: 500px")
+            wide.addSetter(reply, \.label, Optional("Wide"))
+            narrow.addSetter(reply, \.label, Optional("Narrow"))
+            stack.addBreakpoint(wide)
+            stack.addBreakpoint(narrow)
+            resize(window, to: 400, { reply.label == "Narrow" }, "the narrow breakpoint at 400 px")
+            XCTAssertTrue(narrow.isApplied && !wide.isApplied)
+            resize(window, to: 700, { reply.label == "Wide" }, "the wide breakpoint at 700 px")
+            resize(window, to: 1000, { reply.label == "Reply" }, "the original label at 1000 px")
+            XCTAssertFalse(narrow.isApplied || wide.isApplied)
+            window.destroy()
+        }
+    }
+
+    /// Lengths in sp follow the text size: at 700 px, 600 sp matches with Large Text (750 px) and not
+    /// without it.
+    func testAnSpBreakpointMovesWithLargeText() {
+        onMain {
+            let dpi = DesktopStyle.textDPI
+            defer { DesktopStyle.textDPI = dpi }
+            let (window, stack, _, split, _, _, _) = splitOnStack(width: 720)
+            let breakpoint = try! Breakpoint("max-width: 600sp")
+            breakpoint.addSetter(split, \.isCollapsed, true)
+            stack.addBreakpoint(breakpoint)
+            spin(for: 0.1)
+            XCTAssertFalse(split.isCollapsed, "about 710 px is more than 600 sp at 96 dpi")
+            DesktopStyle.textDPI = 120
+            spin(until: { split.isCollapsed }, "collapsed with Large Text: 600 sp is 750 px")
+            DesktopStyle.textDPI = 96
+            spin(until: { !split.isCollapsed }, "expanded again at the normal text size")
+            window.destroy()
+        }
+    }
 }
