@@ -84,6 +84,12 @@ extension NavigationStack {
             return
         }
         breakpoints.append(breakpoint)
+        // Laid out already (a page added it as it was pushed): decide now, before the next frame, so
+        // the page never draws in the wrong arrangement first.
+        if view.width > 0, view.height > 0 {
+            let dpi = DesktopStyle.textDPI
+            switchBreakpoint(to: breakpoints.last { $0.condition.matches(width: Double(view.width), height: Double(view.height), dpi: dpi) })
+        }
         view.queueResize()
     }
 
@@ -113,7 +119,7 @@ extension NavigationStack {
         }
     }
 
-    private func switchBreakpoint(to breakpoint: Breakpoint?) {
+    func switchBreakpoint(to breakpoint: Breakpoint?) {
         guard breakpoint !== currentBreakpoint else { return }
         let focus = view.rootWindow.flatMap { gtk_window_get_focus($0) }.map { Widget.widget(wrapping: UnsafeMutableRawPointer($0)) }
         currentBreakpoint?.unapply()

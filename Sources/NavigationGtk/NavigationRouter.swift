@@ -32,6 +32,7 @@ public final class NavigationRouter<Route: Hashable & Codable & Sendable> {
     private var shownPath: [Route] = []
     private let pathObservers = Observers<[Route]>()
     private var stackObservation: ObservationToken?
+    private var hostedObservation: ObservationToken?
 
     /// Drives `stack` (which has its root page already); `destination` makes the page for a route.
     /// Pages already above the root stay (they have no route, so they are not part of the path).
@@ -40,15 +41,38 @@ public final class NavigationRouter<Route: Hashable & Codable & Sendable> {
         self.destination = destination
         shownPath = path
         stackObservation = stack.observeEvents { [weak self] _, _ in self?.stackDidChange() }
+        hostedObservation = stack.hostedContentObservers.add { [weak self] in self?.stackDidChange() }
     }
 
-    /// The routes of the pages above the root, nearest the root first: what the stack shows now.
+    /// The routes of the pages above the root, nearest the root first: what the stack shows now. An
+    /// expanded ``NavigationSplitView`` on the stack adds the routes of the content pages in its pane
+    /// after its own, so a path is the same whether the split view is collapsed (its content pages on
+    /// the stack) or expanded.
     public var path: [Route] {
-        stack.state.entries.dropFirst().compactMap { $0.route?.value(as: Route.self) }
+        locatedRoutes.map(\.route)
+    }
+
+    /// Where each route of the path is: the stack entry it belongs to (its own, or the split view whose
+    /// pane shows it) and, in a pane, its place there.
+    private var locatedRoutes: [(route: Route, entry: Int, pane: (split: NavigationSplitView, index: Int)?)] {
+        var result: [(route: Route, entry: Int, pane: (split: NavigationSplitView, index: Int)?)] = []
+        let pages = stack.pages
+        for (index, entry) in stack.state.entries.enumerated() {
+            if index > 0, let route = entry.route?.value(as: Route.self) { result.append((route, index, nil)) }
+            guard index < pages.count, let split = pages[index] as? NavigationSplitView else { continue }
+            for (paneIndex, route) in split.routesInPane.enumerated() {
+                if let route = route.value(as: Route.self) { result.append((route, index, (split, paneIndex))) }
+            }
+        }
+        return result
     }
 
     /// The route of the visible page, or nil (the root, or a page without a route on top).
-    public var visibleRoute: Route? { stack.state.top?.route?.value(as: Route.self) }
+    /// (With an expanded split view on top, the route of the deepest content page in its pane.)
+    public var visibleRoute: Route? {
+        if let split = stack.visiblePage as? NavigationSplitView, let last = split.routesInPane.last { return last.value(as: Route.self) }
+        return stack.state.top?.route?.value(as: Route.self)
+    }
 
     /// Makes the stack show `newPath` above its root, with the fewest changes (see the type's docs);
     /// pages without a route above the kept ones are removed. Makes pages only for the routes that are
@@ -66,7 +90,31 @@ public final class NavigationRouter<Route: Hashable & Codable & Sendable> {
             guard let page = destination(route) else { break }
             pages.append((page, AnyRoute(route)))
         }
-        stack.show(keeping: entryCount(keepingRoutes: kept), thenPush: pages, animated: animated)
+        // Through an expanded split view: the routes after its own are its content, in its pane.
+        let located = locatedRoutes
+        let keptEntries = entryCount(keepingRoutes: kept)
+        let lastKept = kept > 0 ? located[kept - 1] : nil
+        let top = stack.pages.indices.contains(keptEntries - 1) ? stack.pages[keptEntries - 1] : nil
+        if let split = lastKept?.pane?.split ?? (top as? NavigationSplitView), !split.isCollapsed, top === split {
+            let paneKept = lastKept?.pane.map { $0.index + 1 } ?? 0
+            if keptEntries < stack.state.entries.count { stack.show(keeping: keptEntries, thenPush: [], animated: animated) }
+            split.showContent(keeping: paneKept, thenPush: pages)
+            return path
+        }
+        // A new split view among the pages: the pages after it are its content (in its pane when it
+        // stays expanded once on the stack, else above it on the stack).
+        if let splitIndex = pages.firstIndex(where: { $0.page is NavigationSplitView }), splitIndex + 1 < pages.count,
+           let split = pages[splitIndex].page as? NavigationSplitView {
+            stack.show(keeping: keptEntries, thenPush: Array(pages[...splitIndex]), animated: animated)
+            let rest = Array(pages[(splitIndex + 1)...])
+            if split.isCollapsed {
+                stack.show(keeping: stack.state.entries.count, thenPush: rest, animated: false)
+            } else {
+                split.showContent(keeping: 0, thenPush: rest)
+            }
+            return path
+        }
+        stack.show(keeping: keptEntries, thenPush: pages, animated: animated)
         return path
     }
 
@@ -80,13 +128,21 @@ public final class NavigationRouter<Route: Hashable & Codable & Sendable> {
     public func push(_ route: Route, animated: Bool = true) -> Page? {
         if visibleRoute == route { return stack.visiblePage }
         guard let page = destination(route) else { return nil }
+        if let split = stack.visiblePage as? NavigationSplitView, !split.isCollapsed {
+            return split.pushContent(page, route: AnyRoute(route)) ? page : nil
+        }
         return stack.show(keeping: stack.state.entries.count, thenPush: [(page, AnyRoute(route))], animated: animated) ? page : nil
     }
 
     /// The page on the stack showing `route` (the lowest one), or nil.
     public func page(for route: Route) -> Page? {
         let wanted = AnyRoute(route)
-        guard let entry = stack.state.entries.first(where: { $0.route == wanted }) else { return nil }
+        guard let entry = stack.state.entries.first(where: { $0.route == wanted }) else {
+            for case let split as NavigationSplitView in stack.pages {
+                if let page = split.contentPageShowing(wanted) { return page }
+            }
+            return nil
+        }
         return stack.pages.first { $0.id == entry.id }
     }
 
@@ -101,12 +157,8 @@ public final class NavigationRouter<Route: Hashable & Codable & Sendable> {
     /// root and everything up to the `kept`-th page with a route.
     private func entryCount(keepingRoutes kept: Int) -> Int {
         guard kept > 0 else { return 1 }
-        var seen = 0
-        for (index, entry) in stack.state.entries.enumerated().dropFirst() where entry.route?.value(as: Route.self) != nil {
-            seen += 1
-            if seen == kept { return index + 1 }
-        }
-        return stack.state.entries.count
+        let located = locatedRoutes
+        return kept <= located.count ? located[kept - 1].entry + 1 : stack.state.entries.count
     }
 
     private func stackDidChange() {

@@ -16,7 +16,8 @@ import Navigation
 /// **Collapsed**, the split view shows the sidebar alone. When it is a page on a ``NavigationStack``, its
 /// content pages go onto that stack above it while ``showsContent`` is true — with the stack's Back,
 /// swipe, keys, history and bar — and the user's Back from the first content page shows the sidebar
-/// again (``showsContent`` becomes false); it never pops the stack below the split view. Not on a stack
+/// again (``showsContent`` becomes false, and the content pages are let go: a later expand shows an
+/// empty pane, as a router's path then says); it never pops the stack below the split view. Not on a stack
 /// (alone in a window, or in tests), it shows the deepest content page in place of the sidebar while
 /// ``showsContent`` is true, as libadwaita's does.
 ///
@@ -149,6 +150,53 @@ public final class NavigationSplitView: Page {
         splitObservers.add(handler)
     }
 
+    /// What the content pane shows while expanded with no content page (e.g. a status page saying
+    /// "No Message Selected"), or nil for an empty pane.
+    public var contentPlaceholder: Widget? {
+        didSet {
+            if let oldValue, oldValue !== contentPlaceholder { contentPane.remove(oldValue) }
+            if let contentPlaceholder { contentPlaceholder.expandsVertically = true; contentPane.append(contentPlaceholder) }
+            arrange()
+        }
+    }
+
+    /// The width below which the split view collapses on its own, e.g. `max-width: 600sp` (GNOME's
+    /// apps use 400–600 sp); nil (the default) leaves ``isCollapsed`` to code or a ``Breakpoint`` of the
+    /// app's. While the split view is on a stack it is that stack's breakpoint (``NavigationStack/addBreakpoint(_:)``),
+    /// so the switch follows the stack's page area at every size change.
+    public var collapseCondition: BreakpointCondition? {
+        didSet { installCollapseBreakpoint() }
+    }
+
+    /// The routes of the content pages shown in the pane (expanded), first to deepest; empty while
+    /// collapsed (the pages are then on the stack with their routes, or not shown). A router's path
+    /// lists them after the split view's own route.
+    public var routesInPane: [AnyRoute] {
+        isCollapsed ? [] : contentPages.compactMap { routes[$0.id] }
+    }
+
+    /// The content page in the pane whose route is `route`, or nil.
+    func contentPageShowing(_ route: AnyRoute) -> Page? {
+        isCollapsed ? nil : contentPages.first { routes[$0.id] == route }
+    }
+
+    /// Shows `pages` (with their routes) as the content, replacing the content pages after the first
+    /// `keeping` ones: in the pane when expanded, on the stack when collapsed on one. A router setting a
+    /// path through the split view does this.
+    public func showContent(keeping kept: Int, thenPush pages: [(page: Page, route: AnyRoute?)]) {
+        let kept = max(0, min(kept, contentPages.count))
+        if kept == 0, let first = pages.first {
+            if let route = first.route { routes[first.page.id] = route }
+            setContent(first.page)
+            for item in pages.dropFirst() { pushContent(item.page, route: item.route) }
+            showsContent = true
+            return
+        }
+        if kept == 0 { setContent(nil); return }
+        while contentPages.count > kept { _ = popContent() }
+        for item in pages { pushContent(item.page, route: item.route) }
+    }
+
     // MARK: - Showing content
 
     /// Pushes `page` above the content pages: in the content pane when expanded (with a Back in its bar),
@@ -217,6 +265,7 @@ public final class NavigationSplitView: Page {
 
     override func navigationStackDidChange() {
         if let stack = navigationStack { watch(stack) }
+        if navigationStack !== breakpointStack { installCollapseBreakpoint() }
         arrange()
     }
 
@@ -240,6 +289,9 @@ public final class NavigationSplitView: Page {
     private weak var observedStack: NavigationStack?
     /// Pages are moving between the pane and the stack: the stack's pops are not the user's.
     private var isMoving = false
+    private var lastReportedRoutes: [AnyRoute] = []
+    private var collapseBreakpoint: Breakpoint?
+    private weak var breakpointStack: NavigationStack?
 
     private func notify(_ property: SplitProperty) { splitObservers.notify(property) }
 
@@ -335,7 +387,7 @@ public final class NavigationSplitView: Page {
         defer { if let focus, focus.isMapped, !focus.isFocus { _ = focus.grabFocus() } }
         guard let stack = navigationStack else { arrange(); updateLifecycles(); return }
         watch(stack)
-        if showsContent, !contentPages.isEmpty {
+        if showsContent, !contentPages.isEmpty, stack.state.contains(id) {
             isMoving = true
             detachFromPane()
             arrange()
@@ -364,6 +416,9 @@ public final class NavigationSplitView: Page {
             // Whatever was pushed above the split view is its content now, deepest on the right; the
             // deepest stays on screen, so it hears nothing (known before the stack says the split view shows).
             let above = Array(stack.pages.drop { $0 !== self }.dropFirst())
+            for entry in stack.state.entries where above.contains(where: { $0.id == entry.id }) {
+                if let route = entry.route { routes[entry.id] = route }
+            }
             for page in above where !contentPages.contains(where: { $0 === page }) {
                 contentPages.append(page)
                 follow(page)
@@ -372,9 +427,13 @@ public final class NavigationSplitView: Page {
                 shownPages.append(top)
             }
             isMoving = true
-            let taken = stack.takePages(above: self)
+            _ = stack.takePages(above: self)
             isMoving = false
-            for item in taken { if let route = item.route { routes[item.page.id] = route } }
+            if !above.isEmpty, !showsContent {
+                isMoving = true
+                showsContent = true
+                isMoving = false
+            }
         }
         arrange()
         updateLifecycles()
@@ -389,7 +448,12 @@ public final class NavigationSplitView: Page {
             let before = self.contentPages.count, first = self.contentPage
             self.contentPages.removeAll { page in removed.contains { $0 === page } && page !== first }
             if removed.contains(where: { $0 === first }) {
-                self.contentPages = Array(self.contentPages.prefix(1))
+                // The content left the stack (the user's Back, or a path without it): it is not the
+                // content any more, so expanding later shows an empty pane, as the path says.
+                let gone = self.contentPages
+                self.contentPages = []
+                for page in gone { self.forget(page) }
+                self.notify(.contentPage)
                 self.isMoving = true
                 self.showsContent = false
                 self.isMoving = false
@@ -405,7 +469,9 @@ public final class NavigationSplitView: Page {
         let contentOnStack = isCollapsed && hosted
         let showsContentAlone = isCollapsed && !hosted && (showsContent || sidebarPage == nil)
         sidebarPane.isVisible = sidebarPage != nil && !showsContentAlone
-        contentPane.isVisible = !contentPages.isEmpty && !contentOnStack && (!isCollapsed || showsContentAlone)
+        contentPane.isVisible = (!contentPages.isEmpty || (contentPlaceholder != nil && !isCollapsed)) && !contentOnStack
+            && (!isCollapsed || showsContentAlone)
+        contentPlaceholder?.isVisible = contentPages.isEmpty
         separator.isVisible = sidebarPane.isVisible && contentPane.isVisible
         // The deepest content page in the pane, with its own bar (and Back above the first).
         if !contentOnStack, let top = contentPages.last {
@@ -428,6 +494,24 @@ public final class NavigationSplitView: Page {
             }
         }
         area.queueResize()
+        let routesNow = routesInPane
+        if routesNow != lastReportedRoutes {
+            lastReportedRoutes = routesNow
+            navigationStack?.hostedContentDidChange()
+        }
+    }
+
+    /// The split view's own breakpoint on its stack, for ``collapseCondition``.
+    private func installCollapseBreakpoint() {
+        if let collapseBreakpoint, let stack = breakpointStack { stack.removeBreakpoint(collapseBreakpoint) }
+        collapseBreakpoint = nil
+        breakpointStack = nil
+        guard let condition = collapseCondition, let stack = navigationStack else { return }
+        let breakpoint = Breakpoint(condition: condition)
+        breakpoint.addSetter(self, \.isCollapsed, true)
+        collapseBreakpoint = breakpoint
+        breakpointStack = stack
+        stack.addBreakpoint(breakpoint)
     }
 
     /// Tells the pages that came on screen or left it, once per real change.

@@ -79,6 +79,12 @@ public final class NavigationStack {
     var currentBreakpoint: Breakpoint?
     var pendingBreakpoint = PendingBreakpoint()
     var breakpointTick: UInt32?
+    /// Told when a page on the stack changed what it shows inside it that a router's path lists (a
+    /// split view's content pane).
+    let hostedContentObservers = Observers<Void>()
+
+    /// A page on the stack changed the routes it shows inside it (a ``NavigationSplitView``'s pane).
+    func hostedContentDidChange() { hostedContentObservers.notify(()) }
 
     /// The Back button (visible when ``NavigationStackState/canUserGoBack``).
     public let backButton = Button(iconName: "go-previous-symbolic", accessibleLabel: toolkitLocalized("Back"))

@@ -494,4 +494,70 @@ final class NavigationSplitViewTests: GtkTestCase, @unchecked Sendable {  // XCT
             window.destroy()
         }
     }
+
+    // MARK: - Routes
+
+    enum SplitRoute: Hashable, Codable, Sendable { case list, item(Int) }
+
+    /// A router's path shows the same screens at both widths: through an expanded split view its
+    /// content pages are in the pane; collapsed they are on the stack; the path is the same either way
+    /// and across every collapse and expand.
+    func testARoutersPathShowsTheSameScreensCollapsedAndExpanded() {
+        onMain {
+            let root = Page(title: "Root")
+            let stack = NavigationStack(root: root)
+            stack.isAnimated = false
+            let window = Gtk.Window()
+            window.setDefaultSize(width: 1000, height: 600)
+            window.setTitlebar(stack.headerBar)
+            window.setChild(stack.view)
+            show(window)
+            var splits: [NavigationSplitView] = []
+            let router = NavigationRouter<SplitRoute>(stack: stack) { route in
+                switch route {
+                case .list:
+                    let split = NavigationSplitView(title: "List")
+                    split.sidebar = Page(title: "Items")
+                    splits.append(split)
+                    return split
+                case .item(let number):
+                    return Page(title: "Item \(number)")
+                }
+            }
+            router.setPath([.list, .item(1)])
+            guard let split = splits.first else { return XCTFail("no split view made") }
+            XCTAssertTrue(stack.visiblePage === split && stack.pages.count == 2, "expanded: the item is in the pane, not on the stack")
+            XCTAssertEqual(split.contentPage?.title, "Item 1")
+            XCTAssertEqual(router.path, [.list, .item(1)])
+            XCTAssertEqual(router.visibleRoute, .item(1))
+
+            split.isCollapsed = true
+            XCTAssertEqual(stack.pages.map(\.title), ["Root", "List", "Item 1"], "collapsed: the item on the stack")
+            XCTAssertEqual(router.path, [.list, .item(1)])
+
+            router.setPath([.list, .item(2)])
+            XCTAssertEqual(stack.pages.map(\.title), ["Root", "List", "Item 2"])
+            split.isCollapsed = false
+            XCTAssertEqual(stack.pages.count, 2)
+            XCTAssertEqual(split.contentPage?.title, "Item 2")
+            XCTAssertEqual(router.path, [.list, .item(2)])
+
+            var heard: [[SplitRoute]] = []
+            let token = router.observePath { heard.append($0) }
+            router.setPath([.list, .item(3)])
+            XCTAssertEqual(split.contentPage?.title, "Item 3", "another item replaces the content in the pane")
+            XCTAssertEqual(heard.last, [.list, .item(3)], "observers hear a change in the pane")
+            router.setPath([.list])
+            XCTAssertNil(split.contentPage, "a path ending at the split view empties its pane")
+            XCTAssertEqual(router.path, [.list])
+
+            router.setPath([.list, .item(4)])
+            split.isCollapsed = true
+            stack.goBack()  // the user's Back from the item
+            spin(until: { stack.visiblePage === split }, "the list shown")
+            XCTAssertEqual(router.path, [.list], "Back from the content leaves the split view's own route")
+            _ = token
+            window.destroy()
+        }
+    }
 }
