@@ -30,7 +30,7 @@ import Navigation
 /// Set ``isCollapsed`` from the window's width with a ``Breakpoint`` (`max-width: 600sp`, as GNOME's
 /// apps), or from code. Main actor only.
 @MainActor
-public final class NavigationSplitView: Page {
+open class NavigationSplitView: Page {
     /// The split view's properties, for ``observeSplitProperties(_:)`` (libadwaita's `notify::…`).
     public enum SplitProperty: Equatable, Sendable {
         case sidebar, contentPage, collapsed, showsContent, sidebarPosition

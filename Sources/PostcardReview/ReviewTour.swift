@@ -116,7 +116,7 @@ extension Tour {
     var windowShown: Window {
         for window in [app.shortcutsWindow, app.aboutWindow].compactMap({ $0 }) where window.isMapped { return window }
         if let question = MessageDialog.shown().first, question.window.isMapped { return question.window }
-        for dialog in [app.presentedWebPage, app.presentedMessage, app.presentedScanner, app.presentedMyCode, app.flowDialog].compactMap({ $0 })
+        for dialog in [app.presentedWebPage, app.presentedScanner, app.presentedMyCode, app.flowDialog].compactMap({ $0 })
         where !dialog.isDismissed && window(of: dialog).isMapped {
             return window(of: dialog)
         }
@@ -125,7 +125,7 @@ extension Tour {
 
     /// The page on top: of a page presented alone, the running flow's, else the main stack's.
     var pageShown: Page? {
-        for dialog in [app.presentedWebPage, app.presentedMessage, app.presentedScanner, app.presentedMyCode].compactMap({ $0 })
+        for dialog in [app.presentedWebPage, app.presentedScanner, app.presentedMyCode].compactMap({ $0 })
         where !dialog.isDismissed {
             return dialog.stack.visiblePage ?? dialog.root
         }
@@ -148,9 +148,9 @@ extension Tour {
         case let thread as CommentThreadPage:
             let count = (try? app.store.replies(to: thread.post).count) ?? 0
             try await waitUntil("the replies") { thread.replyRows.count == count }
-        case let messages as MessagesPage:
+        case let messages as MessagesSplitView:
             let count = (try? app.store.messages().count) ?? 0
-            try await waitUntil("the messages") { messages.rows.count == count }
+            try await waitUntil("the messages") { messages.list.rows.count == count }
         case let camera as CameraPage: _ = try await waitForCamera(in: nil, page: camera)
         case let web as WebPage:
             try await waitUntil("the web page") { !web.isLoading }

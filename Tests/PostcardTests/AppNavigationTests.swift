@@ -310,7 +310,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             let app = try makeApp()
             app.showMessages()
             settle(app, depth: 2)
-            let messages = try XCTUnwrap(app.mainWindow.stack.visiblePage as? MessagesPage)
+            let messages = try XCTUnwrap((app.mainWindow.stack.visiblePage as? MessagesSplitView)?.list)
             messages.newMessageButton.activate()
             spin(until: { app.flowDialog?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
             (app.flowDialog!.stack.visiblePage as! ChooseRecipientPage).friendButtons[1].activate()  // Grace
@@ -471,7 +471,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(app.messagesButton.hasAccessibleLabel("Messages"))
             app.messagesButton.activate()
             settle(app, depth: 2)
-            let messages = stack.visiblePage as! MessagesPage
+            let messages = (stack.visiblePage as! MessagesSplitView).list
             messages.newMessageButton.activate()
             spin(until: { app.flowDialog?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
             let dialog = app.flowDialog!
@@ -508,18 +508,19 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(messages.rows.map(\.recipientLabel.text), ["To Ada Lovelace"])
             XCTAssertEqual(app.toasts.toasts.map(\.title), ["Message sent to Ada Lovelace"], "a toast says it was sent")
 
-            // Opening the message presents the same detail page type modally, with its own bar.
-            messages.rows[0].openButton.activate()
-            spin(until: { app.presentedMessage?.window.isMapped == true }, "message shown")
-            let presented = app.presentedMessage!
-            let detail = presented.root as! PhotoDetailPage
+            // Activating the message's row shows the same detail page type beside the list (the window is
+            // wide), with its own bar; no dialog, and the list stays with the row highlighted.
+            let id = try XCTUnwrap(messages.messages.first?.id)
+            XCTAssertTrue(messages.activateRow(ofMessage: id))
+            spin(until: { app.shownMessage?.view.isMapped == true }, "message shown")
+            let detail = try XCTUnwrap(app.shownMessage)
             XCTAssertTrue(detail.isShowingStandaloneBar)
             XCTAssertEqual(detail.titleView.titleLabel.text, "Message")
             XCTAssertEqual(detail.titleView.subtitleLabel.text, "to Ada Lovelace")
-            XCTAssertTrue(presented.closeButton.isMapped)
-            XCTAssertTrue(presented.window.isModal)
-            presented.closeButton.activate()
-            spin(until: { presented.isDismissed }, "closed")
+            XCTAssertFalse(app.mainWindow.window.hasModalChild)
+            XCTAssertTrue(messages.view.isMapped, "the list beside it")
+            XCTAssertEqual(messages.highlightedMessageID, id)
+            XCTAssertEqual(app.router.path, [.messages, .message(id)])
         }
     }
 
@@ -528,7 +529,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             let app = try makeApp()
             var outcomes: [FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
-            app.showMessages()!.newMessageButton.activate()
+            app.showMessages()!.list.newMessageButton.activate()
             spin(until: { app.flowDialog?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
             let dialog = app.flowDialog!
             (dialog.stack.visiblePage as! ChooseRecipientPage).friendButtons[0].activate()
@@ -731,7 +732,7 @@ extension AppNavigationTests {
             let app = try makeApp()
             app.messagesButton.activate()
             settle(app, depth: 2)
-            let messages = app.mainWindow.stack.visiblePage as! MessagesPage
+            let messages = (app.mainWindow.stack.visiblePage as! MessagesSplitView).list
             messages.newMessageButton.activate()
             spin(until: { app.flowDialog?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
             (app.flowDialog!.stack.visiblePage as! ChooseRecipientPage).friendButtons[1].activate()
@@ -739,11 +740,9 @@ extension AppNavigationTests {
             spin(until: { app.activeFlow == nil && app.toastButtonShown(self, "View") }, "sent, with View")
             XCTAssertEqual(app.toasts.toasts.map(\.title), ["Message sent to Grace Hopper"])
             toastButton("View", in: app)!.activate()
-            spin(until: { app.presentedMessage?.window.isMapped == true }, "View opens the message")
-            let detail = try XCTUnwrap(app.presentedMessage?.root as? PhotoDetailPage)
+            spin(until: { app.shownMessage?.view.isMapped == true }, "View opens the message")
+            let detail = try XCTUnwrap(app.shownMessage)
             XCTAssertEqual(detail.titleView.subtitleLabel.text, "to Grace Hopper")
-            app.presentedMessage?.closeButton.activate()
-            spin(until: { app.presentedMessage == nil }, "closed")
         }
     }
 }

@@ -126,7 +126,7 @@ final class DeletionTests: GtkTestCase, @unchecked Sendable {
             _ = try app.store.addMessageNow(to: "ada", photo: photo, comment: "Hello Ada", author: "me")
             app.open(.messages)
             settle(app, depth: 2)
-            let messages = try XCTUnwrap(app.mainWindow.stack.visiblePage as? MessagesPage)
+            let messages = try XCTUnwrap((app.mainWindow.stack.visiblePage as? MessagesSplitView)?.list)
             spin(until: { messages.rows.count == 1 }, "the message")
             messages.rows[0].deleteButton.activate()
             spin(until: { messages.messages.isEmpty }, "the message goes from the list")

@@ -226,20 +226,19 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
 
             // A message to the second friend.
             app.messagesButton.activate()
-            spin(until: { stack.visiblePage is MessagesPage && idle(stack) }, "Messages")
-            (stack.visiblePage as! MessagesPage).newMessageButton.activate()
+            spin(until: { stack.visiblePage is MessagesSplitView && idle(stack) }, "Messages")
+            (stack.visiblePage as! MessagesSplitView).list.newMessageButton.activate()
             spin(until: { app.flowDialog?.stack.visiblePage is ChooseRecipientPage && idle(app.flowDialog?.stack) }, "Choose Recipient")
             (app.flowDialog!.stack.visiblePage as! ChooseRecipientPage).friendButtons[1].activate()
             let note = try XCTUnwrap(pick("astronaut.png") { app.flowDialog?.stack })
             note.commentView.text = "Look who I met"
             postWhenReady(note)
             spin(until: { app.activeFlow == nil }, "sent")
-            // The message opened from its row's Open, then closed.
-            spin(until: { (stack.visiblePage as? MessagesPage)?.rows.isEmpty == false }, "the message's row")
-            (stack.visiblePage as! MessagesPage).rows[0].openButton.activate()
-            spin(until: { app.presentedMessage?.window.isMapped == true }, "the message")
-            app.presentedMessage!.closeButton.activate()
-            spin(until: { app.presentedMessage == nil }, "the message closed")
+            // The message opened from its row, beside the list.
+            spin(until: { (stack.visiblePage as? MessagesSplitView)?.list.rows.isEmpty == false }, "the message's row")
+            let list = (stack.visiblePage as! MessagesSplitView).list
+            XCTAssertTrue(list.activateRow(ofMessage: try XCTUnwrap(list.messages.first?.id)))
+            spin(until: { app.shownMessage?.view.isMapped == true && idle(stack) }, "the message")
             stack.backButton.activate()
             spin(until: { stack.pages.count == 1 && idle(stack) }, "My Profile")
 
@@ -300,7 +299,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(recorded.entries.map(\.step).filter { if case .window = $0 { false } else { true } }, [
                 .path([]), .path([.messages]),
                 .start(.newMessage), .recipient(grace), .choose("astronaut.png"), .comment("Look who I met"), .post, .end(.message(1)),
-                .present(.message(1)), .dismiss(.message(1)),
+                .path([.messages, .message(1)]),  // the message opened from its row: part of the path
                 .path([]), .path([.post(1)]),
                 .start(.editCaption), .comment("Espresso, doppio"), .post, .end(.caption(1)),
                 .path([]),
@@ -310,7 +309,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
                 .present(.myCode), .dismiss(.myCode),
                 .present(.keyboardShortcuts), .dismiss(.keyboardShortcuts), .present(.about), .dismiss(.about),
             ], text)
-            XCTAssertTrue(text.contains(" present message 1\n") && text.contains(" dismiss keyboard-shortcuts\n"), text)
+            XCTAssertTrue(text.contains(" path postcard://messages postcard://messages/1\n") && text.contains(" dismiss keyboard-shortcuts\n"), text)
             @MainActor func state(_ store: PostStore) throws -> [String] {
                 try store.posts(onProfile: Identity.localID).map(\.comment) + store.messages().map { "\($0.recipient): \($0.comment)" }
                     + ["drafts: \(try store.drafts().count)"]
@@ -328,7 +327,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
             replayer.afterStep = { entry in
                 switch entry.step {
                 case .present, .dismiss:
-                    let message = replayed.presentedMessage.map { "message \(($0.root as? PhotoDetailPage)?.commentLabel.text ?? "")" }
+                    let message = replayed.shownMessage.map { "message \($0.commentLabel.text)" }
                     let windows: [(String, Widget?)] = [("Keyboard Shortcuts", replayed.shortcutsWindow), ("About", replayed.aboutWindow),
                                                         ("My Code", replayed.presentedMyCode?.root.view)]
                     let mapped = windows.filter { $0.1?.isMapped == true }.map(\.0)
@@ -341,7 +340,8 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
             }
             spin(until: { outcome != nil }, timeout: 180, "the replay")
             if case .failure(let error) = outcome { XCTFail("the replay stopped: \(error)") }
-            XCTAssertEqual(shown, ["present: message Look who I met", "dismiss: ", "present: My Code", "dismiss: ",
+            // (The message is part of the path now, shown beside Messages: no dialog step.)
+            XCTAssertEqual(shown, ["present: My Code", "dismiss: ",
                                    "present: Keyboard Shortcuts", "dismiss: ", "present: About", "dismiss: "],
                            "each dialog opened and closed as the journal says")
             XCTAssertEqual(try state(replayed.store), expected)
@@ -399,13 +399,14 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
             spin(until: { (stack.visiblePage as? CommentThreadPage)?.replies.isEmpty == true }, "the reply deleted")
             // A message on its page (which closes), the other on its row.
             app.router.setPath([.messages])
-            spin(until: { (stack.visiblePage as? MessagesPage)?.rows.count == 2 && idle() }, "Messages")
-            (stack.visiblePage as! MessagesPage).rows[0].openButton.activate()
-            spin(until: { app.presentedMessage?.window.isMapped == true }, "the message")
-            (app.presentedMessage!.root as! PhotoDetailPage).actionButton(labeled: "Delete")!.activate()
-            spin(until: { app.presentedMessage == nil && (stack.visiblePage as? MessagesPage)?.rows.count == 1 }, "the message deleted")
-            (stack.visiblePage as! MessagesPage).rows[0].deleteButton.activate()
-            spin(until: { (stack.visiblePage as? MessagesPage)?.rows.isEmpty == true }, "the other message deleted")
+            spin(until: { (stack.visiblePage as? MessagesSplitView)?.list.rows.count == 2 && idle() }, "Messages")
+            let list = (stack.visiblePage as! MessagesSplitView).list
+            XCTAssertTrue(list.activateRow(ofMessage: try XCTUnwrap(list.messages.first?.id)))
+            spin(until: { app.shownMessage?.view.isMapped == true && idle() }, "the message")
+            try XCTUnwrap(app.shownMessage?.actionButton(labeled: "Delete")).activate()
+            spin(until: { app.shownMessage == nil && list.rows.count == 1 }, "the message deleted")
+            list.rows[0].deleteButton.activate()
+            spin(until: { list.rows.isEmpty == true }, "the other message deleted")
             // The friend, on their profile.
             app.router.setPath([.profile(friend)])
             spin(until: { (stack.visiblePage as? ProfilePage)?.person.id == friend && idle() }, "the friend's profile")

@@ -101,15 +101,17 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
                 XCTAssertEqual(app.router.path.last.map { $0 } ?? .myProfile, try Route(link: link), "the path ends at the link's route")
             }
 
-            // A message: Messages, with the message presented alone over it (its own bar and Close).
+            // A message: Messages, with the message beside the list (the window is wide), its path the
+            // same as when narrow (the message over the list).
             app.open(link: "postcard://messages/1")
             settle(app)
             XCTAssertEqual(titles(app), ["My Profile", "Messages"])
-            spin(until: { app.presentedMessage?.window.isMapped == true }, "the message")
-            XCTAssertEqual(app.presentedMessage?.root.title, "Message")
-            XCTAssertEqual(app.presentedMessage?.root.subtitle, "to Grace Hopper")
-            app.presentedMessage?.closeButton.activate()
-            spin(until: { app.presentedMessage == nil }, "closed")
+            XCTAssertEqual(app.router.path, [.messages, .message(1)])
+            spin(until: { app.shownMessage?.view.isMapped == true }, "the message")
+            XCTAssertEqual(app.shownMessage?.title, "Message")
+            XCTAssertEqual(app.shownMessage?.subtitle, "to Grace Hopper")
+            app.router.setPath([.messages])
+            spin(until: { app.shownMessage == nil }, "the list alone")
 
             // The user's Back from a link's page goes down its back path.
             app.open(link: "postcard://post/3/comments")
@@ -225,16 +227,16 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
-    func testALinkInAMessageClosesTheMessageAndOpensAtOnce() throws {
+    func testALinkInAMessageOpensAtOnce() throws {
         try onMain {
             let app = try makeAppWithContent()
             app.open(link: "postcard://messages/1")
-            spin(until: { app.presentedMessage?.window.isMapped == true }, "the message")
-            let message = try XCTUnwrap(app.presentedMessage?.root)
+            spin(until: { app.shownMessage?.view.isMapped == true }, "the message")
+            let message = try XCTUnwrap(app.shownMessage)
             app.openLink("postcard://post/3", from: message)
             spin(until: { self.titles(app) == ["My Profile", "Ada Lovelace", "Post"] }, "the post")
             XCTAssertNil(app.pendingLink, "it did not wait for the message it was in")
-            XCTAssertNil(app.presentedMessage)
+            XCTAssertNil(app.shownMessage)
         }
     }
 

@@ -233,10 +233,19 @@ public final class AppController {
         router.push(.post(post.id)) as? PhotoDetailPage
     }
 
-    /// Pushes the Messages page (``Route/messages``).
+    /// Pushes Messages (``Route/messages``): the list, and the message chosen beside it or over it.
     @discardableResult
-    public func showMessages() -> MessagesPage? {
-        router.push(.messages) as? MessagesPage
+    public func showMessages() -> MessagesSplitView? {
+        router.push(.messages) as? MessagesSplitView
+    }
+
+    /// Messages if it is on the main stack (visible or under other pages), else nil.
+    public var messages: MessagesSplitView? { stack.pages.lazy.compactMap { $0 as? MessagesSplitView }.first }
+
+    /// The message Messages shows now (beside the list, or over it when narrow), or nil.
+    public var shownMessage: PhotoDetailPage? {
+        if let page = stack.visiblePage as? PhotoDetailPage, case .message = router.visibleRoute { return page }
+        return (stack.visiblePage as? MessagesSplitView).flatMap { $0.isCollapsed ? nil : $0.shownMessage }
     }
 
     /// Pushes the Postcard Guide onto the main stack (F1, Help in the primary menu): the bar shows
@@ -274,13 +283,10 @@ public final class AppController {
     /// The web page presented last (a guide section over a dialog, or a link opened from a message),
     /// while open.
     public var presentedWebPage: ModalDialog? { help.presentedWebPage }
-    /// The message detail presented last, while open.
-    public var presentedMessage: ModalDialog? { messaging.presentedMessage }
 
-    /// Closes the message or web page presented alone over the main window (a link activated in it
+    /// Closes the web page (and My Code) presented alone over the main window (a link activated in it
     /// opens its screen in the main window).
     func dismissPresentedPages() {
-        messaging.dismissPresentedMessage()
         friends.dismissPresentedPages()
         help.dismissPresentedWebPage()
     }

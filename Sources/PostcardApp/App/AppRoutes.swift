@@ -33,7 +33,7 @@ extension AppController {
             return messaging.makeMessagesPage()
         case .message(let id):
             guard let message = try? store.message(id: id) else { return NotFoundPage(route) }
-            return MessagingCoordinator.makeMessagePage(message, recipient: people.person(id: message.recipient)?.name ?? message.recipient)
+            return messaging.makeMessageDetail(message)
         case .guide(let section):
             return help.makeGuide(section: section)
         case .webPage(let uri):
@@ -44,7 +44,7 @@ extension AppController {
 
     /// The path `route` opens with from outside (a link, a resumed draft), so Back goes where the user
     /// expects: a post on a friend's profile above that profile, a post's comments above the post, a
-    /// message over Messages. A route whose subject is gone opens alone (its Not Found page).
+    /// message in Messages. A route whose subject is gone opens alone (its Not Found page).
     public func backPath(for route: Route) -> [Route] {
         switch route {
         case .myProfile: return []
@@ -54,7 +54,7 @@ extension AppController {
         case .comments(let id):
             guard (try? store.post(id: id)) != nil else { return [route] }
             return backPath(for: .post(id)) + [route]
-        case .message: return [.messages]
+        case .message: return [.messages, route]
         case .profile, .messages, .guide, .webPage: return [route]
         }
     }
@@ -69,8 +69,8 @@ extension AppController {
         }
     }
 
-    /// Shows `route` with its back path (``backPath(for:)``); a message is then presented over Messages.
-    /// Nothing else changes: no post, message or draft is touched.
+    /// Shows `route` with its back path (``backPath(for:)``). Nothing else changes: no post, message or
+    /// draft is touched.
     public func open(_ route: Route) {
         guard !mainWindow.window.isDestroyed else { return }  // the window is gone (the app quits)
         // The user's own profile link (from their code) is My Profile; a stranger's code opened as a link
@@ -94,22 +94,13 @@ extension AppController {
         }
         let path = backPath(for: route)
         router.setPath(path)
-        var presented = ""
-        if case .message(let id) = route, let messages = stack.visiblePage as? MessagesPage {
-            if let message = try? store.message(id: id) {
-                messaging.present(message, from: messages)
-                presented = ", presenting " + (presentedMessage?.root.title ?? "")
-            } else {
-                router.push(route)  // its Not Found page, above Messages
-            }
-        }
-        appLog.debug("Opened \(route.link): \(stack.pages.map(\.title).joined(separator: " › "))"
-                  + (stack.state.previous.map { " (Back: \($0.title))" } ?? "") + presented)
+        appLog.debug("Opened \(route.link): \(router.path.map(\.link).joined(separator: " › "))"
+                  + (stack.state.previous.map { " (Back: \($0.title))" } ?? ""))
     }
 
     /// Whether a flow or a dialog is open over the main window: a link then waits (``open(link:)``).
     package var isBusyWithAFlowOrDialog: Bool {
-        activeFlow != nil || mainWindow.window.hasModalChild || presentedMessage != nil || presentedWebPage != nil
+        activeFlow != nil || mainWindow.window.hasModalChild || presentedWebPage != nil
             || presentedScanner != nil || presentedMyCode != nil
     }
 

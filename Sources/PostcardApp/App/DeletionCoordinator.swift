@@ -104,9 +104,9 @@ final class DeletionCoordinator {
             let kept = path.filter { $0 != .post(id) && $0 != .comments(id) }
             if kept != path { app.router.setPath(kept) }
         case .message(let id):
-            if (app.messaging.presentedMessage?.root as? PhotoDetailPage)?.subject == AnyHashable(id) {
-                app.messaging.dismissPresentedMessage()
-            }
+            let path = app.router.path
+            let kept = path.filter { $0 != .message(id) }
+            if kept != path { app.router.setPath(kept) }
         case .friend:
             // Their profile, and what was opened above it, is left; the friends list shows the change.
             app.people.reload()
@@ -126,7 +126,7 @@ final class DeletionCoordinator {
             switch (item, page) {
             case (.post, let profile as ProfilePage): app.posting.reload(profile)
             case (.reply, let thread as CommentThreadPage): app.replies.reload(thread)
-            case (.message, let messages as MessagesPage): app.messaging.reload(messages)
+            case (.message, let messages as MessagesSplitView): app.messaging.reload(messages.list)
             default: break
             }
         }

@@ -205,13 +205,15 @@ public final class JourneyReplayer {
             try record(JourneyEnd(outcome), against: recorded, entry)
             try await wait(entry, "the flow's pages to close") { self.app.flows.current == nil && self.isIdle }
         case .present(.message(let recorded)):
-            let page: MessagesPage = try await visibleOnMainStack(entry)
+            // Journeys recorded before Messages became a split view present a message: it opens as its
+            // row's activation opens it now, beside the list or over it.
+            let page: MessagesSplitView = try await visibleOnMainStack(entry)
             let id = messageIDs[recorded] ?? recorded
-            guard page.activateRow(ofMessage: id) else {
+            guard page.list.activateRow(ofMessage: id) else {
                 // Translators: a recorded journey opens a message that is not in Messages; %s is its number.
                 throw fail(localized("no message %s in Messages", "\(id)"))
             }
-            try await wait(entry, "the message") { self.app.presentedMessage?.root.view.isMapped == true }
+            try await wait(entry, "the message") { self.isShown(.message(recorded)) && self.isIdle }
         case .present(let dialog):
             let label = menuLabel(of: dialog)
             guard app.primaryMenu.activateItem(label) else { throw fail(localized("no “%s” in the main menu", label)) }
@@ -243,7 +245,11 @@ public final class JourneyReplayer {
         case .dismiss(let dialog):
             guard isShown(dialog) else { throw fail(localized("“%s” is not open", menuLabel(of: dialog))) }
             switch dialog {
-            case .myCode, .scanner, .message:
+            case .message(let recorded):
+                // Closing a message is leaving it: the list alone again.
+                let id = messageIDs[recorded] ?? recorded
+                app.router.setPath(app.router.path.filter { $0 != .message(id) })
+            case .myCode, .scanner:
                 guard let shown = presented(dialog) else { throw fail(localized("“%s” is not open", menuLabel(of: dialog))) }
                 press(shown.closeButton)
             case .keyboardShortcuts, .about:
@@ -260,7 +266,8 @@ public final class JourneyReplayer {
         guard path != current else { return }
         if path.count == current.count + 1, Array(path.dropLast()) == current, let route = path.last {
             router.push(route)  // what a row's, button's or link's click calls
-        } else if current.count == path.count + 1, Array(current.dropLast()) == path, app.stack.backButton.isMapped {
+        } else if current.count == path.count + 1, Array(current.dropLast()) == path, app.stack.backButton.isMapped,
+                  app.stack.state.top?.route?.value(as: Route.self) == current.last {  // not a message beside Messages
             press(app.stack.backButton)
         } else {
             router.setPath(path)  // the history menu, a link opened from outside
@@ -335,10 +342,10 @@ public final class JourneyReplayer {
         case .message(let id):
             what = localized("Delete Message")
             try await wait(entry, what) {
-                if let shown = self.app.presentedMessage?.root as? PhotoDetailPage, shown.subject == AnyHashable(id) {
+                if let shown = self.app.shownMessage, shown.subject == AnyHashable(id), self.isIdle {
                     found = shown.actionButton(labeled: localized("Delete"))
                 } else {
-                    let page = self.isIdle ? self.app.stack.visiblePage as? MessagesPage : nil
+                    let page = self.isIdle ? (self.app.stack.visiblePage as? MessagesSplitView)?.list : nil
                     found = page?.rows.first { $0.message?.id == id && $0.deleteButton.isMapped }?.deleteButton
                 }
                 return found != nil
@@ -396,7 +403,7 @@ public final class JourneyReplayer {
         case .newPost: return (page as? ProfilePage)?.postButton
         case .quickSnap: return (page as? ProfilePage)?.quickSnapButton
         case .replyWithPhoto: return (page as? CommentThreadPage)?.replyButton
-        case .newMessage: return (page as? MessagesPage)?.newMessageButton
+        case .newMessage: return (page as? MessagesSplitView)?.list.newMessageButton
         case .editCaption:
             return page?.endBarItems.compactMap { $0 as? Button }.first { $0.label == localized("Edit Caption") }
         case .addFriend: return (page as? ProfilePage)?.addFriendButton
@@ -423,9 +430,7 @@ public final class JourneyReplayer {
         switch dialog {
         case .myCode: app.presentedMyCode
         case .scanner: app.presentedScanner
-        case .message(let recorded): (app.presentedMessage?.root as? PhotoDetailPage)?.subject == AnyHashable(messageIDs[recorded] ?? recorded)
-            ? app.presentedMessage : nil
-        case .keyboardShortcuts, .about: nil
+        case .message, .keyboardShortcuts, .about: nil
         }
     }
 
@@ -434,6 +439,7 @@ public final class JourneyReplayer {
         switch dialog {
         case .keyboardShortcuts: app.shortcutsWindow?.isMapped == true
         case .about: app.aboutWindow?.isMapped == true
+        case .message(let recorded): app.shownMessage.map { $0.subject == AnyHashable(messageIDs[recorded] ?? recorded) && $0.view.isMapped } ?? false
         default: presented(dialog)?.root.view.isMapped == true
         }
     }

@@ -3,9 +3,9 @@ import Gtk
 import NavigationGtk
 import PostcardModel
 
-/// **Messages**: the private messages sent (a photo and a comment to one friend), newest first, in a
-/// recycled list read a page at a time, and **New Message**. A row's **Open** (or activating the row)
-/// reports the message; the page navigates nowhere itself.
+/// **Messages**' list: the private messages sent (a photo and a comment to one friend), newest first, in
+/// a recycled list read a page at a time, and **New Message**. Activating a row (a click, Return)
+/// reports the message; the page navigates nowhere itself. The sidebar of ``MessagesSplitView``.
 @MainActor
 public final class MessagesPage: ListPage {
     /// The rows that exist now (on screen and near it), newest first.
@@ -14,7 +14,7 @@ public final class MessagesPage: ListPage {
     public var messages: [Message] { list.rows }
     /// Called when the user asks to write a message.
     public var onNewMessage: (@MainActor () -> Void)?
-    /// Called with the message whose row or Open the user activated.
+    /// Called with the message whose row the user activated.
     public var onOpen: (@MainActor (Message) -> Void)? {
         didSet { opener.open = onOpen }
     }
@@ -25,6 +25,14 @@ public final class MessagesPage: ListPage {
 
     /// "New Message" (end of the bar).
     public var newMessageButton: Button { actionButton }
+
+    /// The id of the message whose row is highlighted as the one shown beside the list, or nil.
+    public var highlightedMessageID: Int64? {
+        didSet {
+            opener.highlighted = highlightedMessageID
+            for row in rows { row.updateHighlight() }
+        }
+    }
 
     private let opener: MessageOpener
     private let list: PagedListView<Message, MessageRow>
@@ -63,7 +71,7 @@ public final class MessagesPage: ListPage {
     /// Activates the row of the message with `id` as a click or Return on it does (the list's
     /// `activate-item`, so ``onOpen`` reports it). A journey's replay opens a message this way.
     /// - Returns: false when no message read into the list so far has that id.
-    func activateRow(ofMessage id: Int64) -> Bool {
+    public func activateRow(ofMessage id: Int64) -> Bool {
         guard let index = list.rows.firstIndex(where: { $0.id == id }) else { return false }
         list.view.activateItem(at: list.position(ofRowAt: index))
         return true
@@ -82,9 +90,10 @@ final class MessageOpener {
     var name: @MainActor (String) -> String = { $0 }
     var open: (@MainActor (Message) -> Void)?
     var delete: (@MainActor (Message) -> Void)?
+    var highlighted: Int64?
 }
 
-/// One message: to whom, the comment, and Open. Made once per row, bound message after message.
+/// One message: to whom, the comment, and Delete. Made once per row, bound message after message.
 @MainActor
 public final class MessageRow: ListCell {
     /// The message shown (nil while unbound).
@@ -96,9 +105,6 @@ public final class MessageRow: ListCell {
     public let recipientLabel = Label()
     /// The comment.
     public let commentLabel = Label()
-    /// Opens the message.
-    // Translators: a button on a message in the list of messages: opens that message.
-    public let openButton = Button(label: localized("Open"))
     /// Deletes the message (with Undo for a few seconds).
     // Translators: an icon button on a message in the list of messages (its tooltip and what a screen
     // reader says): deletes that message.
@@ -116,11 +122,6 @@ public final class MessageRow: ListCell {
         text.expandsHorizontally = true
         text.append(recipientLabel)
         text.append(commentLabel)
-        openButton.verticalAlignment = .center
-        openButton.onClicked { [weak self, weak opener] in
-            guard let message = self?.message else { return }
-            opener?.open?(message)
-        }
         view.addCSSClass("feed-item")
         view.setMargins(top: 6, bottom: 6, start: 12, end: 12)
         deleteButton.verticalAlignment = .center
@@ -130,7 +131,6 @@ public final class MessageRow: ListCell {
             opener?.delete?(message)
         }
         view.append(text)
-        view.append(openButton)
         view.append(deleteButton)
     }
 
@@ -144,9 +144,18 @@ public final class MessageRow: ListCell {
         // Translators: what a screen reader says for a message: whom it was sent to (%1$s, a person's
         // name) and its text (%2$s).
         binding.setAccessibleLabel(localized("To %1$s: %2$s", name, comment))
+        updateHighlight()
     }
 
-    func unbind() { message = nil }
+    func unbind() {
+        message = nil
+        updateHighlight()
+    }
+
+    /// Highlighted while its message is the one shown beside the list (CSS class `shown-message`).
+    func updateHighlight() {
+        if let message, message.id == opener?.highlighted { view.addCSSClass("shown-message") } else { view.removeCSSClass("shown-message") }
+    }
 }
 
 /// **Choose Recipient**: the friends, one button each. Reports the choice.

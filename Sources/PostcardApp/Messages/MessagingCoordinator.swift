@@ -5,32 +5,36 @@ import PhotoPosting
 import PostcardModel
 import PostcardStore
 
-/// Messages: makes the Messages page (``Route/messages``) and a message's page, runs the message flow
-/// (Choose Recipient, then the photo flow as a step) from it, puts the stored message at the top of the
-/// list, and presents a message alone over the list. Resumes a message's draft. Main actor only.
+/// Messages: makes the Messages split view (``Route/messages``: the list, and the message chosen beside
+/// it or over it) and a message's page (``Route/message(_:)``), runs the message flow (Choose Recipient,
+/// then the photo flow as a step) from it, and puts the stored message at the top of the list. Resumes
+/// a message's draft. Main actor only.
 @MainActor
 final class MessagingCoordinator {
     /// Weak: the app owns this coordinator; its tasks are the app's (`AppController.tasks`), waited for at quit.
     private weak var app: AppController?
-    /// The message detail presented last, while open.
-    private(set) var presentedMessage: ModalDialog?
 
     init(app: AppController) { self.app = app }
 
-    /// The Messages page, with New Message.
-    func makeMessagesPage() -> MessagesPage {
-        let page = MessagesPage { [weak app] id in app?.people.person(id: id)?.name ?? id }
-        reload(page)
-        page.onNewMessage = { [weak self, weak page] in
-            guard let self, let page else { return }
-            self.startMessage(from: page)
+    /// Messages: the list with New Message; a message activated in it is shown through the router's
+    /// path (`[messages, message(ID)]`), beside the list or over it as the width allows.
+    func makeMessagesPage() -> MessagesSplitView {
+        let list = MessagesPage { [weak app] id in app?.people.person(id: id)?.name ?? id }
+        let split = MessagesSplitView(list: list)
+        reload(list)
+        list.onNewMessage = { [weak self, weak split] in
+            guard let self, let split else { return }
+            self.startMessage(from: split)
         }
-        page.onOpen = { [weak self, weak page] message in
-            guard let self, let page else { return }
-            self.present(message, from: page)
-        }
-        page.onDelete = { [weak self] message in self?.app?.deletions.delete(.message(message.id)) }
-        return page
+        list.onOpen = { [weak self] message in self?.show(message) }
+        list.onDelete = { [weak self] message in self?.app?.deletions.delete(.message(message.id)) }
+        return split
+    }
+
+    /// Shows `message` as Messages' content (the list stays beside it, or under it when narrow).
+    func show(_ message: Message) {
+        guard let app else { return }
+        app.router.setPath([.messages, .message(message.id)])
     }
 
     /// Reads the list from the store, a page of rows at a time.
@@ -41,9 +45,9 @@ final class MessagingCoordinator {
         })
     }
 
-    /// Runs the message flow from `page`, resuming a draft when given; nothing while another flow runs.
+    /// Runs the message flow from Messages, resuming a draft when given; nothing while another flow runs.
     /// `resuming` opens on Add a Comment for its recipient, going on with its draft (`draftID`).
-    func startMessage(from page: MessagesPage, resuming: (recipient: Person, photo: Photo, comment: String)? = nil,
+    func startMessage(from messages: MessagesSplitView, resuming: (recipient: Person, photo: Photo, comment: String)? = nil,
                       draftID: String? = nil) {
         guard let app else { return }
         let store = app.store
@@ -55,10 +59,11 @@ final class MessagingCoordinator {
         }) { person, photo, comment in
             try await store.addMessage(to: person.id, photo: photo, comment: comment, author: Identity.localID)
         }
-        app.flows.start(resuming == nil ? .newMessage : .resumeDraft, flow) { [weak app] flow in
-            let result = await flow.run(from: page, resuming: resuming)
+        app.flows.start(resuming == nil ? .newMessage : .resumeDraft, flow) { [weak app, weak messages] flow in
+            guard let messages else { return .message(.canceled) }
+            let result = await flow.run(from: messages, resuming: resuming)
             if case .sent(let message) = result {
-                page.insertNewMessage(message)
+                messages.list.insertNewMessage(message)
                 let name = app?.people.person(id: message.recipient)?.name ?? message.recipient
                 // Translators: a toast after a message was sent; %s is the recipient's name. "View" opens it.
                 app?.showToast(localized("Message sent to %s", name), buttonLabel: localized("View")) { [weak app] in
@@ -69,36 +74,18 @@ final class MessagingCoordinator {
         }
     }
 
-    /// Presents a message's photo and comment modally: the detail page shows its own bar with Close.
-    func present(_ message: Message, from page: MessagesPage) {
-        guard let app else { return }
-        let detail = Self.makeMessagePage(message, recipient: app.people.person(id: message.recipient)?.name ?? message.recipient)
+    /// A message's page as Messages shows it: its photo and comment, Delete for the user's own, links
+    /// in the comment opening as the app's links do.
+    func makeMessageDetail(_ message: Message) -> PhotoDetailPage {
+        let detail = Self.makeMessagePage(message, recipient: app?.people.person(id: message.recipient)?.name ?? message.recipient)
         if message.author == Identity.localID {
             detail.actions.append(CaptionCoordinator.deleteButton { [weak self] in self?.app?.deletions.delete(.message(message.id)) })
         }
-        let dialog = ModalDialog(over: page, presenting: detail)
         detail.onOpenLink = { [weak self, weak detail] uri in
             guard let self, let detail else { return }
             self.app?.help.openLink(uri, from: detail)
         }
-        presentedMessage = dialog
-        dialog.present()
-        app.dialogChanges.notify((.message(message.id), true))
-        // What is presented says so in the turn the dialog goes; a waiting link opens after it has gone.
-        dialog.whenDismissed { [weak self, weak dialog] in
-            if self?.presentedMessage === dialog { self?.presentedMessage = nil }
-            self?.app?.dialogChanges.notify((.message(message.id), false))
-        }
-        app.tasks.start { [weak self, weak dialog] in
-            await dialog?.dismissed()
-            self?.app?.openPendingLink()
-        }
-    }
-
-    /// Closes the message presented alone over the main window, if any.
-    func dismissPresentedMessage() {
-        presentedMessage?.dismiss()
-        presentedMessage = nil
+        return detail
     }
 
     /// The detail page of a private message: its photo, comment, recipient and time.
@@ -124,7 +111,7 @@ final class MessagingCoordinator {
             return
         }
         app.router.setPath([.messages], animated: false)
-        guard let messages = app.stack.visiblePage as? MessagesPage else { return }
+        guard let messages = app.stack.visiblePage as? MessagesSplitView else { return }
         startMessage(from: messages, resuming: (recipient: person, photo: Photo(uri: draft.photoURI), comment: draft.comment),
                      draftID: draft.id)
     }
