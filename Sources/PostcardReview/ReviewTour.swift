@@ -290,6 +290,23 @@ final class Tour {
                 stack.historyMenu.popdown()
                 try await waitUntil("the history menu closed") { !stack.historyMenu.isOpen }
             }
+        case "resize":
+            // The main window narrowed or widened within a part (`resize 360`), or back to the part's
+            // width (`resize part`): what a split view does as the user drags the window's edge.
+            let text = try value(0)
+            guard let width = text == "part" ? part?.width ?? main.width : Int32(text) else {
+                throw ReviewError(message: "review resize needs a width in pixels or “part”")
+            }
+            var current: Int32 = 0, height: Int32 = 0
+            gtk_window_get_default_size(main.pointer(), &current, &height)
+            main.setDefaultSize(width: width, height: height)
+            try await waitUntil("width \(width)") { abs(main.width - width) <= 24 }
+            try await waitUntil("the stack at rest") { stack.transition == .idle && !stack.view.isTransitionRunning }
+        case "text-scale":
+            // GNOME's Large Text is a text scaling factor of 1.25 (`text-scale 1.25`; `text-scale 1` undoes it).
+            guard let factor = Double(try value(0)), factor > 0 else { throw ReviewError(message: "review text-scale needs a factor") }
+            DesktopStyle.textDPI = 96 * factor
+            try await waitUntil("the stack at rest") { stack.transition == .idle && !stack.view.isTransitionRunning }
         case "swipe-back":
             // Held where it is until end-swipe: every style and direction is saved mid-swipe.
             guard let progress = Double(try value(0)), stack.beginSwipeBack() else {
