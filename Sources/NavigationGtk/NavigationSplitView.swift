@@ -68,7 +68,9 @@ open class NavigationSplitView: Page {
     public var isCollapsed = false {
         didSet {
             guard isCollapsed != oldValue else { return }
+            let start = g_get_monotonic_time()
             isCollapsed ? collapse() : expand()
+            lastSwitchMicroseconds = Int64(g_get_monotonic_time() - start)
             notify(.collapsed)
         }
     }
@@ -210,6 +212,8 @@ open class NavigationSplitView: Page {
         }
         if let route { routes[page.id] = route }
         if isCollapsed, let stack = navigationStack {
+            let wasEmpty = contentPages.isEmpty
+            defer { if wasEmpty { notify(.contentPage) } }
             contentPages.append(page)
             if showsContent {
                 stack.show(keeping: stack.state.entries.count, thenPush: [(page, route)])
@@ -218,11 +222,13 @@ open class NavigationSplitView: Page {
             }
             return true
         }
+        let wasEmpty = contentPages.isEmpty
         contentPages.append(page)
         follow(page)
         arrange()
         showsContent = true
         updateLifecycles()
+        if wasEmpty { notify(.contentPage) }  // the first content page came this way
         return true
     }
 
@@ -290,6 +296,9 @@ open class NavigationSplitView: Page {
     /// Pages are moving between the pane and the stack: the stack's pops are not the user's.
     private var isMoving = false
     private var lastReportedRoutes: [AnyRoute] = []
+    /// How long the last collapse or expand took on the main thread (moving the pages), in microseconds;
+    /// for the navigation benchmark.
+    package private(set) var lastSwitchMicroseconds: Int64 = 0
     private var collapseBreakpoint: Breakpoint?
     private weak var breakpointStack: NavigationStack?
 

@@ -38,7 +38,7 @@ import PostcardModel
 ///   a warm-up; `stack-cycles`, `stack-pages-alive`, `stack-rss-growth-kib`: the same for push → Back.
 ///
 /// Environment: `POSTCARD_MEASURE_CYCLES` sets the number of cycles (default 1,000);
-/// `POSTCARD_MEASURE_HOPS_ONLY` measures the hops alone. Main actor; run it
+/// `POSTCARD_MEASURE_HOPS_ONLY` measures the hops alone, `POSTCARD_MEASURE_SPLIT_ONLY` the split view's crossings alone. Main actor; run it
 /// in a process of its own (it changes the main stack's animation setting for the stack cycles).
 @MainActor
 public enum NavigationMeasurement {
@@ -84,7 +84,9 @@ public enum NavigationMeasurement {
 
     private static func measure(_ app: AppController) async {
         if g_getenv("POSTCARD_MEASURE_HOPS_ONLY") != nil { return await measureHops() }  // a quick look at the hops
+        if g_getenv("POSTCARD_MEASURE_SPLIT_ONLY") != nil { return await measureSplitCrossings(app) }  // the split view alone
         await measureTransitions(app)
+        await measureSplitCrossings(app)
         await measureFlowOpens(app)
         await measureFlowCycles(app)
         await measureStackCycles(app)
@@ -460,6 +462,51 @@ public enum NavigationMeasurement {
         emit("flow-dialogs-alive", Double(dialogs.filter { $0() }.count))
         emit("flow-pages-alive", Double(pages.filter { $0() }.count))
         emit("flow-rss-growth-kib", Double(await settledResidentMemory() - baseline))
+    }
+
+    /// Messages with a message shown, the window resized across the split view's 600 sp 50 times each
+    /// way (after 5 unmeasured): for each crossing, the main-thread time of the frame clock's tick in
+    /// which the split view collapses or expands (`split-switch-ms`: moving the pages between the pane
+    /// and the stack), and the longest frame from the resize until it is painted collapsed or expanded
+    /// (`split-frame-ms`).
+    private static func measureSplitCrossings(_ app: AppController) async {
+        let window = app.mainWindow.window
+        // A sample photo (the bench's library is the bundled photos).
+        guard let recorder = FrameRecorder(window),
+              let message = try? app.store.addMessageNow(to: "ada", photo: Photo(path: app.library.directory.appending("astronaut.png")), comment: "Crossing", author: Identity.localID) else {
+            emit("split-error", 1)
+            return
+        }
+        defer { recorder.stop() }
+        app.router.setPath([.messages, .message(message.id)], animated: false)
+        let stack = app.mainWindow.stack
+        guard let split = stack.visiblePage as? MessagesSplitView else { return emit("split-error", 2) }
+        var switches: [Double] = [], frames: [Double] = []
+        let token = split.observeSplitProperties { [weak split] (property: NavigationSplitView.SplitProperty) in
+            if property == .collapsed, let split { switches.append(Double(split.lastSwitchMicroseconds) / 1000) }
+        }
+        var height: Int32 = 0, width: Int32 = 0
+        gtk_window_get_default_size(window.pointer(), &width, &height)
+        for index in 0..<(5 + 2 * transitions) {
+            let collapse = index % 2 == 0
+            recorder.reset()
+            window.setDefaultSize(width: collapse ? 480 : 900, height: height)
+            guard await recorder.waitForFrame(where: { split.isCollapsed == collapse && !stack.view.isTransitionRunning }) else {
+                return emit("split-error", 3)
+            }
+            if index >= 5 { frames.append(Double(recorder.frames.map { $0.end - $0.start }.max() ?? 0) / 1000) }
+            if index < 5 { switches.removeAll() }
+            await sleep(milliseconds: 100)
+        }
+        _ = token
+        emit("split-crossings", Double(frames.count))
+        emit("split-frame-ms", median(frames))
+        emit("split-frame-max-ms", frames.max() ?? .nan)
+        emit("split-switch-ms", median(switches))
+        emit("split-switch-max-ms", switches.max() ?? .nan)
+        window.setDefaultSize(width: width, height: height)
+        app.router.setPath([], animated: false)
+        await sleep(milliseconds: 300)
     }
 
     private static func measureStackCycles(_ app: AppController) async {

@@ -520,6 +520,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertFalse(app.mainWindow.window.hasModalChild)
             XCTAssertTrue(messages.view.isMapped, "the list beside it")
             XCTAssertEqual(messages.highlightedMessageID, id)
+            spin(until: { messages.rows.first { $0.message?.id == id }?.view.hasCSSClass("shown-message") == true }, "its row highlighted")
             XCTAssertEqual(app.router.path, [.messages, .message(id)])
         }
     }
