@@ -746,6 +746,56 @@ extension AppNavigationTests {
             XCTAssertEqual(detail.titleView.subtitleLabel.text, "to Grace Hopper")
         }
     }
+
+    /// The window resized slowly across Messages' 600 sp, with a message shown and a comment typed in
+    /// New Message: the message collapses over the list (with Back) and comes back beside it, its row
+    /// highlighted only when beside it, the path the same throughout, and the flow and what was typed
+    /// untouched.
+    func testResizingAcrossTheBreakpointKeepsTheMessageAndTheDraft() throws {
+        try onMain {
+            let app = try makeApp()
+            let message = try app.store.addMessageNow(to: "ada", photo: Photo(path: bundledPhotos + "/brick.png"), comment: "Bricks",
+                                                      author: Identity.localID)
+            app.open(.message(message.id))
+            settle(app, depth: 2)
+            let split = try XCTUnwrap(app.mainWindow.stack.visiblePage as? MessagesSplitView)
+            spin(until: { app.shownMessage?.view.isMapped == true }, "the message beside the list")
+            split.list.newMessageButton.activate()
+            spin(until: { app.flowDialog?.stack.visiblePage is ChooseRecipientPage }, "Choose Recipient")
+            (app.flowDialog!.stack.visiblePage as! ChooseRecipientPage).friendButtons[1].activate()
+            spin(until: { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true && app.flowDialog?.stack.transition == .idle }, "picker")
+            let picker = app.flowDialog!.stack.visiblePage as! PhotoPickerPage
+            picker.grid.activateItem(at: picker.photos.firstIndex { $0.fileName == "astronaut.png" }!)
+            spin(until: { app.flowDialog?.stack.visiblePage is CommentPage && app.flowDialog?.stack.transition == .idle }, "comment page")
+            let comment = app.flowDialog!.stack.visiblePage as! CommentPage
+            comment.commentView.text = "Half a thought"
+            let window = app.mainWindow.window
+            var height: Int32 = 0, start: Int32 = 0
+            gtk_window_get_default_size(window.pointer(), &start, &height)
+            let path: [Route] = [.messages, .message(message.id)]
+            // Slowly, 40 px at a time, down to 360 px and back.
+            for width in Array(stride(from: Int32(900), through: 360, by: -40)) + Array(stride(from: Int32(360), through: 900, by: 40)) {
+                window.setDefaultSize(width: width, height: height)
+                spin(until: { abs(window.width - width) <= 24 }, "\(width) px")
+                spin(for: 0.03)
+                XCTAssertEqual(app.router.path, path, "the same path at \(width) px")
+                let collapsed = split.isCollapsed
+                XCTAssertEqual(collapsed, Double(split.view.width) < 600 || Double(app.mainWindow.stack.view.width) < 600,
+                               "collapsed exactly below 600 sp (\(width) px)")
+                if collapsed {
+                    XCTAssertTrue(app.mainWindow.stack.visiblePage === app.shownMessage, "over the list at \(width) px")
+                    XCTAssertTrue(app.mainWindow.stack.backButton.isVisible)
+                    XCTAssertNil(split.list.highlightedMessageID, "no highlight when the list is its own screen")
+                } else {
+                    XCTAssertTrue(app.mainWindow.stack.visiblePage === split, "beside the list at \(width) px")
+                    XCTAssertEqual(split.list.highlightedMessageID, message.id)
+                }
+                XCTAssertEqual(app.shownMessage?.subject, AnyHashable(message.id))
+            }
+            XCTAssertTrue(app.flowDialog?.stack.visiblePage === comment, "the flow is where it was")
+            XCTAssertEqual(comment.commentView.text, "Half a thought", "what was typed is kept")
+        }
+    }
 }
 
 /// The flow's bar fits a phone: at 360 px each page's title is whole, what does not fit is in the bar's
