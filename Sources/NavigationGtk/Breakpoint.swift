@@ -93,6 +93,10 @@ extension NavigationStack {
         view.queueResize()
     }
 
+    /// Whether a breakpoint switch waits for the next frame clock tick (the page area was just laid out
+    /// at a size where another breakpoint, or none, matches). Replays and tests wait for it.
+    package var isSwitchingBreakpoint: Bool { breakpointTick != nil }
+
     /// Removes `breakpoint`; if it was current, its values come back at once.
     public func removeBreakpoint(_ breakpoint: Breakpoint) {
         breakpoints.removeAll { $0 === breakpoint }

@@ -136,6 +136,8 @@ open class NavigationSplitView: Page {
         sidebarPane.expandsVertically = true
         contentPane.expandsVertically = true
         contentPane.expandsHorizontally = true
+        gtk_widget_set_overflow(contentPane.widget, GTK_OVERFLOW_HIDDEN)
+        gtk_widget_set_overflow(sidebarPane.widget, GTK_OVERFLOW_HIDDEN)
         area.expandsHorizontally = true
         area.expandsVertically = true
         content.append(area)
@@ -556,19 +558,26 @@ open class NavigationSplitView: Page {
         var wanted = Int32(min(max(Double(width) * sidebarWidthFraction, low), max(low, high)).rounded())
         wanted = max(wanted, sidebarMinimum)
         // The content keeps its minimum width; the sidebar gives way down to its own.
-        return max(sidebarMinimum, min(wanted, width - contentMinimum - separatorWidth))
+        return max(0, min(max(sidebarMinimum, min(wanted, width - contentMinimum - separatorWidth)), width - separatorWidth))
     }
 
     private var separatorWidth: Int32 { separator.isVisible ? 1 : 0 }
 
     fileprivate func measure(_ orientation: GtkOrientation, forSize: Int32) -> (minimum: Int32, natural: Int32) {
         let panes = [sidebarPane, separator, contentPane].filter(\.isVisible)
+        // Collapsing on its own on a stack, its least width is the sidebar's: the content goes onto the
+        // stack below the condition's width, so the window may shrink past both panes at once.
+        let collapsesAlone = collapseCondition != nil && navigationStack != nil && !isCollapsed
         var minimum: Int32 = 0, natural: Int32 = 0
         for pane in panes {
             var m: Int32 = 0, n: Int32 = 0
             gtk_widget_measure(pane.widget, orientation, orientation == GTK_ORIENTATION_VERTICAL ? forSize : -1, &m, &n, nil, nil)
             if orientation == GTK_ORIENTATION_HORIZONTAL {
-                minimum += m
+                // The least width is the collapsed arrangement's (one pane at a time), as libadwaita's
+                // breakpoint bin lets a window shrink to where its breakpoint switches: narrower than both
+                // panes' minimums side by side, the split view collapses at the next tick (one frame with
+                // the content pane clipped).
+                if !collapsesAlone || pane === sidebarPane { minimum = max(minimum, m) }
                 natural += n
             } else {
                 minimum = max(minimum, m)

@@ -195,6 +195,9 @@ final class Tour {
     let onScreen: (@MainActor (String) async -> Void)?
     /// The names ``save(_:_:overlays:settle:keepingToasts:)`` takes: the gallery's screens.
     let screenNames: Set<String>
+    /// The main window's width before the first `review resize`, for `review resize part` outside a
+    /// gallery part (the accessibility tour).
+    var widthBeforeResize: Int32?
     /// The comment before `review near-the-limit`, for `review restore-comment`.
     private var typedComment = ""
     /// The library the app had before `review library`.
@@ -294,19 +297,34 @@ final class Tour {
             // The main window narrowed or widened within a part (`resize 360`), or back to the part's
             // width (`resize part`): what a split view does as the user drags the window's edge.
             let text = try value(0)
-            guard let width = text == "part" ? part?.width ?? main.width : Int32(text) else {
+            if widthBeforeResize == nil { widthBeforeResize = main.width }
+            guard let width = text == "part" ? part?.width ?? widthBeforeResize ?? main.width : Int32(text) else {
                 throw ReviewError(message: "review resize needs a width in pixels or “part”")
             }
             var current: Int32 = 0, height: Int32 = 0
             gtk_window_get_default_size(main.pointer(), &current, &height)
+            // As a user drags the window's edge: 40 px at a time, each laid out (and the stack's
+            // breakpoints switched) before the next. A bar is only as narrow as its items allow until
+            // they move into its overflow menu at a narrower layout, so one jump could stop short.
+            var step = main.width
+            while abs(step - width) > 40 {
+                step += step < width ? 40 : -40
+                main.setDefaultSize(width: step, height: height)
+                let target = step
+                try await waitUntil("width \(target)") { abs(main.width - target) <= 24 }
+                try await Task.sleep(for: .milliseconds(30))
+            }
             main.setDefaultSize(width: width, height: height)
             try await waitUntil("width \(width)") { abs(main.width - width) <= 24 }
-            try await waitUntil("the stack at rest") { stack.transition == .idle && !stack.view.isTransitionRunning }
+            try await Task.sleep(for: .milliseconds(100))
+            try await waitUntil("the stack at rest") { stack.transition == .idle && !stack.view.isTransitionRunning && !stack.isSwitchingBreakpoint }
         case "text-scale":
             // GNOME's Large Text is a text scaling factor of 1.25 (`text-scale 1.25`; `text-scale 1` undoes it).
             guard let factor = Double(try value(0)), factor > 0 else { throw ReviewError(message: "review text-scale needs a factor") }
             DesktopStyle.textDPI = 96 * factor
-            try await waitUntil("the stack at rest") { stack.transition == .idle && !stack.view.isTransitionRunning }
+            // Laid out at the new text size, and a breakpoint that now matches (sp lengths) switched.
+            try await Task.sleep(for: .milliseconds(150))
+            try await waitUntil("the stack at rest") { stack.transition == .idle && !stack.view.isTransitionRunning && !stack.isSwitchingBreakpoint }
         case "swipe-back":
             // Held where it is until end-swipe: every style and direction is saved mid-swipe.
             guard let progress = Double(try value(0)), stack.beginSwipeBack() else {

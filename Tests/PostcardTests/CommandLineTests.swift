@@ -159,7 +159,7 @@ final class LinkCommandLineTests: GtkTestCase, @unchecked Sendable {
             ("postcard://post/1", "My Profile › Post (Back: My Profile)"),
             ("postcard://post/2/comments", "My Profile › Ada Lovelace › Post › Comments (Back: Post)"),
             ("postcard://messages", "My Profile › Messages (Back: My Profile)"),
-            ("postcard://messages/1", "My Profile › Messages (Back: My Profile), presenting Message"),
+            ("postcard://messages/1", "My Profile › Messages › Message (Back: My Profile)"),  // beside the list (720 px)
             ("postcard://guide/posting", "My Profile › Guide (Back: My Profile)"),
             ("postcard://post/77", "My Profile › Not Found (Back: My Profile)"),
             ("postcard://profile/me", "My Profile"),

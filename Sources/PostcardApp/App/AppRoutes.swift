@@ -94,7 +94,11 @@ extension AppController {
         }
         let path = backPath(for: route)
         router.setPath(path)
-        appLog.debug("Opened \(route.link): \(router.path.map(\.link).joined(separator: " › "))"
+        // The pages shown, root first; a message beside Messages (a wide window) after Messages.
+        let titles = stack.pages.flatMap { page in
+            [page.title] + ((page as? NavigationSplitView).map { $0.isCollapsed ? [] : $0.contentPages.map(\.title) } ?? [])
+        }
+        appLog.debug("Opened \(route.link): \(titles.joined(separator: " › "))"
                   + (stack.state.previous.map { " (Back: \($0.title))" } ?? ""))
     }
 

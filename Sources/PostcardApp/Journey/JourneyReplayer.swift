@@ -364,7 +364,7 @@ public final class JourneyReplayer {
     // MARK: - What is on screen
 
     private var isIdle: Bool {
-        app.stack.transition == .idle && (flowStack?.transition ?? .idle) == .idle
+        app.stack.transition == .idle && (flowStack?.transition ?? .idle) == .idle && !app.stack.isSwitchingBreakpoint
     }
 
     /// The stack the running flow's pages are on (its dialog's, or the main one), else the main stack.
