@@ -127,21 +127,19 @@ final class NavigationStackInsidesTests: GtkTestCase, @unchecked Sendable {
                 let width = Double(stack.view.width), sign = rtl ? -1.0 : 1.0
                 for kind in ["push", "pop"] {
                     let page = kind == "push" ? CountedPage("A", counter: counter) : stack.pages[1]
-                    // Each frame's slide, read in a tick callback that runs after the slide's own (GTK runs
-                    // a widget's tick callbacks newest first), and after each layout where the moving page
-                    // was put, against the slide as it is then.
+                    // Each frame's slide, read after the frame's layout (the frame clock's update phase, where
+                    // the slide's tick moves it, comes before layout in every frame; the order of two tick
+                    // callbacks within one frame is not something to lean on), with the frame's time and
+                    // where the moving page was put, against the slide as it is then.
                     var ticks: [(time: Int64, progress: Double)] = []
                     var placed: [(x: Double, expected: Double)] = []
-                    stack.view.addTickCallback { time in
-                        if let progress = stack.view.slideProgress { ticks.append((time, progress)) }
-                        return stack.view.isTransitionRunning || ticks.isEmpty
-                    }
                     stack.view.afterNextLayouts(1000) {
-                        if let progress = stack.view.slideProgress {
+                        if let progress = stack.view.slideProgress, let time = stack.view.frameTime {
+                            if ticks.last?.time != time { ticks.append((time, progress)) }
                             placed.append((self.leftEdge(of: page, in: stack),
                                            (sign * width * (kind == "push" ? 1 - progress : progress)).rounded()))
                         }
-                        return stack.view.isTransitionRunning
+                        return stack.view.isTransitionRunning || ticks.isEmpty
                     }
                     let start = try! XCTUnwrap(stack.view.frameTime)
                     if kind == "push" { stack.push(page) } else { stack.pop() }
@@ -175,7 +173,10 @@ final class NavigationStackInsidesTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(stack.beginSwipeBack())
             stack.updateSwipeBack(progress: 0.5)
             var frames: [(time: Int64, progress: Double?)] = []
-            stack.view.addTickCallback { time in  // runs after the release's, added later (newest first)
+            // Read after each frame's layout, which comes after the frame's update phase (where the
+            // release's spring moves the page) in every frame.
+            stack.view.afterNextLayouts(1000) {
+                guard let time = stack.view.frameTime, time != frames.last?.time else { return true }
                 frames.append((time, stack.swipeBackProgress))
                 return stack.isSwipingBack
             }
