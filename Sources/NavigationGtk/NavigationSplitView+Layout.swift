@@ -69,8 +69,11 @@ extension NavigationSplitView {
 }
 
 /// The split view's two panes and the line between them, placed by ``NavigationSplitView``.
+/// (`package`, not internal: Swift 6.3 warns of an infinite recursion in the `isolated deinit` it
+/// synthesizes for an internal subclass of ``Object`` here — a false alarm, but a build warning, which
+/// the example's build refuses.)
 @MainActor
-final class SplitArea: Widget {
+package final class SplitArea: Widget {
     weak var owner: NavigationSplitView?
 
     init() {
