@@ -54,6 +54,16 @@ public enum StyleSheet {
         case application = 600
     }
 
+    /// Loads `css` (GTK's CSS, as a string: small rules an app keeps beside its code) for every window at
+    /// `priority`. Parse errors are logged by GTK as warnings (`GtkCssProvider`'s `parsing-error`); the
+    /// rules that parse still apply. Call after GTK is initialized; main actor.
+    public static func load(css: String, priority: Priority = .application) {
+        guard let provider = gtk_css_provider_new(), let display = gdk_display_get_default() else { return }
+        gtk_css_provider_load_from_data(provider, css, -1)
+        gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), priority.rawValue)
+        g_object_unref(UnsafeMutableRawPointer(provider))
+    }
+
     /// Loads the CSS compiled into the program as the GResource at `path` (e.g.
     /// `/io/github/postcard/Postcard/style.css`), for every window at `priority`.
     public static func load(resource path: String, priority: Priority = .application) {

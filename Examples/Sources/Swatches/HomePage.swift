@@ -5,6 +5,7 @@ import NavigationGtk
 @MainActor public final class HomePage: Page {
     public let colorLabel = Label("No color yet")
     public let detailsButton = Button(label: "Details")
+    public let paletteButton = Button(label: "Browse Colors")
     public let pickButton = Button(label: "Pick a Color…")
     public let pickHereButton = Button(label: "Pick Here")
     public let aboutButton = Button(label: "About Colors")
@@ -13,7 +14,7 @@ import NavigationGtk
         super.init(title: "Swatches")
         let column = makeColumn()
         column.append(colorLabel)
-        for button in [detailsButton, pickButton, pickHereButton, aboutButton] { column.append(button) }
+        for button in [detailsButton, paletteButton, pickButton, pickHereButton, aboutButton] { column.append(button) }
         content.append(column)
     }
 }

@@ -3,6 +3,8 @@ import NavigationGtk
 /// The app's screens as values: the window's stack follows a path of them.
 public enum SwatchRoute: Hashable, Codable, Sendable {
     case details(String)
+    case palette
+    case swatch(String)
 }
 
 /// The app: one window with a navigation stack, and the code that navigates (pages never do).
@@ -16,15 +18,19 @@ public enum SwatchRoute: Hashable, Codable, Sendable {
 
     public init(application: Application? = nil) {
         window = NavigationWindow(application: application, root: home)
-        router = NavigationRouter(stack: window.stack) { route in   // the one place pages are made
+        StyleSheet.load(css: swatchStyle)
+        router = NavigationRouter(stack: window.stack) { [weak self] route in   // the one place pages are made
             switch route {
             case .details(let color): ColorDetailPage(color: color)
+            case .palette: self?.makePalette()
+            case .swatch(let color): SwatchPage(color: color)
             }
         }
         home.detailsButton.onClicked { [weak self] in
             guard let self else { return }
             self.router.push(.details(self.home.colorLabel.text))  // or router.setPath([...])
         }
+        home.paletteButton.onClicked { [weak self] in self?.router.push(.palette) }
         home.pickButton.onClicked { [weak self] in self?.pickColor(presentation: .modal) }
         home.pickHereButton.onClicked { [weak self] in self?.pickColor(presentation: .pushed) }
         home.aboutButton.onClicked { [weak self] in
@@ -33,6 +39,13 @@ public enum SwatchRoute: Hashable, Codable, Sendable {
             self.about = dialog
             dialog.present()
         }
+    }
+
+    /// The colours beside the one chosen, or a stack of them when narrow: choosing sets the path.
+    func makePalette() -> PaletteSplitView {
+        let split = PaletteSplitView()
+        split.palette.onChosen = { [weak self] color in self?.router.setPath([.palette, .swatch(color)]) }
+        return split
     }
 
     /// The same caller code whether the flow is modal or pushed.

@@ -70,6 +70,48 @@ final class SwatchesTests: XCTestCase, @unchecked Sendable {
         }
     }
 
+    /// Browse Colors: the colours and the one chosen side by side in a wide window, one stack (the colour
+    /// over the list, with the stack's Back) below 500 sp, and the same path at both widths.
+    func testTheColorsAndTheChosenOneSitSideBySideWhenWideAndStackWhenNarrow() {
+        MainActor.assumeIsolated {
+            let app = launch()
+            let stack = app.window.stack
+            _ = app.home.paletteButton.activate()
+            spin(until: { stack.visiblePage is PaletteSplitView && settled(stack) }, "Colors")
+            let split = stack.visiblePage as! PaletteSplitView
+            @MainActor func resize(_ width: Int32, collapsed: Bool) {
+                app.window.window.setDefaultSize(width: width, height: 680)
+                spin(until: { abs(app.window.window.width - width) <= 12 }, "\(width) px")
+                spin(until: { split.isCollapsed == collapsed && settled(stack) }, collapsed ? "collapsed" : "expanded")
+            }
+            XCTAssertFalse(split.isCollapsed, "720 px: side by side")
+            _ = split.palette.rows[4].activate()  // Blue
+            spin(until: { (split.contentPage as? SwatchPage)?.color == "Blue" && split.contentPage!.view.isMapped }, "Blue beside the list")
+            XCTAssertTrue(split.palette.view.isMapped, "the list stays beside it")
+            XCTAssertEqual(stack.pages.count, 2, "nothing pushed: Blue is in the split view's pane")
+            XCTAssertEqual(app.router.path, [.palette, .swatch("Blue")])
+            XCTAssertEqual(split.palette.highlighted, "Blue", "the chosen colour is highlighted beside it")
+
+            resize(360, collapsed: true)
+            XCTAssertEqual(stack.pages.map(\.title), ["Swatches", "Colors", "Blue"], "Blue pushed over the list")
+            XCTAssertTrue(stack.backButton.isVisible)
+            XCTAssertEqual(app.router.path, [.palette, .swatch("Blue")], "the same path at 360 px")
+            XCTAssertNil(split.palette.highlighted, "no highlight on a list that is its own screen")
+            stack.goBack()
+            spin(until: { stack.visiblePage === split && settled(stack) }, "back to the list")
+            XCTAssertEqual(app.router.path, [.palette], "Back shows the list, and never pops below it")
+            _ = split.palette.rows[3].activate()  // Green
+            spin(until: { stack.visiblePage is SwatchPage && settled(stack) }, "Green over the list")
+
+            resize(900, collapsed: false)
+            XCTAssertEqual(stack.pages.count, 2, "Green moved back into the pane")
+            XCTAssertEqual((split.contentPage as? SwatchPage)?.color, "Green")
+            XCTAssertEqual(split.palette.highlighted, "Green")
+            XCTAssertEqual(app.router.path, [.palette, .swatch("Green")])
+            app.window.window.destroy()
+        }
+    }
+
     func testTheFlowReturnsItsResultOnceModallyAndPushed() {
         MainActor.assumeIsolated {
             let app = launch()
