@@ -444,6 +444,100 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// Messages recorded in a narrow window (a message over the list, Back, another) replays in a wide one
+    /// as the same path with the messages beside the list, and one recorded wide replays narrow with them
+    /// pushed over it: a journey names screens, not their arrangement.
+    func testAJourneyRecordedAtOneWidthReplaysAtTheOtherWithTheSameMessages() throws {
+        try onMain {
+            @MainActor func appWithTwoMessages(width: Int32) throws -> (AppController, [Int64]) {
+                let app = try makeApp(width: width)
+                let ids = try ["brick.png", "astronaut.png"].map { photo in
+                    try app.store.addMessageNow(to: "ada", photo: Photo(path: bundledPhotos + "/" + photo), comment: photo,
+                                                author: Identity.localID).id
+                }
+                spin(until: { app.mainWindow.window.width > 0 && abs(app.mainWindow.window.width - width) <= 24 }, "\(width) px")
+                return (app, ids)
+            }
+            @MainActor func settled(_ app: AppController) -> Bool {
+                app.mainWindow.stack.transition == .idle && !app.mainWindow.stack.isSwitchingBreakpoint
+            }
+            @MainActor func record(width: Int32, _ steps: (AppController, [Int64]) -> Void) throws -> (Journey, [Int64]) {
+                let journal = FilePath(makeTemporaryDirectory()).appending("journey.txt")
+                let (app, ids) = try appWithTwoMessages(width: width)
+                let recorder = try JourneyRecorder(app: app, path: journal)
+                steps(app, ids)
+                spin(for: 0.3)
+                recorder.stop()
+                app.shutdown()
+                app.mainWindow.window.destroy()
+                return (try Journey(text: Files.readText(journal) ?? ""), ids)
+            }
+            @MainActor func replay(_ journey: Journey, width: Int32) throws -> AppController {
+                let (app, _) = try appWithTwoMessages(width: width)
+                let replayer = JourneyReplayer(app: app, journey: journey, pace: .fast)
+                replayer.followsWindowSteps = false  // at this window's width, not the recorded one
+                var outcome: Result<Void, Error>?
+                Task { do { try await replayer.run(); outcome = .success(()) } catch { outcome = .failure(error) } }
+                spin(until: { outcome != nil }, timeout: 60, "the replay")
+                if case .failure(let error) = outcome { XCTFail("the replay stopped: \(error)") }
+                spin(until: { settled(app) }, "at rest")
+                return app
+            }
+            @MainActor func openRow(_ id: Int64, _ app: AppController) {
+                spin(until: { app.messages?.list.activateRow(ofMessage: id) == true }, "message \(id)'s row")
+                spin(until: { app.shownMessage?.subject == AnyHashable(id) && app.shownMessage?.view.isMapped == true && settled(app) },
+                     "message \(id) shown")
+            }
+
+            // Narrow: Messages, the first message over the list, Back, the second.
+            let (narrow, ids) = try record(width: 360) { app, ids in
+                app.open(.messages)
+                spin(until: { app.messages?.isCollapsed == true && settled(app) }, "Messages, collapsed")
+                openRow(ids[0], app)
+                XCTAssertEqual(app.mainWindow.stack.pages.count, 3, "over the list")
+                click(app.mainWindow.stack.backButton)
+                spin(until: { app.router.path == [.messages] && settled(app) }, "back to the list")
+                openRow(ids[1], app)
+            }
+            // (The window may widen a little by itself at 360 px, to fit the bar's items: a `window` step.)
+            func paths(_ journey: Journey) -> [JourneyStep] { journey.entries.map(\.step).filter { if case .path = $0 { true } else { false } } }
+            XCTAssertEqual(narrow.entries.first?.step, .window(width: 360))
+            XCTAssertEqual(paths(narrow), [
+                .path([]), .path([.messages]), .path([.messages, .message(ids[0])]), .path([.messages]),
+                .path([.messages, .message(ids[1])]),
+            ])
+            let wide = try replay(narrow, width: 1280)
+            XCTAssertEqual(wide.router.path, [.messages, .message(ids[1])], "the same path")
+            XCTAssertEqual(wide.messages?.isCollapsed, false)
+            XCTAssertEqual(wide.mainWindow.stack.pages.count, 2, "the message beside the list, not pushed")
+            XCTAssertEqual(wide.shownMessage?.subject, AnyHashable(ids[1]))
+            XCTAssertEqual(wide.messages?.list.highlightedMessageID, ids[1])
+            wide.shutdown()
+            wide.mainWindow.window.destroy()
+
+            // Wide: Messages, the first message beside the list, then the second in its place.
+            let (wideJourney, _) = try record(width: 1280) { app, ids in
+                app.open(.messages)
+                spin(until: { app.messages?.isCollapsed == false && settled(app) }, "Messages, expanded")
+                openRow(ids[0], app)
+                openRow(ids[1], app)
+                XCTAssertEqual(app.mainWindow.stack.pages.count, 2)
+            }
+            XCTAssertEqual(wideJourney.entries.first?.step, .window(width: 1280))
+            XCTAssertEqual(paths(wideJourney), [
+                .path([]), .path([.messages]), .path([.messages, .message(ids[0])]),
+                .path([.messages, .message(ids[1])]),
+            ])
+            let phone = try replay(wideJourney, width: 360)
+            XCTAssertEqual(phone.router.path, [.messages, .message(ids[1])], "the same path")
+            XCTAssertEqual(phone.messages?.isCollapsed, true)
+            XCTAssertEqual(phone.mainWindow.stack.pages.count, 3, "the message pushed over the list")
+            XCTAssertTrue(phone.mainWindow.stack.visiblePage === phone.shownMessage)
+            XCTAssertEqual(phone.shownMessage?.subject, AnyHashable(ids[1]))
+            XCTAssertTrue(phone.mainWindow.stack.backButton.isVisible)
+        }
+    }
+
     func testAReplayStopsAtARouteWhoseSubjectIsGone() throws {
         try onMain {
             let app = try makeApp(posts: ["Espresso"])
