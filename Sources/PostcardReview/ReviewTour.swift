@@ -275,7 +275,9 @@ final class Tour {
             if options.contains("overlay=history-menu") { overlays = [stack.historyMenu] }
             let settle = options.first { $0.hasPrefix("settle=") }.flatMap { Double($0.dropFirst(7)) } ?? 0.4
             try await self.settle(keepingToasts: options.contains("keep-toasts"))
-            try await save(windowShown, screen, overlays: overlays, settle: .milliseconds(Int(settle * 1000)),
+            // `window=main`: the main window even while a flow's own window is open over it.
+            let window = options.contains("window=main") ? main : windowShown
+            try await save(window, screen, overlays: overlays, settle: .milliseconds(Int(settle * 1000)),
                            keepingToasts: options.contains("keep-toasts"))
         case "open-menu":
             if try value(0) == "primary" {
