@@ -58,6 +58,11 @@ static inline void navgtk_accessible_set_hidden(GtkWidget *widget, gboolean hidd
     gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
 }
 
+// Drops the accessible description (GTK 4.8 copies a widget's tooltip into it).
+static inline void navgtk_accessible_reset_description(GtkWidget *widget) {
+    gtk_accessible_reset_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}
+
 // Drops the labelled-by relation (GTK 4.8 would read a mnemonic button's label child as well as its
 // accessible label).
 static inline void navgtk_accessible_reset_labelled_by(GtkWidget *widget) {

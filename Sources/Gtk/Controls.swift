@@ -50,6 +50,9 @@ public final class Button: Widget {
     /// screen reader says and the tooltip a pointer user sees.
     public init(iconName: String, accessibleLabel: String) {
         super.init(gtk_button_new_from_icon_name(iconName), transfer: .full)
+        // The icon says nothing the name does not; nameless, Orca 43 would read it by its type name
+        // ("GtkImage Messages push button").
+        if let icon = gtk_button_get_child(pointer()) { navgtk_accessible_set_hidden(icon, 1) }
         setAccessibleLabel(accessibleLabel)
         tooltip = accessibleLabel
     }

@@ -81,6 +81,9 @@ public struct ListItemBinding {
         // (`gtk_widget_trigger_tooltip_query`), a round trip per row bound.
         let current = gtk_widget_get_tooltip_text(itemWidget).map { String(cString: $0) }
         if current != tooltip { gtk_widget_set_tooltip_text(itemWidget, tooltip) }
+        // GTK 4.8 makes the tooltip the description as well, which Orca 43 speaks after the name: not
+        // when it only repeats the name.
+        if tooltip == label { navgtk_accessible_reset_description(itemWidget) }
     }
 }
 

@@ -45,6 +45,11 @@ open class Widget: Object {
             if fresh { gtk_widget_set_visible(widget, 0) }
             gtk_widget_set_tooltip_text(widget, newValue)
             if fresh { gtk_widget_set_visible(widget, 1) }
+            // GTK 4.8 makes the tooltip the accessible description too, which Orca 43 speaks after the
+            // name: a tooltip that only repeats the name ("Messages push button. Messages") is not.
+            if let newValue, navgtk_accessible_has_label(widget) != 0, hasAccessibleLabel(newValue) {
+                navgtk_accessible_reset_description(widget)
+            }
         }
     }
 

@@ -34,16 +34,17 @@ final class PhotoPickerInputTests: GtkTestCase, @unchecked Sendable {
     }
 
     /// What a screen reader hears, read over AT-SPI by a separate process (`Scripts/atspi_names.py`):
-    /// each tile is a cell named by its file name, and its picture an image of the same name.
-    func testTilesAndTheirPicturesReadTheirFileNamesOverAtSpi() throws {
+    /// each tile is a cell named by its file name, once — its picture and caption, which would only say
+    /// the name again (Orca 43 read "astronaut.png" three times), are hidden from it; the grid is named
+    /// after its page, not read by its type name.
+    func testTilesReadTheirFileNamesOnceOverAtSpi() throws {
         try onMain {
             _ = openPicker()
-            let lines = Set(try readAccessibilityTree())
+            let lines = try readAccessibilityTree()
             for name in ["coffee.png", "rocket.jpg", "astronaut.png"] {
-                XCTAssertTrue(lines.contains("table cell|\(name)"), "tile \(name) over AT-SPI: \(lines.sorted())")
-                XCTAssertTrue(lines.contains("image|\(name)"), "picture \(name) over AT-SPI: \(lines.sorted())")
+                XCTAssertEqual(lines.filter { $0.hasSuffix("|\(name)") }, ["table cell|\(name)"], "tile \(name), once: \(lines)")
             }
-            XCTAssertFalse(lines.contains("image|GtkPicture"), "no picture reads as its type: \(lines.sorted())")
+            XCTAssertFalse(lines.contains { $0.contains("|Gtk") }, "nothing reads as its type: \(lines)")
         }
     }
 

@@ -116,6 +116,7 @@ public final class PhotoPickerPage: Page {
         super.init(title: localized("Choose a Photo"))
 
         grid.addCSSClass("photo-grid")
+        grid.setAccessibleLabel(title)  // named, not read by its type name ("GtkGridView")
         grid.setColumns(minimum: 1, maximum: 4)
         grid.onActivate { [weak self] position in self?.choose(at: position) }
         scroller.expandsVertically = true

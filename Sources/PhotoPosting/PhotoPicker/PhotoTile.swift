@@ -65,6 +65,9 @@ public final class PhotoTile: ListCell {
         column.append(placeholder)
         column.append(caption)
         column.addCSSClass("photo-tile")
+        // The tile (the grid's item) is named by the file, with the reason when it cannot be shown in its
+        // description; what is in it would only say the name again (Orca 43 read it three times).
+        column.hideFromScreenReaders()
         column.onMapChanged { [weak self] mapped in
             if mapped { self?.loadIfShown() } else { self?.stopLoading() }
         }

@@ -47,6 +47,7 @@ public final class MessagesPage: ListPage {
                              unbind: { $0.unbind() })
         super.init(title: localized("Messages"), actionLabel: localized("New Message"), list: list.view)
         list.readMoreWhenScrolled()
+        list.view.setAccessibleLabel(title)  // named, not read by its type name ("GtkListView")
         newMessageButton.onClicked { [weak self] in self?.onNewMessage?() }
         list.view.onActivate { [weak self] position in
             guard let self, let message = self.list.row(at: position) else { return }

@@ -103,6 +103,8 @@ public final class ProfilePage: Page {
             : localized("Posts"))
         feedHeading.xAlign = 0
         feedHeading.addCSSClass("heading")
+        // The list is named by its heading (nameless, Orca 43 reads it by its type name, "GtkListView").
+        feed.view.setAccessibleLabel(feedHeading.text)
         headerView.append(feedHeading)
         feedStatus.addCSSClass("dim-label")
         feedStatus.xAlign = 0

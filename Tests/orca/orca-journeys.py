@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""What a blind user hears: Postcard driven with real keys (XTEST, through xdotool) under Debian's Orca 43,
+and Orca's exact words for each key press compared with `journeys.txt`.
+
+Run inside a display and a D-Bus session (`make test-orca` does: dbus-run-session -- xvfb-run …):
+
+    orca-journeys.py POSTCARD JOURNEYS [--only NAME] [--actual FILE]
+
+Orca speaks through speech-dispatcher's `dummy` module (no sound card here; the default espeak module hangs),
+with a private configuration and cache (an earlier run's speech-dispatcher socket is never reused), and key
+echo off. What it says is read from its debug log (`SPEECH OUTPUT: '…'` lines, written before any synthesizer
+is asked) and split by the key presses Orca saw (`PROCESS ATSPI_KEY_PRESSED_EVENT`). Each journey starts a
+new Postcard on an empty data folder.
+
+Every journey is checked for what DESIGN.md and issue 44 ask of any screen, beside its own words: no GTK or
+libadwaita type name is spoken, and no utterance is repeated within one key press.
+
+Exits 0 when every journey was heard as written; 1 with what differed, or when Orca cannot start (a failure,
+never a skip). `--actual FILE` writes what was heard in the journeys file's own format, to review and copy.
+"""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+QUIET = 2.0        # seconds without new speech after a key before its words are complete
+KEY_TIMEOUT = 12   # seconds a key may take to be seen by Orca
+SILENCE = 15        # seconds after which a key that Orca said nothing about is taken as silent
+MODIFIERS = {"Control_L", "Control_R", "Shift_L", "Shift_R", "Alt_L", "Alt_R", "Super_L", "Super_R", "ISO_Level3_Shift"}
+START = "(start)"
+MARKER = re.compile(r"^vvvvv PROCESS ATSPI_KEY_PRESSED_EVENT: '(\S+)'", re.M)
+TYPE_NAME = re.compile(r"\b(Gtk|Adw|Gdk)[A-Z]\w*")
+
+
+def parse(path):
+    """The journeys: [(name, args, [(key, [expected utterance…])])]. The setup steps (`type`) have no words."""
+    journeys, current = [], None
+    for number, line in enumerate(open(path, encoding="utf-8"), 1):
+        line = line.rstrip("\n")
+        if not line.strip() or (line.startswith("#") and not line.startswith("## ")):
+            continue
+        if line.startswith("## "):
+            current = (line[3:].strip(), [], [])
+            journeys.append(current)
+        elif current is None:
+            sys.exit(f"{path}:{number}: a step before the first “## journey”")
+        elif line.startswith("args "):
+            current[1].extend(line[5:].split())
+        elif line.startswith("key "):
+            current[2].append((line[4:].strip(), []))
+        elif line.startswith("say "):
+            if not current[2]:
+                current[2].append((START, []))  # what Orca says as the window comes up
+            current[2][-1][1].append(line[4:])
+        else:
+            sys.exit(f"{path}:{number}: not a journey line: {line!r}")
+    return journeys
+
+
+class Orca:
+    """Orca 43 running on the session's AT-SPI bus, speaking to speech-dispatcher's dummy module."""
+
+    def __init__(self, home):
+        self.log = os.path.join(home, "orca.log")
+        config, prefs = os.path.join(home, "config"), os.path.join(home, "prefs")
+        os.makedirs(os.path.join(config, "speech-dispatcher"))
+        os.makedirs(prefs)
+        with open(os.path.join(config, "speech-dispatcher", "speechd.conf"), "w") as conf:
+            conf.write('AddModule "dummy" "sd_dummy" ""\nDefaultModule dummy\n')
+        with open(os.path.join(prefs, "user-settings.conf"), "w") as conf:
+            conf.write('{"general": {"enableKeyEcho": false}, "profiles": {"default": {"profile": ["Default", "default"],'
+                       ' "pronunciations": {}, "keybindings": {}}}, "pronunciations": {}, "keybindings": {}}\n')
+        self.env = dict(os.environ, XDG_CONFIG_HOME=config, XDG_CACHE_HOME=os.path.join(home, "cache"))
+        self.bus = subprocess.Popen(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], env=self.env,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(["orca", "--replace", "-u", prefs, f"--debug-file={self.log}"], env=self.env,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 40
+        while "Screen reader on." not in self.text():
+            if self.process.poll() is not None or time.time() > deadline:
+                self.stop()
+                raise RuntimeError("Orca did not start (no “Screen reader on.” in its log): is the `orca` package "
+                                   "installed, with speech-dispatcher?")
+            time.sleep(0.2)
+
+    def text(self):
+        try:
+            with open(self.log, encoding="utf-8", errors="replace") as log:
+                return log.read()
+        except FileNotFoundError:
+            return ""
+
+    def size(self):
+        try:
+            return os.path.getsize(self.log)
+        except FileNotFoundError:
+            return 0
+
+    def since(self, offset):
+        with open(self.log, "rb") as log:
+            log.seek(offset)
+            return log.read().decode("utf-8", errors="replace")
+
+    def wait_quiet(self, offset):
+        """Waits until Orca has written nothing new for QUIET seconds (at most KEY_TIMEOUT); returns the log
+        written since `offset`."""
+        deadline, last_size, last_change = time.time() + KEY_TIMEOUT, -1, time.time()
+        while time.time() < deadline:
+            size = self.size()
+            if size != last_size:
+                last_size, last_change = size, time.time()
+            if time.time() - last_change >= QUIET:
+                break
+            time.sleep(0.1)
+        return self.since(offset)
+
+    def wait_for_silence(self, offset):
+        """Waits until Orca has said nothing new since `offset` for QUIET seconds (at most KEY_TIMEOUT)."""
+        deadline, said, last_change = time.time() + KEY_TIMEOUT, -1, time.time()
+        while time.time() < deadline:
+            count = len(spoken(self.since(offset)))
+            if count != said:
+                said, last_change = count, time.time()
+            if time.time() - last_change >= QUIET:
+                return
+            time.sleep(0.1)
+
+    def stop(self):
+        for process in (self.process, self.bus):
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(5)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+
+
+def spoken(log):
+    """The utterances in a piece of Orca's log, in order (key echo is off)."""
+    return [match.group(1) for match in re.finditer(r"SPEECH OUTPUT: '(.*?)'(?:\{| ?$)", log, re.M)]
+
+
+def presses(key):
+    """How many key presses other than modifiers Orca sees for a step."""
+    return len(key) - 5 if key.startswith("type ") else 1
+
+
+def segments(log):
+    """Orca's log split at each key press it processed (modifiers aside): what it said before the first
+    key, then after each."""
+    parts, start = [], 0
+    for match in MARKER.finditer(log):
+        if match.group(1) in MODIFIERS:
+            continue
+        parts.append(log[start:match.start()])
+        start = match.start()
+    parts.append(log[start:])
+    return parts
+
+
+def run(postcard, journey, orca, home):
+    """Plays one journey; returns [(key, heard)], the first for START (what was said as the window came)."""
+    name, args, steps = journey
+    data = os.path.join(home, "data-" + re.sub(r"\W", "-", name))
+    env = dict(orca.env, GSETTINGS_BACKEND="memory", ADW_DISABLE_PORTAL="1", LANGUAGE="en", LANG="C.UTF-8")
+    begin = orca.size()
+    app = subprocess.Popen([postcard, f"--data-dir={data}"] + args, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    keys = [key for key, _ in steps if key != START]
+    try:
+        # The window is up, and given the keyboard focus as a window manager gives a new window (there is
+        # none under Xvfb: without it GTK's window is never active and no control reports focus); then
+        # Orca has said what it says about it.
+        deadline = time.time() + 30
+        window = None
+        while window is None and time.time() < deadline:
+            found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(app.pid)],
+                                   capture_output=True, text=True, timeout=30)
+            window = found.stdout.split()[0] if found.stdout.split() else None
+        if window is None:
+            raise RuntimeError(f"{name}: Postcard showed no window")
+        time.sleep(1)
+        subprocess.run(["xdotool", "windowfocus", "--sync", window], check=True)
+        orca.wait_quiet(begin)
+        expected_presses, offsets = 0, []
+        for key in keys:
+            expected_presses += presses(key)
+            offsets.append(orca.size())
+            if key.startswith("type "):
+                subprocess.run(["xdotool", "type", "--delay", "80", key[5:]], check=True)
+            else:
+                subprocess.run(["xdotool", "key", key], check=True)
+            # The AT-SPI registry holds a key it passed to Orca until the next key event comes (seen with
+            # XTEST here): a bare Shift, which neither Orca (key echo off) nor the app acts on, lets it go.
+            subprocess.run(["xdotool", "key", "Shift_R"], check=True)
+            # What Orca says about this key comes before the next is pressed: its first words (a key that
+            # changes nothing says nothing: SILENCE seconds), then no more words for QUIET seconds.
+            deadline = time.time() + (0 if key.startswith("type ") else SILENCE)
+            while not spoken(orca.since(offsets[-1])) and time.time() < deadline:
+                time.sleep(0.1)
+            orca.wait_for_silence(offsets[-1])
+        offsets.append(orca.size())
+    finally:
+        app.terminate()
+        try:
+            app.wait(10)
+        except subprocess.TimeoutExpired:
+            app.kill()
+    with open(orca.log, "rb") as file:
+        log = file.read()
+    def between(start, end):
+        return spoken(log[start:end].decode("utf-8", errors="replace"))
+    heard = [(START, between(begin, offsets[0]))]
+    for index, key in enumerate(keys):
+        heard.append((key, between(offsets[index], offsets[index + 1])))
+    return heard
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    postcard, path = sys.argv[1], sys.argv[2]
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    actual = sys.argv[sys.argv.index("--actual") + 1] if "--actual" in sys.argv else None
+    journeys = [j for j in parse(path) if only is None or j[0] == only]
+    home = tempfile.mkdtemp(prefix="postcard-orca-")
+    failures, written = [], []
+    try:
+        orca = Orca(home)
+    except RuntimeError as error:
+        print(f"orca journeys: FAILED: {error}")
+        return 1
+    try:
+        for journey in journeys:
+            name, args, steps = journey
+            heard = run(postcard, journey, orca, home)
+            written.append(f"## {name}")
+            if args:
+                written.append("args " + " ".join(args))
+            problems = []
+            # What Orca says as the window comes up is compared only when the journey lists it (before its
+            # first key): without a window manager, which control it names first is not settled.
+            checks_start = bool(steps) and steps[0][0] == START
+            expected_steps = steps if checks_start else [(START, None)] + steps
+            for (key, expected), (_, words) in zip(expected_steps, heard):
+                if key == START and expected is None:
+                    expected = words
+                if key != START:
+                    written.append(f"key {key}")
+                written.extend(f"say {w}" for w in words)
+                if words != expected and not key.startswith("type "):
+                    problems.append(f"  key {key}: expected {expected}, heard {words}")
+                for word in words:
+                    if TYPE_NAME.search(word):
+                        problems.append(f"  key {key}: a type name is spoken: {word!r}")
+                repeated = sorted({w for w in words if words.count(w) > 1})
+                if repeated:
+                    problems.append(f"  key {key}: said more than once: {repeated}")
+            written.append("")
+            print(f"{name}: {'heard as written' if not problems else 'DIFFERS'}")
+            for problem in problems:
+                print(problem)
+            if problems:
+                failures.append(name)
+    finally:
+        orca.stop()
+        if not os.environ.get("POSTCARD_ORCA_KEEP"):
+            shutil.rmtree(home, ignore_errors=True)
+        else:
+            print(f"kept {home}")
+    if actual:
+        with open(actual, "w", encoding="utf-8") as out:
+            out.write("\n".join(written) + "\n")
+    if failures:
+        print(f"orca journeys: FAILED: {len(failures)} of {len(journeys)} differ ({', '.join(failures)})")
+        return 1
+    print(f"orca journeys: {len(journeys)} heard as written")
+    return 0
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    sys.exit(main())
