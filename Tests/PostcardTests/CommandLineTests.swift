@@ -115,8 +115,8 @@ final class CommandLineTests: GtkTestCase, @unchecked Sendable {
         XCTAssertEqual(newPost.status, 0, newPost.errors)
         try waitFor("New Post over D-Bus") { log().contains("Flow started: New Post") }
         let chooser = try readAccessibilityTree(ofProcess: primary.processIdentifier)
-        XCTAssertTrue(chooser.contains("image|coffee.png"), "Choose a Photo offers the new library:\n\(chooser.joined(separator: "\n"))")
-        XCTAssertFalse(chooser.contains("image|rocket.jpg"), "and not the sample photos")
+        XCTAssertTrue(chooser.contains("table cell|coffee.png"), "Choose a Photo offers the new library:\n\(chooser.joined(separator: "\n"))")
+        XCTAssertFalse(chooser.contains("table cell|rocket.jpg"), "and not the sample photos")
 
         XCTAssertEqual(try runProgram("/usr/bin/gapplication", ["action", PostcardMain.applicationID, "close-window"],
                                       environment: environment).status, 0)
