@@ -244,6 +244,7 @@ extension NavigationStack {
             guard let self, case .sliding(let handover) = self.phase else { return false }
             let origin = start ?? first ?? time
             first = origin
+            self.view.slideStartTime = origin
             let seconds = Double(time - origin) / 1_000_000
             guard !spring.isFinished(at: seconds) else {
                 self.slideTick = nil

@@ -455,6 +455,11 @@ public final class ModalDialog {
     /// after a drag.
     public var isSheetMoving: Bool { sheetTick != nil }
 
+    /// The frame time, in microseconds, that the sheet's running spring counts from (the frame clock's
+    /// time when it began to move), once its first frame has run; nil when it is still. For the
+    /// package's tests, which check each frame against the spring.
+    package private(set) var sheetMotionStartTime: Int64?
+
     /// Where the sheet is drawn below its place, in pixels: the drag, and the part not yet come up.
     private var sheetPlacementOffset: Int32 {
         let height = Double(host?.overlay.height ?? 0)
@@ -487,11 +492,13 @@ public final class ModalDialog {
             guard let self, !self.isDismissed else { return false }
             let origin = start ?? first ?? time
             first = origin
+            self.sheetMotionStartTime = origin
             let seconds = Double(time - origin) / 1_000_000
             apply(spring.value(at: seconds))
             self.host?.sheetMoved()
             guard !spring.isFinished(at: seconds) else {
                 self.sheetTick = nil
+                self.sheetMotionStartTime = nil
                 return false
             }
             return true
@@ -504,6 +511,7 @@ public final class ModalDialog {
     private func stopSheetMotion() {
         if let tick = sheetTick { host?.overlay.removeTickCallback(tick) }
         sheetTick = nil
+        sheetMotionStartTime = nil
         sheetReveal = 1
     }
 

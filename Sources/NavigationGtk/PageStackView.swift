@@ -71,6 +71,12 @@ public final class PageStackView: Widget {
     /// nothing slides.
     public var slideProgress: Double? { slide?.progress }
 
+    /// The frame time, in microseconds, that the running slide's spring counts from (the frame clock's
+    /// time when the push, pop or swipe release began, as libadwaita's `AdwAnimation` takes it), once its
+    /// first frame has run; nil when nothing slides. For the package's tests, which check each frame
+    /// against the spring.
+    package var slideStartTime: Int64?
+
     /// Adds `child` under `name`, not shown.
     func add(_ child: Widget, name: String) {
         guard !children.contains(where: { $0.widget === child }) else { return }
@@ -129,6 +135,7 @@ public final class PageStackView: Widget {
     func endSlide() {
         guard let ended = slide else { return }
         slide = nil
+        slideStartTime = nil
         ended.moving.removeCSSClass("sliding-page")
         gtk_widget_set_overflow(widget, GTK_OVERFLOW_VISIBLE)
         for page in [ended.moving, ended.still] where page !== visibleChild {

@@ -133,18 +133,26 @@ final class NavigationStackInsidesTests: GtkTestCase, @unchecked Sendable {
                     // where the moving page was put, against the slide as it is then.
                     var ticks: [(time: Int64, progress: Double)] = []
                     var placed: [(x: Double, expected: Double)] = []
+                    var origin: Int64?
                     stack.view.afterNextLayouts(1000) {
                         if let progress = stack.view.slideProgress, let time = stack.view.frameTime {
+                            origin = origin ?? stack.view.slideStartTime
                             if ticks.last?.time != time { ticks.append((time, progress)) }
                             placed.append((self.leftEdge(of: page, in: stack),
                                            (sign * width * (kind == "push" ? 1 - progress : progress)).rounded()))
                         }
                         return stack.view.isTransitionRunning || ticks.isEmpty
                     }
-                    let start = try! XCTUnwrap(stack.view.frameTime)
+                    // The spring counts from the frame clock's time when the change is made. Read outside a
+                    // frame, that time is the next frame's, predicted from the clock: it moves on by a frame
+                    // interval while a slow machine is still pushing, so the test reads it on both sides.
+                    let before = try! XCTUnwrap(stack.view.frameTime)
                     if kind == "push" { stack.push(page) } else { stack.pop() }
+                    let after = try! XCTUnwrap(stack.view.frameTime)
                     XCTAssertTrue(stack.view.isTransitionRunning, "\(kind) slides (rtl: \(rtl))")
                     settle(stack)
+                    let start = try! XCTUnwrap(origin, "the slide's first frame ran")
+                    XCTAssertTrue((before...after).contains(start), "the spring counts from when the \(kind) was made")
                     // libadwaita's navigation spring; a pop is clamped (it ends where it first arrives).
                     let spring = SpringAnimation(spring: .navigation, from: 0, to: 1, clamps: kind == "pop")
                     XCTAssertGreaterThan(ticks.count, 3, "\(kind) moved over several frames (rtl: \(rtl))")
@@ -173,16 +181,23 @@ final class NavigationStackInsidesTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(stack.beginSwipeBack())
             stack.updateSwipeBack(progress: 0.5)
             var frames: [(time: Int64, progress: Double?)] = []
+            var origin: Int64?
             // Read after each frame's layout, which comes after the frame's update phase (where the
             // release's spring moves the page) in every frame.
             stack.view.afterNextLayouts(1000) {
                 guard let time = stack.view.frameTime, time != frames.last?.time else { return true }
+                origin = origin ?? stack.view.slideStartTime
                 frames.append((time, stack.swipeBackProgress))
                 return stack.isSwipingBack
             }
-            let released = try! XCTUnwrap(stack.view.frameTime)
+            // The spring counts from the frame clock's time at the release (read on both sides of it: see
+            // the slide's test).
+            let before = try! XCTUnwrap(stack.view.frameTime)
             stack.endSwipeBack(commit: true, velocity: 2)
+            let after = try! XCTUnwrap(stack.view.frameTime)
             settle(stack)
+            let released = try! XCTUnwrap(origin, "the release's first frame ran")
+            XCTAssertTrue((before...after).contains(released), "the spring counts from the release")
             XCTAssertEqual(stack.pages.map(\.title), ["Root"], "the swipe went back")
             // libadwaita's pop: the navigation spring from where the finger left the page, at its speed,
             // clamped (it ends where it first arrives).
@@ -399,16 +414,23 @@ final class NavigationStackInsidesTests: GtkTestCase, @unchecked Sendable {
             let dialog = ModalDialog(over: window.stack.visiblePage, presenting: CountedPage("Sheet", counter: counter))
             let sheet = try! XCTUnwrap(dialog.sheet)
             var samples: [(time: Int64, y: Double)] = []
+            var origin: Int64?
             window.overlay.afterNextLayouts(1000) {
+                origin = origin ?? dialog.sheetMotionStartTime
                 var bounds = graphene_rect_t()
                 _ = gtk_widget_compute_bounds(sheet.widget, window.overlay.widget, &bounds)
                 samples.append((window.overlay.frameTime ?? 0, Double(bounds.origin.y)))
                 return dialog.isSheetMoving
             }
-            let start = try! XCTUnwrap(window.overlay.frameTime)
+            // The spring counts from the frame clock's time when it is presented (read on both sides: see
+            // the slide's test).
+            let before = try! XCTUnwrap(window.overlay.frameTime)
             dialog.present()
+            let after = try! XCTUnwrap(window.overlay.frameTime)
             XCTAssertTrue(dialog.isSheetMoving)
             spin(until: { !dialog.isSheetMoving }, "the sheet has come up")
+            let start = try! XCTUnwrap(origin, "the sheet's first frame ran")
+            XCTAssertTrue((before...after).contains(start), "the spring counts from when it was presented")
             let height = Double(window.overlay.height), top = Double(ModalDialog.sheetTopGap)
             let spring = SpringAnimation(spring: .bottomSheet, from: 0, to: 1, epsilon: 0.0001)
             XCTAssertGreaterThan(samples.count, 3, "over several frames")
