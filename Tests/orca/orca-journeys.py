@@ -19,15 +19,18 @@ Exits 0 when every journey was heard as written; 1 with what differed, or when O
 never a skip). `--actual FILE` writes what was heard in the journeys file's own format, to review and copy.
 """
 import os
+import pty
 import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import tty
 
-QUIET = 2.0        # seconds without new speech after a key before its words are complete
+QUIET = 1.5        # seconds without new speech after a key before its words are complete
 KEY_TIMEOUT = 12   # seconds a key may take to be seen by Orca
 SILENCE = 15        # seconds after which a key that Orca said nothing about is taken as silent
 MODIFIERS = {"Control_L", "Control_R", "Shift_L", "Shift_R", "Alt_L", "Alt_R", "Super_L", "Super_R", "ISO_Level3_Shift"}
@@ -62,7 +65,12 @@ def parse(path):
 
 
 class Orca:
-    """Orca 43 running on the session's AT-SPI bus, speaking to speech-dispatcher's dummy module."""
+    """Orca 43 running on the session's AT-SPI bus, speaking to speech-dispatcher's dummy module.
+
+    Its debug log goes to a terminal (a pty the harness reads), not to a file: Orca opens the log with Python's
+    `open()`, which buffers a file in 8 KB blocks but a terminal by line, so the words for a key are seen as
+    soon as Orca says them (with a file, the last lines before a pause stayed in Orca's buffer until the next
+    key, and were taken for that key's)."""
 
     def __init__(self, home):
         self.log = os.path.join(home, "orca.log")
@@ -77,8 +85,14 @@ class Orca:
         self.env = dict(os.environ, XDG_CONFIG_HOME=config, XDG_CACHE_HOME=os.path.join(home, "cache"))
         self.bus = subprocess.Popen(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], env=self.env,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.process = subprocess.Popen(["orca", "--replace", "-u", prefs, f"--debug-file={self.log}"], env=self.env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.buffer, self.lock = bytearray(), threading.Lock()
+        master, terminal = pty.openpty()
+        tty.setraw(terminal)  # no "\r\n" for "\n"
+        self.process = subprocess.Popen(["orca", "--replace", "-u", prefs, "--debug-file=/dev/stdout"], env=self.env,
+                                        stdin=subprocess.DEVNULL, stdout=terminal, stderr=subprocess.DEVNULL)
+        os.close(terminal)
+        self.reader = threading.Thread(target=self._read, args=(master,), daemon=True)
+        self.reader.start()
         deadline = time.time() + 40
         while "Screen reader on." not in self.text():
             if self.process.poll() is not None or time.time() > deadline:
@@ -87,23 +101,30 @@ class Orca:
                                    "installed, with speech-dispatcher?")
             time.sleep(0.2)
 
+    def _read(self, master):
+        with open(self.log, "wb") as log:
+            while True:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # EIO: Orca has closed the terminal
+                    chunk = b""
+                if not chunk:
+                    break
+                with self.lock:
+                    self.buffer.extend(chunk)
+                log.write(chunk)
+        os.close(master)
+
     def text(self):
-        try:
-            with open(self.log, encoding="utf-8", errors="replace") as log:
-                return log.read()
-        except FileNotFoundError:
-            return ""
+        return self.since(0)
 
     def size(self):
-        try:
-            return os.path.getsize(self.log)
-        except FileNotFoundError:
-            return 0
+        with self.lock:
+            return len(self.buffer)
 
     def since(self, offset):
-        with open(self.log, "rb") as log:
-            log.seek(offset)
-            return log.read().decode("utf-8", errors="replace")
+        with self.lock:
+            return bytes(self.buffer[offset:]).decode("utf-8", errors="replace")
 
     def wait_quiet(self, offset):
         """Waits until Orca has written nothing new for QUIET seconds (at most KEY_TIMEOUT); returns the log
@@ -137,6 +158,8 @@ class Orca:
                     process.wait(5)
                 except subprocess.TimeoutExpired:
                     process.kill()
+        if getattr(self, "reader", None):
+            self.reader.join(5)
 
 
 def spoken(log):
@@ -194,9 +217,6 @@ def run(postcard, journey, orca, home):
                 subprocess.run(["xdotool", "type", "--delay", "80", key[5:]], check=True)
             else:
                 subprocess.run(["xdotool", "key", key], check=True)
-            # The AT-SPI registry holds a key it passed to Orca until the next key event comes (seen with
-            # XTEST here): a bare Shift, which neither Orca (key echo off) nor the app acts on, lets it go.
-            subprocess.run(["xdotool", "key", "Shift_R"], check=True)
             # What Orca says about this key comes before the next is pressed: its first words (a key that
             # changes nothing says nothing: SILENCE seconds), then no more words for QUIET seconds.
             deadline = time.time() + (0 if key.startswith("type ") else SILENCE)
@@ -210,8 +230,8 @@ def run(postcard, journey, orca, home):
             app.wait(10)
         except subprocess.TimeoutExpired:
             app.kill()
-    with open(orca.log, "rb") as file:
-        log = file.read()
+    with orca.lock:
+        log = bytes(orca.buffer)
     def between(start, end):
         return spoken(log[start:end].decode("utf-8", errors="replace"))
     heard = [(START, between(begin, offsets[0]))]
