@@ -26,7 +26,7 @@ TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE) GSETTINGS_BACKEN
 XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
 # The navigation toolkit's own GTK tests run in a process of their own without libadwaita, as a plain GTK 4
 # app uses the toolkit (Swatches); the app's tests run with libadwaita initialized, as the app does.
-TOOLKIT_TESTS := NavigationStackHostTests|BarLayerTests|NavigationSplitViewTests|NavigationStackInsidesTests|NavigationStackContractTests|NavigationRouterTests|ToolkitSoundnessTests|ConcurrencyOnGLibTests
+TOOLKIT_TESTS := NavigationStackHostTests|AnnouncementTests|BarLayerTests|NavigationSplitViewTests|NavigationStackInsidesTests|NavigationStackContractTests|NavigationRouterTests|ToolkitSoundnessTests|ConcurrencyOnGLibTests
 
 # Translations, in two gettext domains:
 # - the app's, "postcard": po/postcard.pot from the app's sources (make po), one po/<lang>.po per language
@@ -173,8 +173,8 @@ test-example: deps
 # heard is written to .build/orca-journeys.actual.txt, in the same format. Work in progress (issue 44): not
 # yet part of `make test` — with XTEST keys, Orca 43 sometimes hears a key only with the next one.
 test-orca: deps
-	@for p in orca speech-dispatcher xdotool; do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || \
-	  { echo "Installing $$p"; $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -qq $$p; }; done
+	@for p in orca speech-dispatcher xdotool metacity; do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || \
+	  { echo "Installing $$p"; $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -qq --no-install-recommends $$p; }; done
 	$(SWIFT) build --product postcard
 	dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" /usr/bin/python3 Tests/orca/orca-journeys.py \
 	  "$$($(SWIFT) build --show-bin-path)/postcard" Tests/orca/journeys.txt --actual .build/orca-journeys.actual.txt

@@ -56,6 +56,15 @@ public final class Toast {
         adw_toast_set_title(toast.pointer(), markupEscaped(title))
     }
 
+    /// Uses the toast's action as its button does (Undo by Ctrl+Z, say), and the toast goes. Does nothing
+    /// when it has no action or has gone already.
+    public func activateAction() {
+        guard !isDismissed, buttonLabel != nil else { return }
+        wasActionUsed = true
+        onAction?()
+        dismiss()
+    }
+
     /// Hides the toast now (or takes it out of the queue).
     public func dismiss() {
         guard !isDismissed else { return }

@@ -19,6 +19,11 @@ static inline void navgtk_accessible_set_label(GtkWidget *widget, const char *la
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
+// Drops the accessible label (the widget is named by its content again).
+static inline void navgtk_accessible_reset_label(GtkWidget *widget) {
+    gtk_accessible_reset_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL);
+}
+
 // Says that the widget opens a menu (ARIA aria-haspopup), as GtkMenuButton does for itself.
 static inline void navgtk_accessible_set_has_popup(GtkWidget *widget, gboolean has_popup) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_HAS_POPUP, has_popup, -1);
@@ -61,6 +66,11 @@ static inline void navgtk_accessible_set_hidden(GtkWidget *widget, gboolean hidd
 // Drops the accessible description (GTK 4.8 copies a widget's tooltip into it).
 static inline void navgtk_accessible_reset_description(GtkWidget *widget) {
     gtk_accessible_reset_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}
+
+// Sets the accessible description (what a screen reader says after the name and role).
+static inline void navgtk_accessible_set_description(GtkWidget *widget, const char *description) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
 // Drops the labelled-by relation (GTK 4.8 would read a mnemonic button's label child as well as its
@@ -111,6 +121,35 @@ static inline GtkFileFilter *navgtk_image_filter(void) {
 // gdk_pixbuf_save is variadic: save as JPEG with a quality ("1"…"100").
 static inline gboolean navgtk_pixbuf_save_jpeg(GdkPixbuf *pixbuf, const char *path, const char *quality, GError **error) {
     return gdk_pixbuf_save(pixbuf, path, "jpeg", error, "quality", quality, NULL);
+}
+
+// Keeps a GtkStack's pages out of what Orca 43 says. GTK 4.8 gives every nameless accessible that is not a
+// plain box its type name over AT-SPI, and Orca says a GtkStackPage as context ("GtkStackPage panel")
+// before the control focused in it. Each page is named as the application, which Orca 43 takes for a
+// layout panel and says nothing of (script_utilities.isLayoutOnly: a panel named as its application).
+static inline void navgtk_stack_pages_quiet_for_screen_readers(GtkWidget *stack) {
+    const char *application = g_get_prgname();
+    if (!GTK_IS_STACK(stack) || application == NULL) return;
+    for (GtkWidget *child = gtk_widget_get_first_child(stack); child; child = gtk_widget_get_next_sibling(child)) {
+        GtkStackPage *page = gtk_stack_get_page(GTK_STACK(stack), child);
+        if (page != NULL)
+            gtk_accessible_update_property(GTK_ACCESSIBLE(page), GTK_ACCESSIBLE_PROPERTY_LABEL, application, -1);
+    }
+}
+
+// Names a GtkPopoverMenu for screen readers ("Main Menu menu"; GTK 4.8 would give its type name), and
+// quiets the stack pages inside it (above).
+static inline void navgtk_popover_menu_name_for_screen_readers(GtkWidget *popover, const char *name) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(popover), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+    GPtrArray *pending = g_ptr_array_new();
+    g_ptr_array_add(pending, popover);
+    while (pending->len > 0) {
+        GtkWidget *widget = g_ptr_array_steal_index(pending, pending->len - 1);
+        navgtk_stack_pages_quiet_for_screen_readers(widget);
+        for (GtkWidget *child = gtk_widget_get_first_child(widget); child; child = gtk_widget_get_next_sibling(child))
+            g_ptr_array_add(pending, child);
+    }
+    g_ptr_array_free(pending, TRUE);
 }
 
 // A GtkMenuButton that a screen reader reads once: GTK 4.8 exposes the menu button and the button inside

@@ -9,6 +9,12 @@ public final class Box: Widget {
         super.init(navgtk_box_new_with_role(GTK_ORIENTATION_VERTICAL, GTK_ACCESSIBLE_ROLE_DIALOG), transfer: .none)
     }
 
+    /// Creates a vertical box that screen readers announce as a group (AT-SPI's panel): a part of a window
+    /// with a name of its own, as libadwaita's navigation page is.
+    package init(groupRole: Void) {
+        super.init(navgtk_box_new_with_role(GTK_ORIENTATION_VERTICAL, GTK_ACCESSIBLE_ROLE_GROUP), transfer: .none)
+    }
+
     /// Creates a box; `spacing` is the gap between children in pixels.
     public init(_ orientation: Orientation, spacing: Int32 = 0) {
         super.init(gtk_box_new(orientation.gtk, spacing), transfer: .full)

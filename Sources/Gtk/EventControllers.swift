@@ -118,6 +118,10 @@ public enum KeyValue {
     public static let v = UInt32(GDK_KEY_v)
     /// The V key with Shift or Caps Lock.
     public static let capitalV = UInt32(GDK_KEY_V)
+    /// Z (with Ctrl: Undo).
+    public static let z = UInt32(GDK_KEY_z)
+    /// Z with Shift or Caps Lock.
+    public static let capitalZ = UInt32(GDK_KEY_Z)
     /// The Back key of keyboards with browser keys (`XF86Back`).
     public static let back = UInt32(GDK_KEY_Back)
     /// F10 (with Shift: a context menu, as GTK's text fields open theirs).

@@ -12,7 +12,9 @@ extension Widget {
     /// - a button without a name showing a label child is named by that label's text (GTK 4.8 names a
     ///   button by its `label` only);
     /// - a text view without a name is named by the title of the stack page it is on ("License"), else
-    ///   by the title in its page's header bar ("Troubleshooting").
+    ///   by the title in its page's header bar ("Troubleshooting");
+    /// - a stack's pages are named as the application, which Orca 43 then says nothing of (it said
+    ///   "GtkStackPage panel" before the control focused in one).
     ///
     /// Main actor only. Widgets added later are not seen.
     public func repairScreenReaderNames() {
@@ -47,6 +49,8 @@ extension Widget {
                     navgtk_accessible_set_hidden(widget, 1)
                     return
                 }
+            case "GtkStack":
+                navgtk_stack_pages_quiet_for_screen_readers(widget)  // "GtkStackPage panel", said by Orca
             case "GtkTextView" where !named:
                 if let title = stackPageTitle(of: widget) ?? headerBarTitle(above: widget) { navgtk_accessible_set_label(widget, title) }
             default:

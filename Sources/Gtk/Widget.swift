@@ -53,6 +53,18 @@ open class Widget: Object {
         }
     }
 
+    /// Drops the accessible description (GTK 4.8 makes a tooltip the description, and Orca 43 speaks it
+    /// after the name), for a tooltip that is there for the pointer only.
+    package func clearAccessibleDescription() {
+        navgtk_accessible_reset_description(widget)
+    }
+
+    /// Drops the accessible name set with ``setAccessibleLabel(_:)`` (the widget is named by its content
+    /// again, or not at all).
+    package func clearAccessibleLabel() {
+        navgtk_accessible_reset_label(widget)
+    }
+
     /// Sets the accessible name that screen readers announce (ATK/AT-SPI "name"). Every control should
     /// have one equal to its visible label.
     public func setAccessibleLabel(_ label: String) {

@@ -162,6 +162,14 @@ public class Window: Widget {
     /// The widget that has keyboard focus in this window, if any.
     package var focusWidget: UnsafeMutablePointer<GtkWidget>? { gtk_window_get_focus(window) }
 
+    /// Takes the focus off the window's focus widget and gives it back: GTK tells screen readers of the
+    /// focus again (it does on a change only). Nothing when no widget has focus.
+    package func refocus() {
+        guard let focus = gtk_window_get_focus(window) else { return }
+        gtk_window_set_focus(window, nil)
+        gtk_widget_grab_focus(focus)
+    }
+
     /// Sets the focus widget of the window (nil clears it).
     package func setFocus(_ widget: UnsafeMutablePointer<GtkWidget>?) { gtk_window_set_focus(window, widget) }
 
@@ -227,6 +235,9 @@ public class Window: Widget {
     /// Dialogs shown inside this window (bottom sheets) that are modal to it, as a transient modal
     /// window would be: while there are any, ``hasModalChild`` is true.
     package var modalSheets = 0
+
+    /// The result a screen reader is to hear on the focused control (``announce(_:)``).
+    var announcement: Announcement?
 
     /// What shows itself in this window (a navigation window), held weakly; found from the GtkWindow
     /// through its one wrapper.

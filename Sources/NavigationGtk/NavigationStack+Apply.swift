@@ -30,6 +30,7 @@ extension NavigationStack {
         guard pagesByID[page.id] == nil else { return }
         pagesByID[page.id] = page
         page.navigationStack = self
+        page.isNamedForScreenReaders = namesPagesForScreenReaders
         follow(page)
         if !page.keepsStandaloneBar {
             page.hideStandaloneBar(removing: nil)
@@ -143,11 +144,14 @@ extension NavigationStack {
         show(Handover(from: outgoing, to: incoming, kind: change.transitionKind ?? .push),
              animated: animated && change.transitionKind != nil, lifecycleStarted: lifecycleStarted)
         updateBar()
-        // Only the visible page is there for a screen reader; pages below it are not. Set only when it
-        // changes: each change is a pair of D-Bus signals to the accessibility bus. A leaving page is not
-        // hidden: it goes from the stack (and the accessibility tree) when its slide ends, and until then
-        // it is on screen, as GtkStack exposes a page it slides out; hiding it cost a pop a sixth of its time.
+        // Only the visible page is there for a screen reader: pages below it are not, and neither is a
+        // page leaving (it goes from the view when its slide ends). Set only when it changes: each change
+        // is a pair of D-Bus signals to the accessibility bus. Hiding the leaving page costs a pop about a
+        // sixth of its time, but without it Orca 43 said the page a pop comes back to (its window or dialog)
+        // only when the control that had focus was already gone when it looked: with the leaving page out
+        // of the tree, the control focus comes back to is always heard with where it is.
         for page in pagesByID.values { page.setHiddenFromScreenReaders(page !== incoming) }
+        for page in removed { page.setHiddenFromScreenReaders(true) }
         if let incoming { restoreFocus(in: incoming) }
         if case .sliding = phase, !view.isTransitionRunning { endPhase() }
 
@@ -280,6 +284,7 @@ extension NavigationStack {
         pagesAwaitingRemoval = []
         for page in removing {
             if view.contains(page.view.widget) { view.remove(page.view) }
+            page.setHiddenFromScreenReaders(false)  // hidden while it left; wherever it goes next, it is there
             removeLayer(of: page)  // its items go with it, once its slide has ended
         }
     }
@@ -291,13 +296,23 @@ extension NavigationStack {
         // The tooltip names the page Back goes to. Set only when it changes, and while the button is
         // hidden when it is about to show: GTK asks the X server where the pointer is whenever a visible
         // widget's tooltip is set (a round trip in every push and pop).
+        // It is not Back's accessible description: Orca 43 heard it twice when Back appeared with focus
+        // (GTK 4.8 sends a newly shown button's description after the focus moved to it, and Orca says a
+        // focused control's new description again); the page's title, heard as the page comes, says
+        // where one is.
         let tooltip = state.previous?.title
         if state.canUserGoBack {
-            if backButton.tooltip != tooltip { backButton.tooltip = tooltip }  // no round trip while hidden
+            if backButton.tooltip != tooltip {  // no round trip while hidden
+                backButton.tooltip = tooltip
+                backButton.clearAccessibleDescription()
+            }
             backButton.isVisible = true
         } else {
             backButton.isVisible = false
-            if backButton.tooltip != tooltip { backButton.tooltip = tooltip }
+            if backButton.tooltip != tooltip {
+                backButton.tooltip = tooltip
+                backButton.clearAccessibleDescription()
+            }
         }
         let title = state.top?.title ?? ""
         if title != lastTitle {
@@ -357,6 +372,10 @@ extension NavigationStack {
         if let saved = page.savedFocus, page.view.contains(saved.widget), saved.grabFocus() { return }
         if let initial = page.initialFocus, initial.grabFocus() { return }
         if page.content.grabFocus() { return }
+        // Nothing in it takes focus (a photo and its caption): the page itself does, until focus leaves
+        // it, so that a screen reader says which page came ("Post panel", when the stack names its
+        // pages), as a libadwaita page grabs focus for itself; Tab goes on to its controls.
+        if namesPagesForScreenReaders, page.view.isMapped || page.view.rootWindow != nil, page.focusItself() { return }
         if backButton.isVisible { backButton.grabFocus() }
     }
 }

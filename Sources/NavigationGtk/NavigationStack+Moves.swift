@@ -41,6 +41,7 @@ extension NavigationStack {
         setLifecycle(.showing, of: page)
         apply(new, cause: .splitViewResized, animated: false, lifecycleStarted: true)
         for item in taken where view.contains(item.0.view.widget) { view.remove(item.0.view) }
+        for item in taken { item.0.setHiddenFromScreenReaders(false) }  // read in the host it moves to
         return taken.map { (page: $0.0, route: $0.1) }
     }
 }

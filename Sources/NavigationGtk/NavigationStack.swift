@@ -89,8 +89,16 @@ public final class NavigationStack {
     /// The Back button (visible when ``NavigationStackState/canUserGoBack``).
     public let backButton = Button(iconName: "go-previous-symbolic", accessibleLabel: toolkitLocalized("Back"))
 
+    /// Whether the stack names its pages for screen readers by their titles (``Page/isNamedForScreenReaders``)
+    /// and focuses a page with no control of its own. On by default.
+    package var namesPagesForScreenReaders = true {
+        didSet { for page in pagesByID.values { page.isNamedForScreenReaders = namesPagesForScreenReaders } }
+    }
+
     /// The Back button's history menu (see ``showHistoryMenu()``).
-    public private(set) lazy var historyMenu = PopupMenu(anchor: backButton)
+    // Translators: what a screen reader calls the menu of pages behind Back (Shift+F10 on Back): "Go Back
+    // To menu. My Profile".
+    public private(set) lazy var historyMenu = PopupMenu(anchor: backButton, accessibleLabel: toolkitLocalized("Go Back To"))
 
     /// The bar's title widget: the visible page's ``Page/titleView`` (an empty one, in no bar, with no
     /// page).

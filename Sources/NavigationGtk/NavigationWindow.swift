@@ -229,6 +229,8 @@ public final class ModalDialog {
     public let root: Page
 
     private let focusReturn: FocusReturn
+    /// The handler waiting for the window's first activation (``sayFocusOnceActive()``).
+    private var activationHandler: UInt = 0
     private let completion = FlowCompletion<Void>()
     private var observations: [ObservationToken] = []
     /// Whether ``dismiss()`` ran or the window was destroyed; the dialog is finished either way.
@@ -379,11 +381,31 @@ public final class ModalDialog {
             openSheet()
         } else {
             window.present()
+            sayFocusOnceActive()
         }
         if let page = stack.visiblePage {
             if let initial = page.initialFocus, initial.grabFocus() { return }
             if page.content.grabFocus() { return }
             if presentsRootAlone, page === root { closeButton.grabFocus() } else { page.view.grabFocus() }
+        }
+    }
+
+    /// When the window first becomes active (the window manager gives it the focus a moment after it is
+    /// shown), moves the focus off the control that has it and back: a screen reader hears the dialog and
+    /// that control. GTK 4.8 tells screen readers of a focus change only, and the control was focused
+    /// while the window was not yet active; when the dialog came from a menu, whose closing gave the focus
+    /// back to its button in the parent window just then, Orca 43 said nothing of the dialog at all. The
+    /// focus is moved 0.15 s after the activation, after that.
+    private func sayFocusOnceActive() {
+        activationHandler = window.connect("notify::is-active") { [weak self] _ in
+            guard let self, self.window.isActive else { return }
+            self.window.disconnect(self.activationHandler)
+            // A moment later: the parent's focus moving to a menu's button comes within a few
+            // milliseconds of the dialog's activation, and a screen reader must hear the dialog last.
+            MainLoopBridge.after(seconds: 0.15) { [weak self] in
+                guard let self, !self.isDismissed, self.window.isActive else { return }
+                self.window.refocus()
+            }
         }
     }
 

@@ -57,8 +57,21 @@ open class Page {
         propertyObservers.notify(property)
     }
 
-    /// What hosts show: the standalone bar (when visible) above ``content``.
-    public let view = Box(.vertical)
+    /// What hosts show: the standalone bar (when visible) above ``content``. Screen readers find it as a
+    /// group (libadwaita's `AdwNavigationPage` is one), named by the page's title while a stack shows it
+    /// (``isNamedForScreenReaders``).
+    public let view = Box(groupRole: ())
+
+    /// Whether screen readers find ``view`` named by the page's title: Orca 43 then says "Title panel" as
+    /// focus comes into the page from another, the page's announcement (a window's or dialog's name is
+    /// said only when focus comes from another window, or when Orca finds the control it came from gone).
+    /// Set by the hosting stack.
+    package var isNamedForScreenReaders = false {
+        didSet {
+            guard isNamedForScreenReaders != oldValue else { return }
+            if isNamedForScreenReaders { view.setAccessibleLabel(title) } else { view.clearAccessibleLabel() }
+        }
+    }
 
     /// The page's widget tree: a vertical box that fills the page area.
     public let content = Box(.vertical)
@@ -227,6 +240,28 @@ open class Page {
     /// Whether a stack last hid the page's view from screen readers (nil: it never said).
     private var hiddenFromScreenReaders: Bool?
 
+    /// Gives the keyboard focus to the page's view itself (a page with no control of its own), which is
+    /// focusable only until focus leaves it: Tab never comes back to it.
+    /// - Returns: whether it took focus.
+    func focusItself() -> Bool {
+        view.isFocusable = true
+        guard view.grabFocus() else {
+            view.isFocusable = false
+            return false
+        }
+        if focusLeaveHandler == 0 {
+            focusLeaveHandler = view.connect("notify::has-focus") { [weak self] _ in
+                guard let self, !self.view.hasFocus else { return }
+                self.view.isFocusable = false
+                self.view.disconnect(self.focusLeaveHandler)
+                self.focusLeaveHandler = 0
+            }
+        }
+        return true
+    }
+
+    private var focusLeaveHandler: UInt = 0
+
     /// Hides the page's view from screen readers, or shows it to them, unless it already is so.
     func setHiddenFromScreenReaders(_ hidden: Bool) {
         guard hiddenFromScreenReaders != hidden else { return }
@@ -290,6 +325,7 @@ open class Page {
 
     private func titleDidChange(_ property: Property) {
         madeTitleView?.set(title: title, subtitle: subtitle, minimumCharacters: minimumTitleCharacters)
+        if property == .title, isNamedForScreenReaders { view.setAccessibleLabel(title) }
         propertyDidChange(property)
     }
 }

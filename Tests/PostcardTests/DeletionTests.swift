@@ -1,6 +1,7 @@
 import Adwaita
 import CGtk
 import CSQLite
+import CXTest
 import Foundation
 import Gtk
 import NavigationGtk
@@ -78,6 +79,42 @@ final class DeletionTests: GtkTestCase, @unchecked Sendable {
             app.store.waitForWrites()
             XCTAssertEqual(rowCount("posts", where: "deleted_by IS NOT NULL", inStoreAt: data), 0, "nothing marked")
             XCTAssertTrue(FileManager.default.fileExists(atPath: post.photoPath.displayName), "its photo kept")
+        }
+    }
+
+    /// Undo from the keyboard as GNOME apps have it: Ctrl+Z while the toast shows, which a screen reader
+    /// is told where focus lands (Orca 43 says nothing of the toast itself); nothing once it has gone.
+    func testCtrlZUndoesADeletionWhileItsToastShowsAndAScreenReaderIsToldSo() throws {
+        try onMain {
+            let app = try makeApp(posts: ["Keep me", "Delete me"])
+            let post = try XCTUnwrap(app.store.posts(onProfile: "me").first)
+            app.open(.post(post.id))
+            settle(app, depth: 2)
+            let detail = try XCTUnwrap(app.mainWindow.stack.visiblePage as? PhotoDetailPage)
+            try XCTUnwrap(findButton(labeled: "Delete", in: detail.content)).activate()
+            settle(app, depth: 1)
+            spin(until: { app.myProfile.posts.map(\.comment) == ["Keep me"] }, "the feed without it")
+            spin(until: { app.toasts.toasts.map(\.title) == ["Post deleted"] }, "the toast")
+            XCTAssertEqual(try readFocusedOverAtSpi(), ["push button|New Post|Post deleted. Press Ctrl+Z to undo."],
+                           "focus on the page's first control, which says what happened and how to undo it")
+            pressKey(XK_z, modifiers: [XK_Control_L])
+            spin(until: { app.myProfile.posts.map(\.comment) == ["Delete me", "Keep me"] }, "Ctrl+Z brings it back")
+            XCTAssertEqual(try app.store.post(id: post.id), post)
+            XCTAssertEqual(try readFocusedOverAtSpi(), ["push button|New Post|Post restored"], "and that it came back")
+            spin(until: { app.toasts.toasts.isEmpty }, "the toast goes, its action used")
+
+            // Deleted again, the toast gone (its time up): Ctrl+Z does nothing.
+            app.open(.post(post.id))
+            settle(app, depth: 2)
+            let again = try XCTUnwrap(app.mainWindow.stack.visiblePage as? PhotoDetailPage)
+            try XCTUnwrap(findButton(labeled: "Delete", in: again.content)).activate()
+            settle(app, depth: 1)
+            spin(until: { app.toasts.toasts.map(\.title) == ["Post deleted"] }, "the second toast")
+            app.toasts.toasts.first?.dismiss()
+            spin(until: { app.toasts.toasts.isEmpty }, "gone")
+            pressKey(XK_z, modifiers: [XK_Control_L])
+            spin(for: 0.5)
+            XCTAssertEqual(app.myProfile.posts.map(\.comment), ["Keep me"], "nothing to undo once the toast has gone")
         }
     }
 

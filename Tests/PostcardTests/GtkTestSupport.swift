@@ -188,13 +188,45 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    /// Starts `Scripts/atspi_names.py` reading process `pid`; returns it and the file it writes to.
-    func startAccessibilityReader(pid: Int32) throws -> (Process, String) {
+    /// What a screen reader says of the control with the keyboard focus in this process, read over AT-SPI:
+    /// `role|name|description` of each focused object (Orca 43 says the description after the name).
+    @MainActor
+    func readFocusedOverAtSpi(file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        // The first read in a test process may come before GTK has put the process on the accessibility
+        // bus (the reader then finds no such application): it is asked again, for up to 10 s.
+        for attempt in 1...20 {
+            let (process, outputPath) = try startAccessibilityReader(pid: getpid(), arguments: ["--focused"])
+            spin(until: { !process.isRunning }, timeout: 30, "AT-SPI reader", file: file, line: line)
+            if process.terminationStatus != 0, attempt < 20 {
+                spin(for: 0.5)
+                continue
+            }
+            XCTAssertEqual(process.terminationStatus, 0, "the AT-SPI reader", file: file, line: line)
+            let data = FileManager.default.contents(atPath: outputPath) ?? Data()
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        return []
+    }
+
+    /// The description a screen reader reads for the visible object with `role` and `name` in this process
+    /// (Orca 43 says it after the name), read over AT-SPI.
+    @MainActor
+    func readDescriptionOverAtSpi(role: String, name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let (process, outputPath) = try startAccessibilityReader(pid: getpid(), arguments: ["--describe", role, name])
+        spin(until: { !process.isRunning }, timeout: 30, "AT-SPI reader", file: file, line: line)
+        XCTAssertEqual(process.terminationStatus, 0, "the AT-SPI reader finds the \(role) \(name)", file: file, line: line)
+        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+    }
+
+    /// Starts `Scripts/atspi_names.py` reading process `pid` (with `arguments` after the pid); returns it
+    /// and the file it writes to.
+    func startAccessibilityReader(pid: Int32, arguments: [String] = []) throws -> (Process, String) {
         let script = ((#filePath as NSString).deletingLastPathComponent as NSString)
             .appendingPathComponent("Scripts/atspi_names.py")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, String(pid)]
+        process.arguments = [script, String(pid)] + arguments
         let outputPath = makeTemporaryDirectory() + "/atspi.txt"
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)

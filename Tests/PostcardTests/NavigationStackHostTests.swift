@@ -203,8 +203,11 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
-    func testFocusIsRememberedPerPageAndAPageWithNothingFocusableFocusesBack() {
-        onMain {
+    /// A page with no control of its own takes focus itself, so that a screen reader says which page came
+    /// (Orca 43: "Empty panel"; it used to be "Back push button" and nothing of the page); it is a group
+    /// named by its title over AT-SPI, and focusable only until focus leaves it.
+    func testFocusIsRememberedPerPageAndAPageWithNothingFocusableTakesFocusItself() throws {
+        try onMain {
             let counter = LifeCounter()
             let window = makeWindow(counter)
             let stack = window.stack
@@ -212,9 +215,15 @@ final class NavigationStackHostTests: GtkTestCase, @unchecked Sendable {
             let second = Button(label: "Second")
             root.content.append(second)
             second.grabFocus()
-            stack.push(CountedPage("Empty", counter: counter, focusable: false))
+            let empty = CountedPage("Empty", counter: counter, focusable: false)
+            stack.push(empty)
             settle(stack)
-            XCTAssertTrue(stack.backButton.hasFocus, "nothing focusable on the page: focus goes to Back")
+            XCTAssertTrue(empty.view.hasFocus, "nothing focusable on the page: the page takes focus")
+            let lines = try readAccessibilityTree()
+            XCTAssertEqual(lines.filter { $0.hasPrefix("panel|") }, ["panel|Empty"], "the page, named by its title: \(lines)")
+            XCTAssertFalse(lines.contains("panel|Root"), "the page below is not there for a screen reader: \(lines)")
+            XCTAssertTrue(stack.backButton.grabFocus())
+            XCTAssertFalse(empty.view.isFocusable, "Tab does not come back to the page itself")
             stack.pop()
             settle(stack)
             XCTAssertTrue(second.hasFocus, "focus restored to where it was on the root page")

@@ -8,9 +8,11 @@ Run inside a display and a D-Bus session (`make test-orca` does: dbus-run-sessio
 
 Orca speaks through speech-dispatcher's `dummy` module (no sound card here; the default espeak module hangs),
 with a private configuration and cache (an earlier run's speech-dispatcher socket is never reused), and key
-echo off. What it says is read from its debug log (`SPEECH OUTPUT: '…'` lines, written before any synthesizer
-is asked) and split by the key presses Orca saw (`PROCESS ATSPI_KEY_PRESSED_EVENT`). Each journey starts a
-new Postcard on an empty data folder.
+echo off, under a window manager (metacity, GNOME's own), which gives new windows the focus and gives it back
+when a dialog closes, as on a desktop. What it says is read from its debug log (`SPEECH OUTPUT: '…'` lines,
+written before any synthesizer is asked), which Orca writes to a terminal the harness reads (line by line,
+as said); the words for a key are those said after it is pressed and before the next, once Orca has been
+quiet for a moment. Each journey starts a new Postcard on an empty data folder.
 
 Every journey is checked for what DESIGN.md and issue 44 ask of any screen, beside its own words: no GTK or
 libadwaita type name is spoken, and no utterance is repeated within one key press.
@@ -33,9 +35,7 @@ import tty
 QUIET = 1.5        # seconds without new speech after a key before its words are complete
 KEY_TIMEOUT = 12   # seconds a key may take to be seen by Orca
 SILENCE = 15        # seconds after which a key that Orca said nothing about is taken as silent
-MODIFIERS = {"Control_L", "Control_R", "Shift_L", "Shift_R", "Alt_L", "Alt_R", "Super_L", "Super_R", "ISO_Level3_Shift"}
 START = "(start)"
-MARKER = re.compile(r"^vvvvv PROCESS ATSPI_KEY_PRESSED_EVENT: '(\S+)'", re.M)
 TYPE_NAME = re.compile(r"\b(Gtk|Adw|Gdk)[A-Z]\w*")
 
 
@@ -53,12 +53,13 @@ def parse(path):
             sys.exit(f"{path}:{number}: a step before the first “## journey”")
         elif line.startswith("args "):
             current[1].extend(line[5:].split())
-        elif line.startswith("key "):
-            current[2].append((line[4:].strip(), []))
-        elif line.startswith("say "):
+        elif line.startswith(("key ", "open ", "size ")):
+            current[2].append((line.strip() if not line.startswith("key ") else line[4:].strip(), []))
+        elif line.startswith(("say ", "say? ")):
             if not current[2]:
                 current[2].append((START, []))  # what Orca says as the window comes up
-            current[2][-1][1].append(line[4:])
+            optional = line.startswith("say? ")
+            current[2][-1][1].append((line[5:] if optional else line[4:], optional))
         else:
             sys.exit(f"{path}:{number}: not a journey line: {line!r}")
     return journeys
@@ -167,37 +168,31 @@ def spoken(log):
     return [match.group(1) for match in re.finditer(r"SPEECH OUTPUT: '(.*?)'(?:\{| ?$)", log, re.M)]
 
 
-def presses(key):
-    """How many key presses other than modifiers Orca sees for a step."""
-    return len(key) - 5 if key.startswith("type ") else 1
-
-
-def segments(log):
-    """Orca's log split at each key press it processed (modifiers aside): what it said before the first
-    key, then after each."""
-    parts, start = [], 0
-    for match in MARKER.finditer(log):
-        if match.group(1) in MODIFIERS:
-            continue
-        parts.append(log[start:match.start()])
-        start = match.start()
-    parts.append(log[start:])
-    return parts
+def matches(words, expected):
+    """Whether `words` are the expected utterances in order, an optional one (`say?`) heard or not."""
+    index = 0
+    for text, optional in expected:
+        if index < len(words) and words[index] == text:
+            index += 1
+        elif not optional:
+            return False
+    return index == len(words)
 
 
 def run(postcard, journey, orca, home):
     """Plays one journey; returns [(key, heard)], the first for START (what was said as the window came)."""
     name, args, steps = journey
+    # Its own data folder, as $XDG_DATA_HOME rather than --data-dir: a second `postcard LINK` (an `open`
+    # step) then goes to this Postcard, as from a browser.
     data = os.path.join(home, "data-" + re.sub(r"\W", "-", name))
-    env = dict(orca.env, GSETTINGS_BACKEND="memory", ADW_DISABLE_PORTAL="1", LANGUAGE="en", LANG="C.UTF-8")
+    env = dict(orca.env, GSETTINGS_BACKEND="memory", ADW_DISABLE_PORTAL="1", LANGUAGE="en", LANG="C.UTF-8",
+               XDG_DATA_HOME=data)
     begin = orca.size()
-    app = subprocess.Popen([postcard, f"--data-dir={data}"] + args, env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    app = subprocess.Popen([postcard] + args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     keys = [key for key, _ in steps if key != START]
     try:
-        # The window is up, and given the keyboard focus as a window manager gives a new window (there is
-        # none under Xvfb: without it GTK's window is never active and no control reports focus); then
-        # Orca has said what it says about it.
+        # The window is up, and has the keyboard focus (the window manager gives it; asked again, in case
+        # it came before the window manager saw it); then Orca has said what it says about it.
         deadline = time.time() + 30
         window = None
         while window is None and time.time() < deadline:
@@ -209,17 +204,22 @@ def run(postcard, journey, orca, home):
         time.sleep(1)
         subprocess.run(["xdotool", "windowfocus", "--sync", window], check=True)
         orca.wait_quiet(begin)
-        expected_presses, offsets = 0, []
+        offsets = []
         for key in keys:
-            expected_presses += presses(key)
             offsets.append(orca.size())
             if key.startswith("type "):
                 subprocess.run(["xdotool", "type", "--delay", "80", key[5:]], check=True)
+            elif key.startswith("open "):  # a link from outside, handed to this Postcard
+                subprocess.run([postcard, key[5:]], env=env, check=True, timeout=30,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            elif key.startswith("size "):  # the window resized, as by its user
+                width, height = key[5:].split()
+                subprocess.run(["xdotool", "windowsize", "--sync", window, width, height], check=True)
             else:
                 subprocess.run(["xdotool", "key", key], check=True)
             # What Orca says about this key comes before the next is pressed: its first words (a key that
             # changes nothing says nothing: SILENCE seconds), then no more words for QUIET seconds.
-            deadline = time.time() + (0 if key.startswith("type ") else SILENCE)
+            deadline = time.time() + (0 if key.startswith(("type ", "size ")) else SILENCE)
             while not spoken(orca.since(offsets[-1])) and time.time() < deadline:
                 time.sleep(0.1)
             orca.wait_for_silence(offsets[-1])
@@ -249,6 +249,15 @@ def main():
     journeys = [j for j in parse(path) if only is None or j[0] == only]
     home = tempfile.mkdtemp(prefix="postcard-orca-")
     failures, written = [], []
+    # A window manager, as on a desktop: it gives a new window the focus and gives it back to the window
+    # under a closing dialog, which Orca then says. Metacity is GNOME's own (Flashback).
+    manager = subprocess.Popen(["metacity", "--replace", "--sm-disable", "--no-composite"],
+                               env=dict(os.environ, GSETTINGS_BACKEND="memory"),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1)
+    if manager.poll() is not None:
+        print("orca journeys: FAILED: the window manager (metacity) did not start")
+        return 1
     try:
         orca = Orca(home)
     except RuntimeError as error:
@@ -268,12 +277,13 @@ def main():
             expected_steps = steps if checks_start else [(START, None)] + steps
             for (key, expected), (_, words) in zip(expected_steps, heard):
                 if key == START and expected is None:
-                    expected = words
+                    expected = [(w, False) for w in words]
                 if key != START:
-                    written.append(f"key {key}")
+                    written.append(key if key.startswith(("open ", "size ")) else f"key {key}")
                 written.extend(f"say {w}" for w in words)
-                if words != expected and not key.startswith("type "):
-                    problems.append(f"  key {key}: expected {expected}, heard {words}")
+                if not matches(words, expected) and not key.startswith("type "):
+                    wanted = [text + ("?" if optional else "") for text, optional in expected]
+                    problems.append(f"  {key}: expected {wanted}, heard {words}")
                 for word in words:
                     if TYPE_NAME.search(word):
                         problems.append(f"  key {key}: a type name is spoken: {word!r}")
@@ -288,6 +298,7 @@ def main():
                 failures.append(name)
     finally:
         orca.stop()
+        manager.terminate()
         if not os.environ.get("POSTCARD_ORCA_KEEP"):
             shutil.rmtree(home, ignore_errors=True)
         else:

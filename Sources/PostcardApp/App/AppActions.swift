@@ -23,6 +23,8 @@ extension AppController {
                 ("<Control>question", localized("Keyboard shortcuts")),
                 ("<Control>w", localized("Close the window or dialog")),
                 ("<Control>q", localized("Quit")),
+                // Translators: in the Keyboard Shortcuts window: Ctrl+Z brings back what was just deleted.
+                ("<Control>z", localized("Undo a deletion (while it is offered)")),
             ]),
             // Translators: a group of shortcuts in the Keyboard Shortcuts window (going back, leaving dialogs).
             (localized("Moving Around"), [

@@ -59,6 +59,8 @@ public final class AppController {
     var waitingLinkToast: Toast?
     /// The toast about what happened last (replaced by the next one).
     var lastToast: Toast?
+    /// The toast offering Undo after a deletion, used by Ctrl+Z while it shows.
+    weak var undoToast: Toast?
 
     /// Every task the app and its coordinators start that may outlive a click (a flow, a store write
     /// and what follows it): cancelled and waited for at quit (``shutdown()``), so none reads the app
@@ -129,10 +131,20 @@ public final class AppController {
         buildBar()
         if let application { installActions(on: application) }
         let keys = KeyController()
-        keys.onKeyPressed { [weak self] keyval, _ in
-            guard keyval == KeyValue.f1, let self, !self.mainWindow.window.hasModalChild else { return false }
-            self.showGuide()
-            return true
+        keys.onKeyPressed { [weak self] keyval, modifiers in
+            guard let self, !self.mainWindow.window.hasModalChild else { return false }
+            switch keyval {
+            case KeyValue.f1:
+                self.showGuide()
+                return true
+            case KeyValue.z where modifiers.contains(.control) && !modifiers.contains(.shift):
+                // Undo, as GNOME apps offer it while their toast says what was deleted (Files, Photos).
+                guard let toast = self.undoToast, !toast.isDismissed else { return false }
+                toast.activateAction()
+                return true
+            default:
+                return false
+            }
         }
         mainWindow.window.addController(keys)
     }

@@ -216,8 +216,19 @@ extension AppController {
     /// Every toast has libadwaita's normal priority: libadwaita 1.2 frees a toast that was put back in its
     /// queue by a high-priority one while its hiding animation still runs (a crash when toasts follow each
     /// other quickly), so a toast is only ever dismissed, then the next one added.
+    ///
+    /// A screen reader hears `spoken` (the title when nil) where focus is in the main window, or where it
+    /// comes back when a dialog closes (``Window/announce(_:)``): Orca 43 says nothing of a toast itself.
+    /// With `focusing`, focus moves there with the words (after a deletion took away the control that had
+    /// it). A toast with Undo is also used by Ctrl+Z while it shows.
     @discardableResult
-    func showToast(_ title: String, buttonLabel: String? = nil, action: (@MainActor () -> Void)? = nil) -> Toast {
+    func showToast(_ title: String, buttonLabel: String? = nil, spoken: String? = nil, focusing: Widget? = nil,
+                   action: (@MainActor () -> Void)? = nil) -> Toast {
+        if let focusing {
+            mainWindow.window.announce(spoken ?? title, focusing: focusing)
+        } else {
+            mainWindow.window.announce(spoken ?? title, orFocusing: mainWindow.stack.visiblePage?.initialFocus)
+        }
         // A toast with no action still showing says the new text in place, its time started again:
         // dismissing toasts while they still slide in (several links refused at once) crashed libadwaita
         // 1.2 (a hide animation skipped on a toast already freed).

@@ -43,9 +43,16 @@ final class DeletionCoordinator {
             self.leavePages(showing: item, in: app)
             self.reloadLists(showing: item, in: app)
             // Translators: the button of the toast after deleting a post, reply or message: brings it back.
-            let toast = app.showToast(Self.deletedText(item, named: name), buttonLabel: localized("Undo")) { [weak self] in
-                self?.undo(item, recorded: recorded)
+            let text = Self.deletedText(item, named: name)
+            // Translators: what a screen reader says after a deletion; %s is the toast's text ("Post deleted").
+            let spoken = localized("%s. Press Ctrl+Z to undo.", text)
+            // Focus goes to the page's first control with the words: the control that had it (the deleted
+            // post's row, its page's Delete) is gone, and GTK would put it wherever it could a frame later.
+            let toast = app.showToast(text, buttonLabel: localized("Undo"), spoken: spoken,
+                                      focusing: app.mainWindow.stack.visiblePage?.initialFocus) { [weak self] in
+                self?.undo(item, recorded: recorded, named: name)
             }
+            app.undoToast = toast
             // The store, not the app: the toast is dismissed also while the app itself is being freed.
             toast.onDismissed = { [weak toast] in
                 guard toast?.wasActionUsed != true else { return }
@@ -54,7 +61,7 @@ final class DeletionCoordinator {
         }
     }
 
-    private func undo(_ item: DeletableItem, recorded: JourneyDeletion) {
+    private func undo(_ item: DeletableItem, recorded: JourneyDeletion, named name: String?) {
         guard let store = app?.store else { return }
         app?.tasks.start { [weak self] in
             var restored = false
@@ -69,6 +76,8 @@ final class DeletionCoordinator {
             guard let self, let app = self.app else { return }
             if restored { self.changes.notify((recorded, false)) }
             self.reloadLists(showing: item, in: app)
+            // No toast says it (GNOME apps show none after Undo), but a screen reader user is told.
+            if restored { app.mainWindow.window.announce(Self.restoredText(item, named: name)) }
         }
     }
 
@@ -80,6 +89,20 @@ final class DeletionCoordinator {
         case .reply(let id): .reply(id)
         case .message(let id): .message(id)
         case .friend(let row): .friend(app.people.friends.first { $0.rowID == row }?.id ?? "\(row)")
+        }
+    }
+
+    /// What a screen reader hears after Undo brought `item` back.
+    private static func restoredText(_ item: DeletableItem, named name: String?) -> String {
+        switch item {
+        // Translators: what a screen reader says after Undo brought a deleted post back.
+        case .post: localized("Post restored")
+        // Translators: what a screen reader says after Undo brought a deleted reply back.
+        case .reply: localized("Reply restored")
+        // Translators: what a screen reader says after Undo brought a deleted message back.
+        case .message: localized("Message restored")
+        // Translators: what a screen reader says after Undo brought a removed friend back; %s is their name.
+        case .friend: localized("%s is your friend again", name ?? "")
         }
     }
 

@@ -79,7 +79,9 @@ final class PostingCoordinator {
             if case .posted(let post) = result {
                 page.insertNewPost(post)
                 // Translators: a toast after a photo was posted; "View" opens the new post.
-                app?.showToast(localized("Posted"), buttonLabel: localized("View")) { [weak app] in
+                // Translators: what a screen reader says after a photo was posted (focus is back on the profile).
+                app?.showToast(localized("Posted"), buttonLabel: localized("View"),
+                               spoken: localized("Posted. It is the first post on this page.")) { [weak app] in
                     app?.openWhenPossible(.post(post.id))
                 }
             }

@@ -1,10 +1,13 @@
 # Prints "role|name" for every table cell, image, list item, dialog, frame, alert, button, text field, combo
-# box, link, menu item, check box and label that the
+# box, link, menu item, check box and label, and every named panel that Orca says (a page, named by its
+# title), that the
 # application with process id argv[1] exposes on the accessibility bus, as a screen reader (Orca) sees it
 # over AT-SPI. Used by the GTK tests. With `--press NAME`, instead presses the visible push button named NAME
 # through its AT-SPI action, as a screen reader user does (exit 1 when there is none). With
 # `--set-text NAME TEXT`, replaces the text of the visible text field named NAME through AT-SPI's
-# EditableText, as a screen reader user types (exit 1 when there is none).
+# EditableText, as a screen reader user types (exit 1 when there is none). With `--focused`, prints
+# "role|name|description" of each visible object that has the keyboard focus: what Orca says of it. With
+# `--describe ROLE NAME`, prints the description of the first visible object with that role and name.
 import sys
 import pyatspi
 
@@ -20,7 +23,10 @@ def walk(node, depth=0):
         # What is not visible is not presented by Orca (GTK 4.8 sets "showing" on windows only).
         if role != "application" and not node.getState().contains(pyatspi.STATE_VISIBLE):
             return
-        if role in ROLES:
+        # A named panel is said by Orca 43 as context, unless it is named as its application or as its
+        # only child (layout panels to Orca: a GtkStack's pages, a closed menu button around its button).
+        if role in ROLES or (role == "panel" and node.name and node.name != node.getApplication().name
+                             and not (node.childCount == 1 and node.getChildAtIndex(0).name == node.name)):
             print(f"{role}|{node.name}")
         for index in range(node.childCount):
             child = node.getChildAtIndex(index)
@@ -57,6 +63,23 @@ def press(node, name):
     return True
 
 
+def focused(node, depth=0):
+    if depth > 60:
+        return
+    try:
+        state = node.getState()
+        if node.getRoleName() != "application" and not state.contains(pyatspi.STATE_VISIBLE):
+            return
+        if state.contains(pyatspi.STATE_FOCUSED):
+            print(f"{node.getRoleName()}|{node.name}|{node.description}")
+        for index in range(node.childCount):
+            child = node.getChildAtIndex(index)
+            if child is not None:
+                focused(child, depth + 1)
+    except Exception as error:  # a node that went away while we read
+        print(f"error|{error}", file=sys.stderr)
+
+
 def set_text(node, name, text):
     field = find(node, "text", name)
     return field is not None and field.queryEditableText().setTextContents(text)
@@ -65,6 +88,8 @@ def set_text(node, name, text):
 pid = int(sys.argv[1])
 to_press = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--press" else None
 to_set = (sys.argv[3], sys.argv[4]) if len(sys.argv) > 4 and sys.argv[2] == "--set-text" else None
+list_focused = len(sys.argv) > 2 and sys.argv[2] == "--focused"
+to_describe = (sys.argv[3], sys.argv[4]) if len(sys.argv) > 4 and sys.argv[2] == "--describe" else None
 desktop = pyatspi.Registry.getDesktop(0)
 found = False
 for index in range(desktop.childCount):
@@ -75,6 +100,14 @@ for index in range(desktop.childCount):
             if not set_text(app, *to_set):
                 print(f"no visible text field named {to_set[0]}", file=sys.stderr)
                 sys.exit(1)
+        elif list_focused:
+            focused(app)
+        elif to_describe is not None:
+            node = find(app, *to_describe)
+            if node is None:
+                print(f"no visible {to_describe[0]} named {to_describe[1]}", file=sys.stderr)
+                sys.exit(1)
+            print(node.description)
         elif to_press is None:
             walk(app)
         elif not press(app, to_press):
