@@ -82,17 +82,23 @@ final class DeletionTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// Opens `post`'s page and presses its Delete, as a user does; returns once the page has gone.
+    @MainActor
+    private func deleteFromItsPage(_ post: Post, in app: AppController) throws {
+        app.open(.post(post.id))
+        settle(app, depth: 2)
+        let detail = try XCTUnwrap(app.mainWindow.stack.visiblePage as? PhotoDetailPage)
+        try XCTUnwrap(findButton(labeled: "Delete", in: detail.content), "Delete on my own post's page").activate()
+        settle(app, depth: 1)
+    }
+
     /// Undo from the keyboard as GNOME apps have it: Ctrl+Z while the toast shows, which a screen reader
     /// is told where focus lands (Orca 43 says nothing of the toast itself); nothing once it has gone.
     func testCtrlZUndoesADeletionWhileItsToastShowsAndAScreenReaderIsToldSo() throws {
         try onMain {
             let app = try makeApp(posts: ["Keep me", "Delete me"])
             let post = try XCTUnwrap(app.store.posts(onProfile: "me").first)
-            app.open(.post(post.id))
-            settle(app, depth: 2)
-            let detail = try XCTUnwrap(app.mainWindow.stack.visiblePage as? PhotoDetailPage)
-            try XCTUnwrap(findButton(labeled: "Delete", in: detail.content)).activate()
-            settle(app, depth: 1)
+            try deleteFromItsPage(post, in: app)
             spin(until: { app.myProfile.posts.map(\.comment) == ["Keep me"] }, "the feed without it")
             spin(until: { app.toasts.toasts.map(\.title) == ["Post deleted"] }, "the toast")
             XCTAssertEqual(try readFocusedOverAtSpi(), ["push button|New Post|Post deleted. Press Ctrl+Z to undo."],
@@ -104,11 +110,7 @@ final class DeletionTests: GtkTestCase, @unchecked Sendable {
             spin(until: { app.toasts.toasts.isEmpty }, "the toast goes, its action used")
 
             // Deleted again, the toast gone (its time up): Ctrl+Z does nothing.
-            app.open(.post(post.id))
-            settle(app, depth: 2)
-            let again = try XCTUnwrap(app.mainWindow.stack.visiblePage as? PhotoDetailPage)
-            try XCTUnwrap(findButton(labeled: "Delete", in: again.content)).activate()
-            settle(app, depth: 1)
+            try deleteFromItsPage(post, in: app)
             spin(until: { app.toasts.toasts.map(\.title) == ["Post deleted"] }, "the second toast")
             app.toasts.toasts.first?.dismiss()
             spin(until: { app.toasts.toasts.isEmpty }, "gone")
