@@ -165,7 +165,7 @@ public final class PopupMenu: Widget {
     public private(set) var itemLabels: [String] = []
 
     /// Creates an empty menu that pops up from `anchor`; screen readers find it named `accessibleLabel`
-    /// (e.g. "Pages Behind"), said before its first item.
+    /// (e.g. "Go Back To", Back's history), said before its first item.
     public init(anchor: Widget, accessibleLabel: String) {
         self.anchor = anchor
         super.init(gtk_popover_menu_new_from_model(UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self)),
