@@ -24,6 +24,10 @@ ARGS ?=
 TEST_CACHE := $(CURDIR)/.build/test-cache
 TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE) GSETTINGS_BACKEND=memory ADW_DISABLE_PORTAL=1
 XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
+# What the spoken journeys need beside PACKAGES (make test-orca), without recommends (no sound stack).
+ORCA_PACKAGES := orca speech-dispatcher xdotool metacity
+ORCA_JOURNEYS = $(XVFB) /usr/bin/python3 Tests/orca/orca-journeys.py "$$($(SWIFT) build --show-bin-path)/postcard" \
+  Tests/orca/journeys.txt --actual .build/orca-journeys.actual.txt
 # The navigation toolkit's own GTK tests run in a process of their own without libadwaita, as a plain GTK 4
 # app uses the toolkit (Swatches); the app's tests run with libadwaita initialized, as the app does.
 TOOLKIT_TESTS := NavigationStackHostTests|AnnouncementTests|BarLayerTests|NavigationSplitViewTests|NavigationStackInsidesTests|NavigationStackContractTests|NavigationRouterTests|ToolkitSoundnessTests|ConcurrencyOnGLibTests
@@ -57,7 +61,7 @@ make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/x
 # The locales the tests run the app in (German; generated if missing, as Debian's locales package leaves them out).
 TEST_LOCALES := de_DE.UTF-8
 
-.PHONY: deps build run test test-model test-gtk test-install test-example test-orca install uninstall resources review bench bench-programs bench-navigation bench-hostile clean po locale stress
+.PHONY: deps deps-orca build run test test-model test-gtk test-install test-example test-orca install uninstall resources review bench bench-programs bench-navigation bench-hostile clean po locale stress
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -73,6 +77,16 @@ deps:
 	    echo "Generating the $$l locale"; if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	    $$SUDO localedef -i $${l%%.*} -f UTF-8 $$l; }; done
 	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 toolchain not found: put swift on PATH (e.g. /opt/swift/usr/bin)"; exit 1; }
+
+deps-orca: deps
+	@missing=""; for p in $(ORCA_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
 
 build: deps locale
 	$(SWIFT) build
@@ -100,7 +114,7 @@ run: build
 
 # Model tests need no display; GTK tests run under their own Xvfb and D-Bus session and fail (never
 # skip) when they cannot open a display.
-test: deps locale
+test: deps deps-orca locale
 	@$(call make-pot,.build/postcard.pot) && \
 	  { diff -q -I '^"POT-Creation-Date' .build/postcard.pot po/postcard.pot >/dev/null || \
 	    { echo "po/postcard.pot is out of date: run make po, then translate what is new"; exit 1; }; } && \
@@ -124,13 +138,19 @@ test: deps locale
 	  cmp -s .build/navigation-resources-check.c Sources/NavigationGtkResources/resources.c || \
 	  { echo "Sources/NavigationGtkResources/resources.c is older than navigation.css: run make resources"; exit 1; }
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --product postcard
 	@dir=$$($(SWIFT) package dump-symbol-graph --minimum-access-level public 2>&1 | sed -n 's/^Files written to //p'); \
 	  /usr/bin/python3 Tests/check-public-api.py "$$dir"
 	set -o pipefail; env -u DISPLAY -u WAYLAND_DISPLAY $(SWIFT) test --skip-build --filter '^NavigationTests\.' 2>&1 \
 	  | tee .build/test-model.log
 	rm -rf $(TEST_CACHE)
-	set -o pipefail; POSTCARD_TESTS_WITHOUT_LIBADWAITA=1 $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build \
-	  --filter '^PostcardTests\.($(TOOLKIT_TESTS))/' 2>&1 | tee .build/test-toolkit.log
+	@# The spoken journeys run beside the toolkit's suite (its own display and buses; one core each).
+	set -o pipefail; { $(ORCA_JOURNEYS) >.build/test-orca.log 2>&1; echo $$? >.build/test-orca.rc; } & \
+	  POSTCARD_TESTS_WITHOUT_LIBADWAITA=1 $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build \
+	  --filter '^PostcardTests\.($(TOOLKIT_TESTS))/' 2>&1 | tee .build/test-toolkit.log; status=$$?; wait; \
+	  grep -E '^[a-z0-9-]+: (heard|DIFFERS)|^  |^orca journeys:|^kept ' .build/test-orca.log; \
+	  [ "$$(cat .build/test-orca.rc)" = 0 ] || { echo "Orca's journeys differ (.build/test-orca.log, .build/orca-journeys.actual.txt)"; exit 1; }; \
+	  exit $$status
 	set -o pipefail; $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.' 2>&1 \
 	  | tee .build/test-gtk.log
 	@total=0; failed=0; skipped=0; for log in .build/test-model.log .build/test-toolkit.log .build/test-gtk.log; do \
@@ -170,14 +190,10 @@ test-example: deps
 
 # What a blind user hears: Postcard driven with real keys under Orca 43 (speech-dispatcher's dummy module),
 # Orca's words for each key compared with Tests/orca/journeys.txt (Tests/orca/orca-journeys.py). What was
-# heard is written to .build/orca-journeys.actual.txt, in the same format. Work in progress (issue 44): not
-# yet part of `make test` — with XTEST keys, Orca 43 sometimes hears a key only with the next one.
-test-orca: deps
-	@for p in orca speech-dispatcher xdotool metacity; do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || \
-	  { echo "Installing $$p"; $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -qq --no-install-recommends $$p; }; done
+# heard is written to .build/orca-journeys.actual.txt, in the same format. `make test` runs them too.
+test-orca: deps-orca
 	$(SWIFT) build --product postcard
-	dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" /usr/bin/python3 Tests/orca/orca-journeys.py \
-	  "$$($(SWIFT) build --show-bin-path)/postcard" Tests/orca/journeys.txt --actual .build/orca-journeys.actual.txt
+	$(ORCA_JOURNEYS)
 
 test-install: deps locale
 	./Tests/install-test.sh

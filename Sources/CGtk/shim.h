@@ -90,6 +90,15 @@ static inline char *navgtk_accessible_check_label(GtkWidget *widget, const char 
     return gtk_test_accessible_check_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, expected);
 }
 
+// Whether the accessible description is set and is `expected` (GTK 4.8 has no getter; for tests).
+static inline gboolean navgtk_accessible_description_is(GtkWidget *widget, const char *expected) {
+    if (!gtk_test_accessible_has_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION)) return FALSE;
+    char *differs = gtk_test_accessible_check_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, expected);
+    gboolean same = differs == NULL;
+    g_free(differs);
+    return same;
+}
+
 static inline gboolean navgtk_is_floating(gpointer object) {
     return g_object_is_floating(object);
 }

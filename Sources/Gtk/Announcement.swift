@@ -25,7 +25,7 @@ extension Window {
         announcement = nil
         guard !message.isEmpty else { return false }
         if let focus = gtk_root_get_focus(OpaquePointer(widget)) {
-            announcement = Announcement(message, on: focus, in: self)
+            announcement = Announcement(message, on: focus, in: self, after: settlingTime)
             return true
         }
         guard let fallback, fallback.rootWindow == window else { return false }
@@ -50,7 +50,7 @@ extension Window {
         announcement = nil
         guard !message.isEmpty, target.rootWindow == window else { return false }
         if target.hasFocus, gtk_root_get_focus(OpaquePointer(widget)) == target.widget {
-            announcement = Announcement(message, on: target.widget, in: self)
+            announcement = Announcement(message, on: target.widget, in: self, after: settlingTime)
             return true
         }
         let made = Announcement(message, on: target.widget, in: self)
@@ -62,28 +62,59 @@ extension Window {
         return true
     }
 
+    /// How long (seconds) a message for the control that has the focus waits: until half a second after
+    /// the focus came to it. Orca 43 reads the description when it says a newly focused control, and
+    /// says it again when told it changed: set while the focus event still waits in Orca's queue, the
+    /// message was heard twice ("Reply posted. Reply posted").
+    private var settlingTime: Double {
+        guard focusChangedAt > 0 else { return 0 }
+        return max(0, 1.0 - Double(g_get_monotonic_time() - focusChangedAt) / 1_000_000)
+    }
+
     /// The message a screen reader hears on the focused control now (``announce(_:orFocusing:)``), or nil when none
     /// is pending. For tests.
     public var pendingAnnouncement: String? { announcement?.message }
+}
+
+extension Widget {
+    /// Has a screen reader say `message` where the keyboard focus is in the window this widget is in
+    /// (``Window/announce(_:orFocusing:)``): for a page that reports a change of its own state ("Your
+    /// comment isn't saved yet"), which Orca 43 would not say when shown. Nothing when the widget is in
+    /// no window, or nothing in its window has focus. Main actor.
+    /// - Returns: whether a control was given the message.
+    @discardableResult
+    public func announceInWindow(_ message: String) -> Bool {
+        guard let root = rootWindow, let window = Object.wrapper(of: UnsafeMutableRawPointer(root)) as? Window else { return false }
+        return window.announce(message)
+    }
 }
 
 /// One ``Window/announce(_:)``: the focused control described by the message until focus leaves it.
 @MainActor
 final class Announcement {
     let message: String
-    private let target: UnsafeMutablePointer<GtkWidget>
+    let target: UnsafeMutablePointer<GtkWidget>
     private weak var window: Window?
     private var handlers: [UInt] = []
     private var wasActive: Bool
     private var ended = false
 
-    init(_ message: String, on target: UnsafeMutablePointer<GtkWidget>, in window: Window) {
+    /// The message becomes `target`'s description `delay` seconds from now (at once for 0), unless the
+    /// announcement has ended by then.
+    init(_ message: String, on target: UnsafeMutablePointer<GtkWidget>, in window: Window, after delay: Double = 0) {
         self.message = message
         self.target = target
         self.window = window
         wasActive = window.isActive
         g_object_ref(target)
-        navgtk_accessible_set_description(target, message)
+        if delay > 0 {
+            MainLoopBridge.after(seconds: delay) { [weak self] in
+                guard let self, !self.ended else { return }
+                navgtk_accessible_set_description(self.target, self.message)
+            }
+        } else {
+            navgtk_accessible_set_description(target, message)
+        }
         handlers.append(window.connect("notify::focus-widget") { [weak self] _ in
             guard let self, let window = self.window else { return }
             if gtk_root_get_focus(OpaquePointer(window.widget)) != self.target {
@@ -100,8 +131,8 @@ final class Announcement {
         })
     }
 
-    /// Gives the control its own description back (its tooltip when that is more than its name, as
-    /// ``Widget/tooltip`` sets it), once.
+    /// Gives the control its own description back (``Widget/setAccessibleDescription(_:)``'s, else its
+    /// tooltip when that is more than its name, as ``Widget/tooltip`` sets it), once.
     func end() {
         guard !ended else { return }
         ended = true
@@ -109,7 +140,9 @@ final class Announcement {
             for id in handlers.dropLast() { window.disconnect(id) }
         }
         if let last = handlers.last { Signals.disconnect(UnsafeMutableRawPointer(target), last) }
-        if let tip = gtk_widget_get_tooltip_text(target).map({ String(cString: $0) }), !repeatsLabel(tip) {
+        if let own = g_object_get_data(UnsafeMutableRawPointer(target).assumingMemoryBound(to: GObject.self), Widget.ownDescriptionKey) {
+            navgtk_accessible_set_description(target, own.assumingMemoryBound(to: CChar.self))
+        } else if let tip = gtk_widget_get_tooltip_text(target).map({ String(cString: $0) }), !repeatsLabel(tip) {
             navgtk_accessible_set_description(target, tip)
         } else {
             navgtk_accessible_reset_description(target)

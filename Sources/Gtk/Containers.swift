@@ -55,6 +55,10 @@ public final class Box: Widget {
 }
 
 /// A `GtkStack`: shows one child at a time, with an animated transition between them.
+///
+/// Its pages say nothing of themselves to screen readers: GTK 4.8 gives a stack page with no title the
+/// name "GtkStackPage", which Orca 43 spoke as "GtkStackPage panel" before the control focused in it.
+/// Each page is named as the application instead, which Orca takes for layout and does not say.
 @MainActor
 public final class Stack: Widget {
     /// Creates an empty stack.
@@ -63,7 +67,10 @@ public final class Stack: Widget {
     var stack: OpaquePointer { opaque }
 
     /// Adds `child` under a unique `name`.
-    public func add(_ child: Widget, name: String) { gtk_stack_add_named(stack, child.widget, name) }
+    public func add(_ child: Widget, name: String) {
+        gtk_stack_add_named(stack, child.widget, name)
+        navgtk_stack_pages_quiet_for_screen_readers(widget)
+    }
     /// Removes `child`.
     public func remove(_ child: Widget) { gtk_stack_remove(stack, child.widget) }
 

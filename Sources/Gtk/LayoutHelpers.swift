@@ -33,10 +33,13 @@ package final class FocusReturn {
     }
 
     /// Gives the keyboard back: the window is presented again (so the desktop, or X without a window
-    /// manager, gives it the input focus the closed window had), then the widget is focused.
+    /// manager, gives it the input focus the closed window had), then the widget is focused, and a
+    /// screen reader hears it once the window is active (``Window/sayFocusOnceActive(delay:)``: GTK 4.8
+    /// says nothing of a focus that did not change).
     package func restore() {
         guard let widget, let window = widget.rootWindow else { return }
         if gtk_widget_get_mapped(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWidget.self)) != 0 { gtk_window_present(window) }
         _ = widget.grabFocus()
+        (Object.wrapper(of: UnsafeMutableRawPointer(window)) as? Window)?.sayFocusOnceActive()
     }
 }

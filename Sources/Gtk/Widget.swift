@@ -53,6 +53,23 @@ open class Widget: Object {
         }
     }
 
+    /// Sets the accessible description: what a screen reader says after the control's name and role when
+    /// focus lands on it (Orca 43 does), as more about it: "Add" on a page that says whom it adds. nil
+    /// drops it. It comes back after a ``Window/announce(_:orFocusing:)`` on the control has been heard.
+    /// Main actor.
+    public func setAccessibleDescription(_ description: String?) {
+        if let description {
+            g_object_set_data_full(gobject, Self.ownDescriptionKey, g_strdup(description), g_free)
+            navgtk_accessible_set_description(widget, description)
+        } else {
+            g_object_set_data(gobject, Self.ownDescriptionKey, nil)
+            navgtk_accessible_reset_description(widget)
+        }
+    }
+
+    /// The key of the description set with ``setAccessibleDescription(_:)`` in the widget's data.
+    static let ownDescriptionKey = "navgtk-own-accessible-description"
+
     /// Drops the accessible description (GTK 4.8 makes a tooltip the description, and Orca 43 speaks it
     /// after the name), for a tooltip that is there for the pointer only.
     package func clearAccessibleDescription() {

@@ -19,6 +19,7 @@ public class Window: Widget {
             super.init(gtk_window_new(), transfer: .none)
         }
         holdByToggleReference()
+        watchFocusChanges()
     }
 
     /// Wraps a window GTK made (e.g. from a `GtkBuilder` description, or libadwaita's windows); the
@@ -26,6 +27,7 @@ public class Window: Widget {
     package init(wrapping window: UnsafeMutableRawPointer) {
         super.init(window, transfer: .none)
         holdByToggleReference()
+        watchFocusChanges()
     }
 
     /// What a window is to a screen reader.
@@ -42,6 +44,7 @@ public class Window: Widget {
         let gtkRole = role == .dialog ? GTK_ACCESSIBLE_ROLE_DIALOG : GTK_ACCESSIBLE_ROLE_ALERT_DIALOG
         super.init(navgtk_window_new_with_role(gtkRole), transfer: .none)
         holdByToggleReference()
+        watchFocusChanges()
     }
 
     /// Whether the window has been destroyed (its `destroy` signal emitted).
@@ -164,10 +167,46 @@ public class Window: Widget {
 
     /// Takes the focus off the window's focus widget and gives it back: GTK tells screen readers of the
     /// focus again (it does on a change only). Nothing when no widget has focus.
+    /// A result waiting there to be heard (``announce(_:)``) stays, and is heard with it once.
     package func refocus() {
         guard let focus = gtk_window_get_focus(window) else { return }
+        let waiting = announcement.flatMap { $0.target == focus ? $0.message : nil }
+        announcement?.end()
         gtk_window_set_focus(window, nil)
+        if let waiting { announcement = Announcement(waiting, on: focus, in: self) }
         gtk_widget_grab_focus(focus)
+    }
+
+    /// Has a screen reader hear where the keyboard focus is once this window is active (now, or when the
+    /// window manager activates it) and `delay` seconds later: the focus is moved off its widget and back
+    /// (``refocus()``), or, when no widget has it, to the first control (as Tab would). Main actor.
+    ///
+    /// GTK 4.8 tells screen readers of a focus change only. A window that gets the focus back with the
+    /// same widget focused (a dialog closed over it, focus returned to where it was), or that is shown
+    /// with nothing focused (libadwaita's About), was heard by Orca 43 only as "Postcard frame.", or
+    /// not at all. The delay (0.15 s) lets the window manager's and GTK's own events of the activation
+    /// come first, so that the screen reader hears the focus last. A later call replaces an earlier
+    /// one still waiting.
+    package func sayFocusOnceActive(delay: Double = 0.15) {
+        if sayFocusHandler != 0 { disconnect(sayFocusHandler) }
+        sayFocusHandler = 0
+        let say: @MainActor () -> Void = { [weak self] in
+            MainLoopBridge.after(seconds: delay) { [weak self] in
+                guard let self, self.isActive, self.isShown else { return }
+                if gtk_window_get_focus(self.window) != nil {
+                    self.refocus()
+                } else {
+                    _ = gtk_widget_child_focus(self.widget, GTK_DIR_TAB_FORWARD)
+                }
+            }
+        }
+        if isActive { say(); return }
+        sayFocusHandler = connect("notify::is-active") { [weak self] _ in
+            guard let self, self.isActive else { return }
+            self.disconnect(self.sayFocusHandler)
+            self.sayFocusHandler = 0
+            say()
+        }
     }
 
     /// Sets the focus widget of the window (nil clears it).
@@ -238,6 +277,17 @@ public class Window: Widget {
 
     /// The result a screen reader is to hear on the focused control (``announce(_:)``).
     var announcement: Announcement?
+
+    /// When the focus widget last changed (`g_get_monotonic_time`, microseconds), or 0: a result
+    /// announced on a control that has just been focused waits (``announce(_:orFocusing:)``).
+    var focusChangedAt: gint64 = 0
+
+    private func watchFocusChanges() {
+        connect("notify::focus-widget") { [weak self] _ in self?.focusChangedAt = g_get_monotonic_time() }
+    }
+
+    /// The handler waiting for this window's activation (``sayFocusOnceActive(delay:)``), or 0.
+    private var sayFocusHandler: UInt = 0
 
     /// What shows itself in this window (a navigation window), held weakly; found from the GtkWindow
     /// through its one wrapper.

@@ -14,6 +14,11 @@ import Navigation
 /// (``isTopBarRevealed``). Pages whose ``Page/extendsUnderTopBar`` is true let their scrolled content draw
 /// above that edge, under the bar; their scrollbars stay below it.
 ///
+/// **The focus is heard on return.** Each time the window becomes active (shown, or given back the
+/// focus when a dialog over it closes or the user comes back from another window), a screen reader
+/// hears the control that has the keyboard focus (``Window/sayFocusOnceActive(delay:)``): GTK 4.8 tells
+/// it of focus changes only, and Orca 43 said only the window's name.
+///
 /// Main actor only.
 @MainActor
 public final class NavigationWindow {
@@ -58,6 +63,10 @@ public final class NavigationWindow {
         window.setChild(overlay)
         stack.installBackShortcuts(on: window)
         window.host = self
+        window.connect("notify::is-active") { [weak window] _ in
+            guard let window, window.isActive else { return }
+            window.sayFocusOnceActive()
+        }
         window.onDestroy { [weak self, weak window] in
             guard let window else { return }
             window.host = nil
@@ -229,8 +238,6 @@ public final class ModalDialog {
     public let root: Page
 
     private let focusReturn: FocusReturn
-    /// The handler waiting for the window's first activation (``sayFocusOnceActive()``).
-    private var activationHandler: UInt = 0
     private let completion = FlowCompletion<Void>()
     private var observations: [ObservationToken] = []
     /// Whether ``dismiss()`` ran or the window was destroyed; the dialog is finished either way.
@@ -381,31 +388,15 @@ public final class ModalDialog {
             openSheet()
         } else {
             window.present()
-            sayFocusOnceActive()
+            // The control focused below is focused while the window is not yet active, and GTK 4.8
+            // says nothing of it later; from a menu (its closing gives the parent's focus back to its
+            // button just then) Orca 43 said nothing of the dialog at all.
+            window.sayFocusOnceActive()
         }
         if let page = stack.visiblePage {
             if let initial = page.initialFocus, initial.grabFocus() { return }
             if page.content.grabFocus() { return }
             if presentsRootAlone, page === root { closeButton.grabFocus() } else { page.view.grabFocus() }
-        }
-    }
-
-    /// When the window first becomes active (the window manager gives it the focus a moment after it is
-    /// shown), moves the focus off the control that has it and back: a screen reader hears the dialog and
-    /// that control. GTK 4.8 tells screen readers of a focus change only, and the control was focused
-    /// while the window was not yet active; when the dialog came from a menu, whose closing gave the focus
-    /// back to its button in the parent window just then, Orca 43 said nothing of the dialog at all. The
-    /// focus is moved 0.15 s after the activation, after that.
-    private func sayFocusOnceActive() {
-        activationHandler = window.connect("notify::is-active") { [weak self] _ in
-            guard let self, self.window.isActive else { return }
-            self.window.disconnect(self.activationHandler)
-            // A moment later: the parent's focus moving to a menu's button comes within a few
-            // milliseconds of the dialog's activation, and a screen reader must hear the dialog last.
-            MainLoopBridge.after(seconds: 0.15) { [weak self] in
-                guard let self, !self.isDismissed, self.window.isActive else { return }
-                self.window.refocus()
-            }
         }
     }
 

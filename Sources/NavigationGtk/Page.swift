@@ -243,24 +243,37 @@ open class Page {
     /// Gives the keyboard focus to the page's view itself (a page with no control of its own), which is
     /// focusable only until focus leaves it: Tab never comes back to it.
     /// - Returns: whether it took focus.
+    ///
+    /// Whether it still has the focus is told by its window's focus widget, not its `has-focus`: in a
+    /// window not yet active (a dialog just shown) that stays false, and focus given to another control
+    /// before the window was active (a dialog's own first control) left the view focusable for good.
     func focusItself() -> Bool {
         view.isFocusable = true
-        guard view.grabFocus() else {
+        guard view.grabFocus(), let root = view.rootWindow,
+              let window = Object.wrapper(of: UnsafeMutableRawPointer(root)) as? Window else {
             view.isFocusable = false
             return false
         }
-        if focusLeaveHandler == 0 {
-            focusLeaveHandler = view.connect("notify::has-focus") { [weak self] _ in
-                guard let self, !self.view.hasFocus else { return }
-                self.view.isFocusable = false
-                self.view.disconnect(self.focusLeaveHandler)
-                self.focusLeaveHandler = 0
-            }
+        stopFocusingItself()
+        focusLeaveWindow = window
+        focusLeaveHandler = window.connect("notify::focus-widget") { [weak self, weak window] _ in
+            // No focus for a moment is not focus elsewhere (``Window/refocus()`` gives it back).
+            guard let self, let window, let focus = window.focusWidget, focus != self.view.widget else { return }
+            self.view.isFocusable = false
+            self.stopFocusingItself()
         }
         return true
     }
 
+    /// Stops following the window's focus for ``focusItself()``.
+    private func stopFocusingItself() {
+        if focusLeaveHandler != 0 { focusLeaveWindow?.disconnect(focusLeaveHandler) }
+        focusLeaveHandler = 0
+        focusLeaveWindow = nil
+    }
+
     private var focusLeaveHandler: UInt = 0
+    private weak var focusLeaveWindow: Window?
 
     /// Hides the page's view from screen readers, or shows it to them, unless it already is so.
     func setHiddenFromScreenReaders(_ hidden: Bool) {

@@ -101,12 +101,14 @@ final class DeletionTests: GtkTestCase, @unchecked Sendable {
             try deleteFromItsPage(post, in: app)
             spin(until: { app.myProfile.posts.map(\.comment) == ["Keep me"] }, "the feed without it")
             spin(until: { app.toasts.toasts.map(\.title) == ["Post deleted"] }, "the toast")
-            XCTAssertEqual(try readFocusedOverAtSpi(), ["push button|New Post|Post deleted. Press Ctrl+Z to undo."],
+            let deleted = ["push button|New Post|Post deleted. Press Ctrl+Z to undo."]
+            XCTAssertEqual(try readFocusedOverAtSpi(becoming: deleted), deleted,
                            "focus on the page's first control, which says what happened and how to undo it")
             pressKey(XK_z, modifiers: [XK_Control_L])
             spin(until: { app.myProfile.posts.map(\.comment) == ["Delete me", "Keep me"] }, "Ctrl+Z brings it back")
             XCTAssertEqual(try app.store.post(id: post.id), post)
-            XCTAssertEqual(try readFocusedOverAtSpi(), ["push button|New Post|Post restored"], "and that it came back")
+            let restored = ["push button|New Post|Post restored"]
+            XCTAssertEqual(try readFocusedOverAtSpi(becoming: restored), restored, "and that it came back")
             spin(until: { app.toasts.toasts.isEmpty }, "the toast goes, its action used")
 
             // Deleted again, the toast gone (its time up): Ctrl+Z does nothing.

@@ -208,6 +208,21 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
         return []
     }
 
+    /// Reads the focused control over AT-SPI (``readFocusedOverAtSpi(file:line:)``) until it reads as
+    /// `expected`, for up to `timeout` seconds; returns the last read. For a message announced on a
+    /// control just focused, which becomes its description a moment later (`Window.announce`).
+    @MainActor
+    func readFocusedOverAtSpi(becoming expected: [String], timeout: Double = 5,
+                              file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var read = try readFocusedOverAtSpi(file: file, line: line)
+        while read != expected, Date() < deadline {
+            spin(for: 0.2)
+            read = try readFocusedOverAtSpi(file: file, line: line)
+        }
+        return read
+    }
+
     /// The description a screen reader reads for the visible object with `role` and `name` in this process
     /// (Orca 43 says it after the name), read over AT-SPI.
     @MainActor

@@ -53,7 +53,9 @@ def parse(path):
             sys.exit(f"{path}:{number}: a step before the first “## journey”")
         elif line.startswith("args "):
             current[1].extend(line[5:].split())
-        elif line.startswith(("key ", "open ", "size ")):
+        elif line.startswith("disk "):
+            current[1].append(("disk", int(line[5:])))
+        elif line.strip() in ("fill", "free") or line.startswith(("key ", "open ", "size ")):
             current[2].append((line.strip() if not line.startswith("key ") else line[4:].strip(), []))
         elif line.startswith(("say ", "say? ")):
             if not current[2]:
@@ -181,10 +183,16 @@ def matches(words, expected):
 
 def run(postcard, journey, orca, home):
     """Plays one journey; returns [(key, heard)], the first for START (what was said as the window came)."""
-    name, args, steps = journey
+    name, options, steps = journey
+    args = [a for a in options if isinstance(a, str)]
+    disk = next((kb for option, kb in (o for o in options if isinstance(o, tuple)) if option == "disk"), None)
     # Its own data folder, as $XDG_DATA_HOME rather than --data-dir: a second `postcard LINK` (an `open`
     # step) then goes to this Postcard, as from a browser.
     data = os.path.join(home, "data-" + re.sub(r"\W", "-", name))
+    filler = os.path.join(data, "filler")
+    if disk is not None:  # a small file system of its own, to fill (`fill`) and free (`free`)
+        os.makedirs(data)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={disk}k", "tmpfs", data], check=True)
     env = dict(orca.env, GSETTINGS_BACKEND="memory", ADW_DISABLE_PORTAL="1", LANGUAGE="en", LANG="C.UTF-8",
                XDG_DATA_HOME=data)
     begin = orca.size()
@@ -208,7 +216,14 @@ def run(postcard, journey, orca, home):
         for key in keys:
             offsets.append(orca.size())
             if key.startswith("type "):
-                subprocess.run(["xdotool", "type", "--delay", "80", key[5:]], check=True)
+                text, _, times = key[5:].partition(" ×")  # "TEXT ×N": TEXT N times, typed quickly
+                text = text * int(times) if times else text
+                subprocess.run(["xdotool", "type", "--delay", "80" if len(text) < 40 else "4", text], check=True)
+            elif key == "fill":  # the disk full, as dd leaves it ("No space left on device")
+                subprocess.run(["dd", "if=/dev/zero", "of=" + filler, "bs=4k"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+            elif key == "free":
+                os.remove(filler)
             elif key.startswith("open "):  # a link from outside, handed to this Postcard
                 subprocess.run([postcard, key[5:]], env=env, check=True, timeout=30,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -219,7 +234,7 @@ def run(postcard, journey, orca, home):
                 subprocess.run(["xdotool", "key", key], check=True)
             # What Orca says about this key comes before the next is pressed: its first words (a key that
             # changes nothing says nothing: SILENCE seconds), then no more words for QUIET seconds.
-            deadline = time.time() + (0 if key.startswith(("type ", "size ")) else SILENCE)
+            deadline = time.time() + (0 if key.startswith(("type ", "size ")) or key == "fill" else SILENCE)
             while not spoken(orca.since(offsets[-1])) and time.time() < deadline:
                 time.sleep(0.1)
             orca.wait_for_silence(offsets[-1])
@@ -230,6 +245,8 @@ def run(postcard, journey, orca, home):
             app.wait(10)
         except subprocess.TimeoutExpired:
             app.kill()
+        if disk is not None:
+            subprocess.run(["umount", "-l", data])
     with orca.lock:
         log = bytes(orca.buffer)
     def between(start, end):
@@ -266,10 +283,14 @@ def main():
     try:
         for journey in journeys:
             name, args, steps = journey
+            if any(isinstance(option, tuple) for option in args) and os.geteuid() != 0:
+                # As FullDiskTests: a full disk is a tmpfs, which only root can mount.
+                print(f"{name}: skipped: a full disk is made with a tmpfs, which needs root to mount")
+                continue
             heard = run(postcard, journey, orca, home)
             written.append(f"## {name}")
-            if args:
-                written.append("args " + " ".join(args))
+            for option in args:
+                written.append(f"disk {option[1]}" if isinstance(option, tuple) else f"args {option}")
             problems = []
             # What Orca says as the window comes up is compared only when the journey lists it (before its
             # first key): without a window manager, which control it names first is not settled.
@@ -279,9 +300,9 @@ def main():
                 if key == START and expected is None:
                     expected = [(w, False) for w in words]
                 if key != START:
-                    written.append(key if key.startswith(("open ", "size ")) else f"key {key}")
+                    written.append(key if key.startswith(("open ", "size ")) or key in ("fill", "free") else f"key {key}")
                 written.extend(f"say {w}" for w in words)
-                if not matches(words, expected) and not key.startswith("type "):
+                if not matches(words, expected) and not (key.startswith("type ") and not expected):
                     wanted = [text + ("?" if optional else "") for text, optional in expected]
                     problems.append(f"  {key}: expected {wanted}, heard {words}")
                 for word in words:

@@ -161,8 +161,9 @@ public final class CommentPage: Page {
     }
 
     /// Shows whether what is typed is kept safe (see ``DraftStatus``): nothing while it is; while it is
-    /// not, why, and that Postcard keeps trying; once it is again, that it is. Screen readers speak each
-    /// change (the label is an alert, shown anew with its text as its name).
+    /// not, why, and that Postcard keeps trying; once it is again, that it is. Screen readers find each
+    /// change (the label is an alert, shown anew with its text as its name), and hear it where the focus
+    /// is (``Widget/announceInWindow(_:)``: Orca 43 speaks no GTK 4 alert).
     public func showDraftStatus(_ status: DraftStatus) {
         let text: String
         switch status {
@@ -184,6 +185,7 @@ public final class CommentPage: Page {
         draftStatusLabel.text = text
         draftStatusLabel.setAccessibleLabel(text)
         draftStatusLabel.isVisible = true
+        draftStatusLabel.announceInWindow(text)
     }
 
     private func post() {

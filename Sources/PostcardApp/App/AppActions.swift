@@ -145,6 +145,7 @@ extension AppController {
             over: mainWindow.window)
         window.present()
         window.repairScreenReaderNames()  // GTK 4.8 names some of its parts by type
+        window.sayFocusOnceActive()  // libadwaita focuses nothing in it: Orca 43 said nothing of it
         aboutWindow = window
         watchForClose(window)
         reportDialog(.about, shownIn: window)

@@ -226,6 +226,8 @@ extension AppController {
                    action: (@MainActor () -> Void)? = nil) -> Toast {
         if let focusing {
             mainWindow.window.announce(spoken ?? title, focusing: focusing)
+        } else if let dialog = dialogInUse {
+            dialog.announce(spoken ?? title)
         } else {
             mainWindow.window.announce(spoken ?? title, orFocusing: mainWindow.stack.visiblePage?.initialFocus)
         }
@@ -247,9 +249,21 @@ extension AppController {
         return toast
     }
 
-    /// Shows (after any toast before it) that a link waits, until ``hideWaitingLinkToast()``.
+    /// The dialog window the user is in now, over the main window (My Code, a flow's dialog), or nil
+    /// when it is the main window: a result of what was done there is heard there, at once, rather than
+    /// when the dialog closes.
+    private var dialogInUse: Gtk.Window? {
+        guard let application = gtk_window_get_application(mainWindow.window.pointer(as: GtkWindow.self)),
+              let active = gtk_application_get_active_window(application),
+              active != mainWindow.window.pointer(as: GtkWindow.self), gtk_window_is_active(active) != 0 else { return nil }
+        return Object.wrapper(of: UnsafeMutableRawPointer(active)) as? Gtk.Window
+    }
+
+    /// Shows (after any toast before it) that a link waits, until ``hideWaitingLinkToast()``; a screen
+    /// reader hears it in the dialog that makes it wait.
     func showWaitingLinkToast() {
         guard waitingLinkToast == nil else { return }
+        dialogInUse?.announce(Self.waitingText)
         let toast = Toast(Self.waitingText, timeout: 0)
         waitingLinkToast = toast
         toasts.add(toast)

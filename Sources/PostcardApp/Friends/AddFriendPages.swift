@@ -148,6 +148,8 @@ public final class NewFriendPage: Page {
         addButton.addCSSClass("suggested-action")
         addButton.onClicked { [weak self] in self?.onAdd?() }
         addEndBarItem(addButton)
+        // Focus lands on Add: a screen reader hears with it whom the code adds (the page's own text).
+        addButton.setAccessibleDescription("\(code.name). \(detail.text)")
     }
 
     /// **Add**.

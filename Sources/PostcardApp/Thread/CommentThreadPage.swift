@@ -50,6 +50,8 @@ public final class CommentThreadPage: ListPage {
                    list: list.view)
         subject = post.id
         list.readMoreWhenScrolled()
+        // Translators: what a screen reader calls the list of a post's replies.
+        list.view.setAccessibleLabel(localized("Replies"))  // nameless, Orca 43 said "GtkListView"
         linkRelay.onOpenLink = { [weak self] uri in self?.onOpenLink?(uri) }
         // Translators: Reply with Photo shortened, shown in a bar too narrow for the whole title otherwise.
         replyButton.compactLabel = localized("Reply")
