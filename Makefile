@@ -25,8 +25,9 @@ TEST_CACHE := $(CURDIR)/.build/test-cache
 TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE) GSETTINGS_BACKEND=memory ADW_DISABLE_PORTAL=1
 XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
 # What the spoken journeys need beside PACKAGES (make test-orca), without recommends (no sound stack).
+# Their display is looked for from :400 up, apart from the suites' beside which `make test` runs them.
 ORCA_PACKAGES := orca speech-dispatcher xdotool metacity
-ORCA_JOURNEYS = $(XVFB) /usr/bin/python3 Tests/orca/orca-journeys.py "$$($(SWIFT) build --show-bin-path)/postcard" \
+ORCA_JOURNEYS = dbus-run-session -- xvfb-run -a -n 400 -s "-screen 0 1280x800x24" /usr/bin/python3 Tests/orca/orca-journeys.py "$$($(SWIFT) build --show-bin-path)/postcard" \
   Tests/orca/journeys.txt --actual .build/orca-journeys.actual.txt
 # The navigation toolkit's own GTK tests run in a process of their own without libadwaita, as a plain GTK 4
 # app uses the toolkit (Swatches); the app's tests run with libadwaita initialized, as the app does.
@@ -144,15 +145,14 @@ test: deps deps-orca locale
 	set -o pipefail; env -u DISPLAY -u WAYLAND_DISPLAY $(SWIFT) test --skip-build --filter '^NavigationTests\.' 2>&1 \
 	  | tee .build/test-model.log
 	rm -rf $(TEST_CACHE)
-	@# The spoken journeys run beside the toolkit's suite (its own display and buses; one core each).
-	set -o pipefail; { $(ORCA_JOURNEYS) >.build/test-orca.log 2>&1; echo $$? >.build/test-orca.rc; } & \
+	@# Orca's spoken journeys run beside the GTK suites (their own display and buses), from start to end.
+	set -o pipefail; { $(ORCA_JOURNEYS) >.build/test-orca.log 2>&1; echo $$? >.build/test-orca.rc; } & orca=$$!; \
 	  POSTCARD_TESTS_WITHOUT_LIBADWAITA=1 $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build \
-	  --filter '^PostcardTests\.($(TOOLKIT_TESTS))/' 2>&1 | tee .build/test-toolkit.log; status=$$?; wait; \
-	  grep -E '^[a-z0-9-]+: (heard|DIFFERS)|^  |^orca journeys:|^kept ' .build/test-orca.log; \
+	    --filter '^PostcardTests\.($(TOOLKIT_TESTS))/' 2>&1 | tee .build/test-toolkit.log; toolkit=$$?; \
+	  $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.' 2>&1 | tee .build/test-gtk.log; gtk=$$?; \
+	  wait $$orca; grep -E '^[a-z0-9-]+: (heard|DIFFERS|skipped)|^  |^orca journeys:|^kept ' .build/test-orca.log; \
 	  [ "$$(cat .build/test-orca.rc)" = 0 ] || { echo "Orca's journeys differ (.build/test-orca.log, .build/orca-journeys.actual.txt)"; exit 1; }; \
-	  exit $$status
-	set -o pipefail; $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.' 2>&1 \
-	  | tee .build/test-gtk.log
+	  [ $$toolkit = 0 ] && [ $$gtk = 0 ]
 	@total=0; failed=0; skipped=0; for log in .build/test-model.log .build/test-toolkit.log .build/test-gtk.log; do \
 	  line=$$(grep -E 'Executed [0-9]+ tests?, with .*[0-9]+ failures? \(' $$log | tail -1); \
 	  n=$$(echo "$$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); f=$$(echo "$$line" | sed -E 's/.* ([0-9]+) failures? \(.*/\1/'); \

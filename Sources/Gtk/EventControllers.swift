@@ -106,6 +106,8 @@ public enum KeyValue {
     public static let escape = UInt32(GDK_KEY_Escape)
     /// F1 (help, in GNOME apps).
     public static let f1 = UInt32(GDK_KEY_F1)
+    /// F6 (moves the focus between a window's regions, in GNOME apps).
+    public static let f6 = UInt32(GDK_KEY_F6)
     /// Left arrow.
     public static let left = UInt32(GDK_KEY_Left)
     /// Left arrow on the keypad.

@@ -25,6 +25,9 @@ extension AppController {
                 ("<Control>q", localized("Quit")),
                 // Translators: in the Keyboard Shortcuts window: Ctrl+Z brings back what was just deleted.
                 ("<Control>z", localized("Undo a deletion (while it is offered)")),
+                // Translators: in the Keyboard Shortcuts window: F6 moves to the button of the notification
+                // at the bottom of the window (Undo, View), and back.
+                ("F6", localized("Go to the notification's button (Undo, View) and back")),
             ]),
             // Translators: a group of shortcuts in the Keyboard Shortcuts window (going back, leaving dialogs).
             (localized("Moving Around"), [

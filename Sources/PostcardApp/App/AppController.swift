@@ -137,6 +137,8 @@ public final class AppController {
             case KeyValue.f1:
                 self.showGuide()
                 return true
+            case KeyValue.f6 where !modifiers.contains(.control):
+                return self.moveFocusToOrFromTheToast()
             case KeyValue.z where modifiers.contains(.control) && !modifiers.contains(.shift):
                 // Undo, as GNOME apps offer it while their toast says what was deleted (Files, Photos).
                 guard let toast = self.undoToast, !toast.isDismissed else { return false }
@@ -147,6 +149,35 @@ public final class AppController {
             }
         }
         mainWindow.window.addController(keys)
+    }
+
+    /// Where the focus was before F6 moved it to a toast's button (``moveFocusToOrFromTheToast()``).
+    private weak var focusBeforeToast: Widget?
+
+    /// F6, as GNOME apps move the focus from one region of a window to the next (GTK's panes do): from
+    /// anywhere in the main window to the button of the toast showing (Undo, View), which a screen reader
+    /// then says with its name ("Undo push button"); from there, back to where the focus was. Nothing
+    /// (false) when no toast with a button shows.
+    private func moveFocusToOrFromTheToast() -> Bool {
+        guard let button = shownToastButton else { return false }
+        if mainWindow.window.focusWidget == button.widget { return returnFocusFromTheToast() }
+        focusBeforeToast = mainWindow.window.focusWidget.map { Widget.widget(wrapping: UnsafeMutableRawPointer($0)) }
+        return button.grabFocus()
+    }
+
+    /// The button of the toast showing now, if it has one.
+    private var shownToastButton: Button? {
+        lastToast.flatMap { $0.isDismissed ? nil : $0.buttonLabel }.flatMap { toasts.shownButton(labeled: $0.filter { $0 != "_" }) }
+    }
+
+    /// When the focus is on the toast's button (F6), gives it back to where it was before, else to the
+    /// visible page's first control: before the toast goes with its button (its action pressed), so that
+    /// what the action did is heard there. Returns whether the focus moved.
+    @discardableResult
+    func returnFocusFromTheToast() -> Bool {
+        guard let focus = mainWindow.window.focusWidget, focus == shownToastButton?.widget else { return false }
+        if let back = focusBeforeToast, back.isMapped, back.grabFocus() { return true }
+        return mainWindow.stack.visiblePage?.initialFocus?.grabFocus() ?? false
     }
 
     /// My Profile's bar. Start: Quick Snap, Messages; end: the primary menu. Balanced, so the title stays

@@ -63,6 +63,7 @@ final class DeletionCoordinator {
 
     private func undo(_ item: DeletableItem, recorded: JourneyDeletion, named name: String?) {
         guard let store = app?.store else { return }
+        app?.returnFocusFromTheToast()  // Undo pressed on the toast (F6): heard where the focus was
         app?.tasks.start { [weak self] in
             var restored = false
             do {
