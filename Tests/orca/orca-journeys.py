@@ -205,6 +205,7 @@ def run(postcard, journey, orca, home):
     begin = orca.size()
     app = subprocess.Popen([postcard] + args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     keys = [key for key, _ in steps if key != START]
+    expectations = [expected for key, expected in steps if key != START]
     try:
         # The window is up, and has the keyboard focus (the window manager gives it; asked again, in case
         # it came before the window manager saw it); then Orca has said what it says about it.
@@ -220,7 +221,7 @@ def run(postcard, journey, orca, home):
         subprocess.run(["xdotool", "windowfocus", "--sync", window], check=True)
         orca.wait_quiet(begin)
         offsets = []
-        for key in keys:
+        for key, expected in zip(keys, expectations):
             offsets.append(orca.size())
             if key.startswith("type "):
                 text, _, times = key[5:].partition(" ×")  # "TEXT ×N": TEXT N times, typed quickly
@@ -240,11 +241,18 @@ def run(postcard, journey, orca, home):
             else:
                 subprocess.run(["xdotool", "key", key], check=True)
             # What Orca says about this key comes before the next is pressed: its first words (a key that
-            # changes nothing says nothing: SILENCE seconds), then no more words for QUIET seconds.
+            # changes nothing says nothing: SILENCE seconds), then no more words for QUIET seconds. Words
+            # the journey expects that come later (a code read from the camera a moment after its page
+            # shows, on a busy machine) are waited for up to KEY_TIMEOUT seconds: a user hears them too.
             deadline = time.time() + (0 if key.startswith(("type ", "size ")) or key == "fill" else SILENCE)
             while not spoken(orca.since(offsets[-1])) and time.time() < deadline:
                 time.sleep(0.1)
             orca.wait_for_silence(offsets[-1])
+            late = time.time() + KEY_TIMEOUT
+            while expected and not matches(spoken(orca.since(offsets[-1])), expected) and time.time() < late:
+                time.sleep(0.1)
+                if matches(spoken(orca.since(offsets[-1])), expected):
+                    orca.wait_for_silence(offsets[-1])
         offsets.append(orca.size())
     finally:
         app.terminate()
