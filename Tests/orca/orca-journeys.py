@@ -17,6 +17,10 @@ quiet for a moment. Each journey starts a new Postcard on an empty data folder.
 Every journey is checked for what DESIGN.md and issue 44 ask of any screen, beside its own words: no GTK or
 libadwaita type name is spoken, and no utterance is repeated within one key press.
 
+A journey whose words differ only in when they came (no type name spoken, nothing said twice), as on a busy
+machine, is played once more on a new Postcard; it passes when that run is heard as written, and the first
+run's difference is printed.
+
 Exits 0 when every journey was heard as written; 1 with what differed, or when Orca cannot start (a failure,
 never a skip). `--actual FILE` writes what was heard in the journeys file's own format, to review and copy.
 """
@@ -185,14 +189,14 @@ class Skipped(Exception):
     """A journey that cannot run here, and why (as FullDiskTests skips where no tmpfs can be mounted)."""
 
 
-def run(postcard, journey, orca, home):
+def run(postcard, journey, orca, home, attempt=1):
     """Plays one journey; returns [(key, heard)], the first for START (what was said as the window came)."""
     name, options, steps = journey
     args = [a for a in options if isinstance(a, str)]
     disk = next((kb for option, kb in (o for o in options if isinstance(o, tuple)) if option == "disk"), None)
     # Its own data folder, as $XDG_DATA_HOME rather than --data-dir: a second `postcard LINK` (an `open`
     # step) then goes to this Postcard, as from a browser.
-    data = os.path.join(home, "data-" + re.sub(r"\W", "-", name))
+    data = os.path.join(home, "data-" + re.sub(r"\W", "-", name) + ("" if attempt == 1 else f"-{attempt}"))
     filler = os.path.join(data, "filler")
     if disk is not None:  # a small file system of its own, to fill (`fill`) and free (`free`)
         os.makedirs(data)
@@ -272,6 +276,39 @@ def run(postcard, journey, orca, home):
     return heard
 
 
+def check(journey, heard):
+    """Compares what was `heard` with the journey: (its lines in the journeys file's format, the problems,
+    whether every problem is only a difference of words, no type name spoken and nothing said twice)."""
+    name, args, steps = journey
+    lines = [f"## {name}"]
+    for option in args:
+        lines.append(f"disk {option[1]}" if isinstance(option, tuple) else f"args {option}")
+    problems, timing_only = [], True
+    # What Orca says as the window comes up is compared only when the journey lists it (before its
+    # first key): without a window manager, which control it names first is not settled.
+    checks_start = bool(steps) and steps[0][0] == START
+    expected_steps = steps if checks_start else [(START, None)] + steps
+    for (key, expected), (_, words) in zip(expected_steps, heard):
+        if key == START and expected is None:
+            expected = [(w, False) for w in words]
+        if key != START:
+            lines.append(key if key.startswith(("open ", "size ")) or key in ("fill", "free") else f"key {key}")
+        lines.extend(f"say {w}" for w in words)
+        if not matches(words, expected) and not (key.startswith("type ") and not expected):
+            wanted = [text + ("?" if optional else "") for text, optional in expected]
+            problems.append(f"  {key}: expected {wanted}, heard {words}")
+        for word in words:
+            if TYPE_NAME.search(word):
+                problems.append(f"  key {key}: a type name is spoken: {word!r}")
+                timing_only = False
+        repeated = sorted({w for w in words if words.count(w) > 1})
+        if repeated:
+            problems.append(f"  key {key}: said more than once: {repeated}")
+            timing_only = False
+    lines.append("")
+    return lines, problems, timing_only
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -298,39 +335,27 @@ def main():
     try:
         for journey in journeys:
             name, args, steps = journey
+            first = []
             try:
-                heard = run(postcard, journey, orca, home)
+                lines, problems, timing_only = check(journey, run(postcard, journey, orca, home))
+                if problems and timing_only:
+                    # Words in another order or on the next key, with no type name and no echo: how fast Orca
+                    # and Postcard ran on a busy machine. Played once more on a new Postcard; it passes only
+                    # when that run is heard as written, and the first run's difference is shown.
+                    first = problems
+                    lines, problems, _ = check(journey, run(postcard, journey, orca, home, attempt=2))
             except Skipped as why:
                 print(f"{name}: skipped: {why}")
                 continue
-            written.append(f"## {name}")
-            for option in args:
-                written.append(f"disk {option[1]}" if isinstance(option, tuple) else f"args {option}")
-            problems = []
-            # What Orca says as the window comes up is compared only when the journey lists it (before its
-            # first key): without a window manager, which control it names first is not settled.
-            checks_start = bool(steps) and steps[0][0] == START
-            expected_steps = steps if checks_start else [(START, None)] + steps
-            for (key, expected), (_, words) in zip(expected_steps, heard):
-                if key == START and expected is None:
-                    expected = [(w, False) for w in words]
-                if key != START:
-                    written.append(key if key.startswith(("open ", "size ")) or key in ("fill", "free") else f"key {key}")
-                written.extend(f"say {w}" for w in words)
-                if not matches(words, expected) and not (key.startswith("type ") and not expected):
-                    wanted = [text + ("?" if optional else "") for text, optional in expected]
-                    problems.append(f"  {key}: expected {wanted}, heard {words}")
-                for word in words:
-                    if TYPE_NAME.search(word):
-                        problems.append(f"  key {key}: a type name is spoken: {word!r}")
-                repeated = sorted({w for w in words if words.count(w) > 1})
-                if repeated:
-                    problems.append(f"  key {key}: said more than once: {repeated}")
-            written.append("")
-            print(f"{name}: {'heard as written' if not problems else 'DIFFERS'}")
-            for problem in problems:
-                print(problem)
-            if problems:
+            written.extend(lines)
+            if not problems:
+                print(f"{name}: heard as written" + (" on a second run; the first differed (timing):" if first else ""))
+                for problem in first:
+                    print(problem)
+            else:
+                print(f"{name}: DIFFERS")
+                for problem in problems:
+                    print(problem)
                 failures.append(name)
     finally:
         orca.stop()
