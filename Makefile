@@ -64,15 +64,18 @@ TEST_LOCALES := de_DE.UTF-8
 
 .PHONY: deps deps-orca build run test test-model test-gtk test-install test-example test-orca install uninstall resources review bench bench-programs bench-navigation bench-hostile clean po locale stress
 
-deps:
-	@missing=""; for p in $(PACKAGES); do \
+# $(call install-missing,PACKAGES,APT_OPTIONS): installs those of PACKAGES that are not installed yet.
+install-missing = missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(2) $$missing; \
 	fi
+
+deps:
+	@$(call install-missing,$(PACKAGES),)
 	@for l in $(TEST_LOCALES); do \
 	  locale -a | grep -qix "$$(echo $$l | sed 's/UTF-8/utf8/')" || { \
 	    echo "Generating the $$l locale"; if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
@@ -80,14 +83,7 @@ deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 toolchain not found: put swift on PATH (e.g. /opt/swift/usr/bin)"; exit 1; }
 
 deps-orca: deps
-	@missing=""; for p in $(ORCA_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "Installing:$$missing"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	@$(call install-missing,$(ORCA_PACKAGES),--no-install-recommends)
 
 build: deps locale
 	$(SWIFT) build
