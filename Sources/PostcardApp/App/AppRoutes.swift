@@ -6,7 +6,6 @@ import NavigationGtk
 import NavigationWeb
 import PostcardModel
 import PostcardStore
-import PostcardModel
 
 /// The main window's routes: the one place that makes a page for a ``Route`` (``page(for:)``), the
 /// path each route opens with (``backPath(for:)``), and `postcard://` links (``open(link:)``), which
