@@ -217,7 +217,15 @@ public final class PhotoPickerPage: Page {
         pendingPhotos = []
         libraryPhotos += new
         model.append(new.map(\.photo.uri))
-        if wasEmpty, openFileButton.isFocus { grid.grabFocus() }
+        if wasEmpty, focusAwaitsPhotos { grid.grabFocus() }
+    }
+
+    /// Whether the keyboard focus waits for the first photos: on Open File… (the first control while the
+    /// grid is empty), or on the grid's scroller, the grid or the page itself, where restoring the page's
+    /// focus leaves it when Open File… is folded into the bar's ⋮ More (at 360 px). A screen reader says
+    /// nothing there and Return opens nothing, so the first photo takes the focus when it comes.
+    private var focusAwaitsPhotos: Bool {
+        openFileButton.isFocus || scroller.isFocus || grid.isFocus || view.isFocus
     }
 
     /// Puts the grid in order, newest first, with exactly the photos the scan found (a grid shown from
