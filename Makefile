@@ -29,6 +29,13 @@ XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
 ORCA_PACKAGES := orca speech-dispatcher xdotool metacity
 ORCA_JOURNEYS = dbus-run-session -- xvfb-run -a -n 400 -s "-screen 0 1280x800x24" /usr/bin/python3 Tests/orca/orca-journeys.py "$$($(SWIFT) build --show-bin-path)/postcard" \
   Tests/orca/journeys.txt --actual .build/orca-journeys.actual.txt
+# The review gallery's tour under Orca (Tests/orca/review-under-orca.py GALLERY [--journey FILE]): what Orca said as
+# each screen appeared, saved beside its pictures for the index. Only one Orca may run at a time (a new one ends
+# the others: `orca --replace`), so make test runs its check after the journeys, in the same lane.
+ORCA_REVIEW = dbus-run-session -- xvfb-run -a -n 420 -s "-screen 0 2560x1600x24" /usr/bin/python3 Tests/orca/review-under-orca.py \
+  "$$($(SWIFT) build --show-bin-path)/postcard-review"
+ORCA_REVIEW_CHECK = rm -rf .build/review-orca && $(ORCA_REVIEW) .build/review-orca --journey Tests/orca/review-check.journey \
+  --expect Tests/orca/review-check.txt
 # The navigation toolkit's own GTK tests run in a process of their own without libadwaita, as a plain GTK 4
 # app uses the toolkit (Swatches); the app's tests run with libadwaita initialized, as the app does.
 TOOLKIT_TESTS := NavigationStackHostTests|AnnouncementTests|BarLayerTests|NavigationSplitViewTests|NavigationStackInsidesTests|NavigationStackContractTests|NavigationRouterTests|ToolkitSoundnessTests|ConcurrencyOnGLibTests
@@ -142,12 +149,15 @@ test: deps deps-orca locale
 	  | tee .build/test-model.log
 	rm -rf $(TEST_CACHE)
 	@# Orca's spoken journeys run beside the GTK suites (their own display and buses), from start to end.
-	set -o pipefail; { $(ORCA_JOURNEYS) >.build/test-orca.log 2>&1; echo $$? >.build/test-orca.rc; } & orca=$$!; \
+	set -o pipefail; { $(ORCA_JOURNEYS) >.build/test-orca.log 2>&1; echo $$? >.build/test-orca.rc; \
+	  $(ORCA_REVIEW_CHECK) >.build/test-review-orca.log 2>&1; echo $$? >.build/test-review-orca.rc; } & orca=$$!; \
 	  POSTCARD_TESTS_WITHOUT_LIBADWAITA=1 $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build \
 	    --filter '^PostcardTests\.($(TOOLKIT_TESTS))/' 2>&1 | tee .build/test-toolkit.log; toolkit=$$?; \
 	  $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.' 2>&1 | tee .build/test-gtk.log; gtk=$$?; \
 	  wait $$orca; grep -E '^[a-z0-9-]+: (heard|DIFFERS|skipped)|^  |^orca journeys:|^kept ' .build/test-orca.log; \
 	  [ "$$(cat .build/test-orca.rc)" = 0 ] || { echo "Orca's journeys differ (.build/test-orca.log, .build/orca-journeys.actual.txt)"; exit 1; }; \
+	  grep -E '^review under Orca:' .build/test-review-orca.log; \
+	  [ "$$(cat .build/test-review-orca.rc)" = 0 ] || { echo "The review tour under Orca failed (.build/test-review-orca.log)"; exit 1; }; \
 	  [ $$toolkit = 0 ] && [ $$gtk = 0 ]
 	@total=0; failed=0; skipped=0; for log in .build/test-model.log .build/test-toolkit.log .build/test-gtk.log; do \
 	  line=$$(grep -E 'Executed [0-9]+ tests?, with .*[0-9]+ failures? \(' $$log | tail -1); \
@@ -189,7 +199,9 @@ test-example: deps
 # heard is written to .build/orca-journeys.actual.txt, in the same format. `make test` runs them too.
 test-orca: deps-orca
 	$(SWIFT) build --product postcard
+	$(SWIFT) build --product postcard-review
 	$(ORCA_JOURNEYS)
+	$(ORCA_REVIEW_CHECK)
 
 test-install: deps locale
 	./Tests/install-test.sh
@@ -238,11 +250,14 @@ REVIEW_XVFB := GSETTINGS_BACKEND=memory ADW_DISABLE_PORTAL=1 dbus-run-session --
 # JOURNEY=FILE: a picture of each step of a recorded journey (postcard --record FILE) instead, in every
 # part and style, in review-journey/ (the one before in review-journey.previous/, compared).
 REVIEW_DIR = $(if $(JOURNEY),review-journey,review)
-review: build
+# First the tour runs once under Orca (at 1280 px), saving what Orca said as each screen appeared, which the
+# index shows under the screen; make review fails, after the gallery is made, when that run failed.
+review: build deps-orca
 	@if [ -d $(REVIEW_DIR) ]; then rm -rf $(REVIEW_DIR).previous && mv $(REVIEW_DIR) $(REVIEW_DIR).previous; fi
+	$(ORCA_REVIEW) "$(CURDIR)/$(REVIEW_DIR)" $(if $(JOURNEY),--journey "$(abspath $(JOURNEY))"); orca=$$?; \
 	$(REVIEW_XVFB) "$$($(SWIFT) build --show-bin-path)/postcard-review" --review-tour "$(CURDIR)/$(REVIEW_DIR)" --camera test \
 	  $(if $(JOURNEY),--journey "$(abspath $(JOURNEY))") \
-	  $$([ -d $(REVIEW_DIR).previous ] && echo --compare "$(CURDIR)/$(REVIEW_DIR).previous")
+	  $$([ -d $(REVIEW_DIR).previous ] && echo --compare "$(CURDIR)/$(REVIEW_DIR).previous") && exit $$orca
 
 # Scale benchmarks (a program, not tests): release build, under Xvfb; data is made once in
 # $(BENCH_CACHE) (outside the repository); results go to bench/results.md, then the navigation

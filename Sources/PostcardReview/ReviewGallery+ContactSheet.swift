@@ -43,6 +43,8 @@ extension ReviewGallery {
             .changed img { outline: 3px solid #e01b24; }
             .added img { outline: 2px dashed #9a9996; }
             .problems { color: #c01c28; }
+            p.spoken { font-size: 12px; color: #3d3846; margin: 6px 0 0; }
+            p.spoken q { display: block; }
             </style>
             <h1>Postcard review gallery</h1>
             <p>Every screen in every state worth reviewing, made by <code>postcard-review --review-tour</code> on \
@@ -53,6 +55,10 @@ extension ReviewGallery {
             Click a picture to see it at full size.</p>
 
             """
+        if screens.contains(where: { Files.exists(directory.appending($0.name, spokenFileName)) }) {
+            html += "<p>Under each state: what the screen reader Orca 43 said as the screen appeared, the tour run once under it "
+                + "at 1280 px (<code>Tests/orca/review-under-orca.py</code>), driven as in the pictures: what a blind user hears.</p>\n"
+        }
         if !problems.isEmpty {
             html += "<h2 class=\"problems\">Problems</h2>\n<ul class=\"problems\">\n"
             html += problems.map { "<li>\(escaped($0))</li>\n" }.joined()
@@ -95,7 +101,8 @@ extension ReviewGallery {
             html += "<h3 id=\"\(anchor(group))\">\(escaped(group))</h3>\n<table>\n<thead><tr><th>state — what to look at</th>"
             html += columns.map { "<th>\(escaped(columnTitle($0)))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
             for screen in screens where screen.screen == group {
-                html += "<tr id=\"\(screen.name)\"><th><b>\(escaped(screen.state))</b>\(escaped(screen.caption))</th>"
+                html += "<tr id=\"\(screen.name)\"><th><b>\(escaped(screen.state))</b>\(escaped(screen.caption))"
+                html += spokenHTML(directory.appending(screen.name, spokenFileName)) + "</th>"
                 for column in columns {
                     let file = "\(screen.name)/\(fileName(part: column.part, variant: column.variant))"
                     guard Files.exists(directory.appending(screen.name, fileName(part: column.part, variant: column.variant))) else {
@@ -113,6 +120,19 @@ extension ReviewGallery {
             html += "</tbody>\n</table>\n"
         }
         return html
+    }
+
+    /// The file beside a screen's pictures with what Orca said as the screen came, one utterance a line
+    /// (written by the tour under Orca, ``SpokenWords``).
+    static let spokenFileName = "spoken.txt"
+
+    /// What Orca said as a screen came, from its `spoken` file, for the screen's row: each utterance in
+    /// quotes, or a note that Orca said nothing; nothing when the tour did not run under Orca.
+    static func spokenHTML(_ spoken: FilePath) -> String {
+        guard let text = Files.readText(spoken) else { return "" }
+        let words = text.split(separator: "\n", omittingEmptySubsequences: true)
+        guard !words.isEmpty else { return "<p class=\"spoken\">Orca said nothing.</p>" }
+        return "<p class=\"spoken\">Orca said: " + words.map { "<q>\(escaped(String($0)))</q>" }.joined(separator: " ") + "</p>"
     }
 
     static func anchor(_ group: String) -> String {

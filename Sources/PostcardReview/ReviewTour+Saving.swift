@@ -31,7 +31,8 @@ extension Tour {
     }
 
     /// Saves `window` (with `overlays`, open popovers) in every variant's style as the screen `name` of
-    /// ``ReviewGallery/screens``, then runs ``onScreen``.
+    /// ``ReviewGallery/screens``, then runs ``onScreen``. Under Orca (``SpokenWords``) it saves what Orca
+    /// said as the screen came instead.
     /// `settle`: how long the first variant waits; a scrolled list or page waits for GTK's and WebKit's
     /// scroll indicators to fade (about 3 s), so that the picture is the same on every run.
     ///
@@ -47,6 +48,14 @@ extension Tour {
         try Files.makeDirectory(folder)
         // A toast goes by itself after 5 seconds: whether one still shows would depend on how fast the tour
         // ran. Each screen is saved without the toasts of earlier steps (they slide away while it settles).
+        if let spoken = SpokenWords.ofThisProcess {
+            // Under Orca: what it said as this screen came, instead of pictures (the gallery's parts take them).
+            let words = await spoken.take()
+            try Files.writeText(words.map { $0 + "\n" }.joined(), to: folder.appending(ReviewGallery.spokenFileName))
+            if !keepingToasts { for toast in app.toasts.toasts { toast.dismiss() } }
+            await onScreen?(name)
+            return
+        }
         let shownToasts = keepingToasts ? app.toasts.toasts : []
         if !keepingToasts { for toast in app.toasts.toasts { toast.dismiss() } }
         for (index, variant) in variants.enumerated() {

@@ -70,7 +70,9 @@ func reviewTool() -> AppTool {
     tool.dataDirectory = { options in
         // A part of the gallery: the same folder every run (its name shows in an empty state's text).
         guard let gallery = options.filename("review-tour")?.absolute else { return nil }
-        if let part = ReviewGallery.partOfThisProcess { return gallery.appending(".data", part.name) }
+        if let part = ReviewGallery.partOfThisProcess {
+            return gallery.appending(".data", part.name + (SpokenWords.isUnderOrca ? "-orca" : ""))
+        }
         return gallery.appending("data-\(DateText.nowMicroseconds)")
     }
     tool.clock = ReviewGallery.clock
