@@ -78,7 +78,7 @@ public final class MessageDialog {
     private static func buttons(in window: Window) -> [Button] {
         var found: [Button] = []
         func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
-            if String(cString: navgtk_type_name_of(widget)) == "GtkButton" {
+            if isInstance(widget, ofExactly: gtk_button_get_type()) {
                 found.append(Button.button(wrapping: widget))
             }
             var child = gtk_widget_get_first_child(widget)

@@ -118,7 +118,7 @@ public final class ToastOverlay: Widget {
     /// mark: "Undo"), or nil: to press it as a user would, from a tour or a test.
     public func shownButton(labeled label: String) -> Button? {
         func find(in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
-            if String(cString: navgtk_type_name_of(widget)) == "GtkButton", gtk_widget_is_drawable(widget) != 0,
+            if isInstance(widget, ofExactly: gtk_button_get_type()), gtk_widget_is_drawable(widget) != 0,
                let text = gtk_button_get_label(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)),
                String(cString: text).filter({ $0 != "_" }) == label {
                 return widget
@@ -140,7 +140,7 @@ public final class ToastOverlay: Widget {
 
     private func nameButtonsOnce() {
         func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
-            if String(cString: navgtk_type_name_of(widget)) == "GtkButton" {
+            if isInstance(widget, ofExactly: gtk_button_get_type()) {
                 let button = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)
                 if gtk_button_get_label(button) != nil {
                     Button.button(wrapping: widget).nameMnemonicLabelOnce()

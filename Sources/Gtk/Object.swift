@@ -370,3 +370,14 @@ final class SignalValueCopies: @unchecked Sendable {  // made on the emitting th
         values.deallocate()
     }
 }
+
+/// Whether `object` is an instance of exactly `type` (`G_TYPE_FROM_INSTANCE(object) == type`; a subclass is
+/// not), as the toolkit tells GTK's widgets apart when it walks a tree it did not build. Any thread.
+package func isInstance(_ object: UnsafeMutableRawPointer, ofExactly type: GType) -> Bool {
+    navgtk_type_of(object) == type
+}
+
+/// Whether `object` is an instance of `type` or of a subclass of it (`G_TYPE_CHECK_INSTANCE_TYPE`). Any thread.
+package func isInstance(_ object: UnsafeMutableRawPointer, of type: GType) -> Bool {
+    type != 0 && g_type_check_instance_is_a(object.assumingMemoryBound(to: GTypeInstance.self), type) != 0
+}

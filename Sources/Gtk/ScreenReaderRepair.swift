@@ -19,22 +19,22 @@ extension Widget {
     /// Main actor only. Widgets added later are not seen.
     public func repairScreenReaderNames() {
         func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
-            let type = String(cString: navgtk_type_name_of(widget))
+            let type = navgtk_type_of(widget)
             let named = navgtk_accessible_has_label(widget) != 0
             switch type {
-            case "GtkImage" where !named:
+            case gtk_image_get_type() where !named:
                 navgtk_accessible_set_hidden(widget, 1)
-            case "GtkButton" where named && gtk_button_get_use_underline(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)) != 0:
+            case gtk_button_get_type() where named && gtk_button_get_use_underline(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)) != 0:
                 // A mnemonic button, which GTK 4.8 names twice ("_Copy Text Copy Text"): once, without the mark.
                 Button.button(wrapping: widget).nameMnemonicLabelOnce()
-            case "GtkButton", "GtkToggleButton", "GtkMenuButton":
+            case gtk_button_get_type(), gtk_toggle_button_get_type(), gtk_menu_button_get_type():
                 guard !named else { break }
                 let button = UnsafeMutableRawPointer(widget)
-                let hasText = type == "GtkMenuButton"
+                let hasText = type == gtk_menu_button_get_type()
                     ? gtk_menu_button_get_label(OpaquePointer(button)) != nil
                     : gtk_button_get_label(button.assumingMemoryBound(to: GtkButton.self)) != nil
                 if hasText { break }
-                if let child = gtk_widget_get_first_child(widget), String(cString: navgtk_type_name_of(child)) == "GtkLabel" {
+                if let child = gtk_widget_get_first_child(widget), isInstance(child, ofExactly: gtk_label_get_type()) {
                     // GTK 4.8 names a button by its `label` only, not by a label set as its child
                     // (libadwaita 1.2's version button on About).
                     let text = String(cString: gtk_label_get_text(OpaquePointer(child)))
@@ -49,9 +49,9 @@ extension Widget {
                     navgtk_accessible_set_hidden(widget, 1)
                     return
                 }
-            case "GtkStack":
+            case gtk_stack_get_type():
                 navgtk_stack_pages_quiet_for_screen_readers(widget)  // "GtkStackPage panel", said by Orca
-            case "GtkTextView" where !named:
+            case gtk_text_view_get_type() where !named:
                 if let title = stackPageTitle(of: widget) ?? headerBarTitle(above: widget) { navgtk_accessible_set_label(widget, title) }
             default:
                 break
@@ -73,7 +73,7 @@ extension Widget {
 
     /// The icon name of the first `GtkImage` in `widget`, or nil.
     private func iconName(in widget: UnsafeMutablePointer<GtkWidget>) -> String? {
-        if String(cString: navgtk_type_name_of(widget)) == "GtkImage" {
+        if isInstance(widget, ofExactly: gtk_image_get_type()) {
             return gtk_image_get_icon_name(OpaquePointer(widget)).map { String(cString: $0) }
         }
         var child = gtk_widget_get_first_child(widget)
@@ -84,6 +84,10 @@ extension Widget {
         return nil
     }
 
+    /// The header bars a page's title is read from: GTK's, and libadwaita's when the app has it (its type
+    /// is registered once libadwaita is initialized; this module does not link libadwaita).
+    private static var headerBarTypes: [GType] { [gtk_header_bar_get_type(), g_type_from_name("AdwHeaderBar")].filter { $0 != 0 } }
+
     /// The title shown in the header bar of the page `widget` is on (the first sibling of one of its
     /// ancestors that is a header bar, GTK's or libadwaita's), or nil.
     private func headerBarTitle(above widget: UnsafeMutablePointer<GtkWidget>) -> String? {
@@ -91,7 +95,7 @@ extension Widget {
         while let parent = gtk_widget_get_parent(child) {
             var sibling = gtk_widget_get_first_child(parent)
             while let current = sibling {
-                if current != child, String(cString: navgtk_type_name_of(current)).hasSuffix("HeaderBar") {
+                if current != child, Self.headerBarTypes.contains(where: { isInstance(current, of: $0) }) {
                     return titleLabelText(in: current)
                 }
                 sibling = gtk_widget_get_next_sibling(current)
@@ -104,7 +108,7 @@ extension Widget {
     /// The text of the first non-empty label with CSS class `title` in `widget` (a header bar's title:
     /// GTK's and libadwaita's window titles both use it), or nil.
     private func titleLabelText(in widget: UnsafeMutablePointer<GtkWidget>) -> String? {
-        if String(cString: navgtk_type_name_of(widget)) == "GtkLabel", gtk_widget_has_css_class(widget, "title") != 0 {
+        if isInstance(widget, ofExactly: gtk_label_get_type()), gtk_widget_has_css_class(widget, "title") != 0 {
             let text = String(cString: gtk_label_get_text(OpaquePointer(widget)))
             if !text.isEmpty { return text }
         }
@@ -120,7 +124,7 @@ extension Widget {
     private func stackPageTitle(of widget: UnsafeMutablePointer<GtkWidget>) -> String? {
         var child = widget
         while let parent = gtk_widget_get_parent(child) {
-            if String(cString: navgtk_type_name_of(parent)) == "GtkStack",
+            if isInstance(parent, ofExactly: gtk_stack_get_type()),
                let page = gtk_stack_get_page(OpaquePointer(parent), child), let title = gtk_stack_page_get_title(page) {
                 return String(cString: title)
             }

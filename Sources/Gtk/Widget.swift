@@ -110,7 +110,7 @@ open class Widget: Object {
             g_free(message)
             return false
         }
-        guard String(cString: navgtk_type_name_of(widget)) == "GtkButton",
+        guard isInstance(widget, ofExactly: gtk_button_get_type()),
               let text = gtk_button_get_label(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkButton.self)) else {
             return false
         }

@@ -25,7 +25,7 @@ public final class PhotoDetailPage: Page {
     public func actionButton(labeled label: String) -> Widget? {
         var index = 0
         while let child = actions.child(at: index) {
-            if String(cString: navgtk_type_name_of(child)) == "GtkButton",
+            if isInstance(child, ofExactly: gtk_button_get_type()),
                let text = gtk_button_get_label(UnsafeMutableRawPointer(child).assumingMemoryBound(to: GtkButton.self)),
                String(cString: text).filter({ $0 != "_" }) == label {
                 return Widget.widget(wrapping: UnsafeMutableRawPointer(child))
