@@ -21,10 +21,11 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
             let store = try PostStore(directory: makeTemporaryDirectory())
             let app = AppController(application: application, store: store, library: PhotoLibrary(directory: bundledPhotos))
             show(app.mainWindow.window)
-            for (action, keys) in [("new-post", "<Control>n"), ("help", "F1"), ("shortcuts", "<Control>question"),
+            for (action, keys) in [("new-post", "<Control>n"), ("shortcuts", "<Control>question"),
                                    ("close-window", "<Control>w"), ("quit", "<Control>q")] {
                 XCTAssertEqual(application.accelerators(for: action), [keys], action)
             }
+            XCTAssertEqual(application.accelerators(for: "help"), [], "F1 is the windows' own (one binding each), not the app's in every window")
 
             pressKey(XK_n, modifiers: [XK_Control_L])
             spin(until: { app.flowDialog?.window.isMapped == true }, "Ctrl+N starts New Post")
@@ -63,6 +64,29 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(lines.contains("dialog|About Postcard") || lines.contains { $0.hasPrefix("dialog|") },
                           "About is announced as a dialog: \(lines.filter { $0.hasPrefix("dialog") || $0.hasPrefix("frame") })")
             app.aboutWindow?.destroy()
+        }
+    }
+
+    /// F1 in a flow's window shows the flow's help over it (its page's section of the guide), as its
+    /// Help button does; it does not push the guide on the main window behind the flow, as an
+    /// application accelerator for F1 did (GTK handles those in every window of the app before any widget).
+    func testF1InAFlowShowsTheFlowsHelpOverIt() throws {
+        try onMain {
+            StyleSheet.load(path: bundledPhotos + "/../style.css")
+            let application = Application(id: "io.github.postcard.HelpKeyTests", unique: false)
+            try application.register()
+            let store = try PostStore(directory: makeTemporaryDirectory())
+            let app = AppController(application: application, store: store, library: PhotoLibrary(directory: bundledPhotos))
+            show(app.mainWindow.window)
+            pressKey(XK_n, modifiers: [XK_Control_L])
+            spin(until: { app.flowDialog.map { gtk_window_is_active($0.window.pointer()) != 0 } == true }, "New Post again, with focus")
+            pressKey(XK_F1)
+            spin(until: { app.presentedWebPage?.window.isMapped == true }, "F1 in the flow: its help over it")
+            XCTAssertEqual(app.mainWindow.stack.pages.count, 1, "nothing pushed on the main window behind the flow")
+            try XCTUnwrap(app.presentedWebPage).closeButton.activate()
+            spin(until: { app.presentedWebPage == nil }, "the help closed")
+            app.flowDialog?.cancelButton.activate()
+            spin(until: { app.flowDialog == nil }, "the flow ended")
         }
     }
 

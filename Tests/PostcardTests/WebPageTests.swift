@@ -191,6 +191,16 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             app.myProfile.postButton.activate()
             spin(until: { app.flowDialog?.stack.visiblePage is PhotoPickerPage }, "the photo flow")
             let dialog = app.flowDialog!
+            // F1 in the flow (one binding, the app's): its help over it, as Help does, not the guide pushed
+            // on the main window behind the dialog.
+            let depth = app.mainWindow.stack.pages.count
+            spin(until: { dialog.window.isActive }, "the flow's window has the keyboard")
+            pressKey(XK_F1)
+            spin(until: { app.presentedWebPage?.window.isMapped == true }, "F1: the guide over the dialog")
+            XCTAssertEqual(app.mainWindow.stack.pages.count, depth, "nothing pushed behind the flow")
+            let byKey = try XCTUnwrap(app.presentedWebPage)
+            byKey.closeButton.activate()
+            spin(until: { app.presentedWebPage == nil }, "closed")
             let help = try XCTUnwrap(dialog.stack.headerBar.widgetNamed("Help"), "Help in the dialog's bar")
             help.activate()
             spin(until: { app.presentedWebPage?.window.isMapped == true }, "the guide over the dialog")

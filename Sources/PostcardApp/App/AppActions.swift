@@ -47,13 +47,17 @@ extension AppController {
         ]
     }
 
-    /// The application actions: `app.new-post` (Ctrl+N), `app.help` (F1), `app.shortcuts` (Ctrl+?),
+    /// The application actions: `app.new-post` (Ctrl+N), `app.help` (the guide; F1 is the windows'), `app.shortcuts` (Ctrl+?),
     /// `app.about`, `app.close-window` (Ctrl+W: the focused window or dialog, as its close button) and
     /// `app.quit` (Ctrl+Q: every window closes, so every running flow ends as canceled; what was posted
     /// is stored already).
     func installActions(on application: Application) {
         application.addAction("new-post", accelerators: ["<Control>n"]) { [weak self] in self?.startNewPost() }
-        application.addAction("help", accelerators: ["F1"]) { [weak self] in self?.showGuide() }
+        // F1 is bound by each window, not as an accelerator of this action: GTK handles an application's
+        // accelerators in every one of its windows before any widget, so F1 in a flow's window pushed the
+        // guide on the main window behind the flow instead of the flow's own help. The main window's key
+        // handler (AppController) and a flow's (CommentedPhotoFlow) bind it once each, for what they show.
+        application.addAction("help") { [weak self] in self?.showGuide() }
         application.addAction("shortcuts", accelerators: ["<Control>question"]) { [weak self] in self?.showShortcuts() }
         application.addAction("about") { [weak self] in self?.showAbout() }
         application.addAction("close-window", accelerators: ["<Control>w"]) {
