@@ -60,10 +60,10 @@ typedef struct {
     char *(*jsc_value_to_json)(JSCValue *, unsigned);
 } WebKitFunctions;
 
-// Opens WebKitGTK 6.0 and fills `table`. Returns NULL, or what went wrong (the library or a function
-// missing). Call once, from the main thread.
-static inline const char *navgtk_webkit_open(WebKitFunctions *table) {
-    void *library = dlopen("libwebkitgtk-6.0.so.4", RTLD_NOW | RTLD_GLOBAL);
+// Opens WebKitGTK 6.0 (the shared library `name`, "libwebkitgtk-6.0.so.4") and fills `table`. Returns
+// NULL, or what went wrong (the library or a function missing). From the main thread.
+static inline const char *navgtk_webkit_open(const char *name, WebKitFunctions *table) {
+    void *library = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
     if (library == NULL) return dlerror();
 #define POSTCARD_LOAD(field, symbol) \
     if ((*(void **)&table->field = dlsym(library, symbol)) == NULL) return "WebKitGTK lacks " symbol;

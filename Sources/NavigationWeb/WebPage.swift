@@ -64,15 +64,22 @@ public final class WebPage: Page {
     private let frame = Overlay()
 
     /// Creates a page that loads `uri`. `localFolder` (an absolute path) is the folder whose `file://`
-    /// pages may load here; `title` fixes the bar's title (nil: the document's `<title>`).
-    public init(uri: String, title: String? = nil, localFolder: FilePath? = nil) {
+    /// pages may load here; `title` fixes the bar's title (nil: the document's `<title>`). Main actor.
+    /// - Throws: ``WebPageUnavailable`` when WebKitGTK 6.0 cannot be opened on this computer (Debian's
+    ///   `libwebkitgtk-6.0-4` is not installed), with the reason to show (``unavailableReason``): open
+    ///   the address in the desktop's browser instead.
+    public convenience init(uri: String, title: String? = nil, localFolder: FilePath? = nil) throws(WebPageUnavailable) {
+        try self.init(uri: uri, title: title, localFolder: localFolder, webKit: WebKitLibrary.opened)
+    }
+
+    /// Creates a page that loads `uri` with WebKitGTK's functions in `webKit`, or throws its failure
+    /// (the toolkit's tests open a library that is not there).
+    package init(uri: String, title: String? = nil, localFolder: FilePath? = nil,
+                 webKit opened: Result<WebKitFunctions, WebPageUnavailable>) throws(WebPageUnavailable) {
         currentURI = uri
         fixedTitle = title
         self.localFolder = localFolder.map { $0.absolute.appending("") }  // ends in "/": "guide-old" is not in "guide"
-        guard let functions = WebKitLibrary.functions else {
-            preconditionFailure("WebPage needs WebKitGTK 6.0; check WebPage.unavailableReason first")
-        }
-        webKit = functions
+        webKit = try opened.get()
         let pointer = webKit.web_view_new()!
         webKitView = OpaquePointer(pointer)
         webView = Widget(UnsafeMutableRawPointer(pointer), transfer: .full)
@@ -88,11 +95,11 @@ public final class WebPage: Page {
     isolated deinit { webKit.web_view_terminate_web_process(webKitView) }
 
     /// Why web pages cannot be shown on this computer (WebKitGTK 6.0, Debian `libwebkitgtk-6.0-4`, is
-    /// not installed), or nil when they can. Check it before creating a page: without WebKitGTK, creating
-    /// one stops the app. Opens WebKitGTK the first time (main thread).
+    /// not installed), or nil when they can: what creating a page would throw. Opens WebKitGTK the first
+    /// time (main thread).
     public static var unavailableReason: String? {
-        WebKitLibrary.functions == nil
-            ? toolkitLocalized("Web pages need WebKitGTK 6.0: %s", WebKitLibrary.failure ?? toolkitLocalized("not found")) : nil
+        if case .failure(let unavailable) = WebKitLibrary.opened { return unavailable.reason }
+        return nil
     }
 
     /// The page scrolls under a window's translucent bar (see the type's docs).
@@ -381,20 +388,28 @@ public final class WebPage: Page {
     }
 }
 
+/// Why a ``WebPage`` cannot be created on this computer: WebKitGTK 6.0 could not be opened.
+public struct WebPageUnavailable: Error, CustomStringConvertible {
+    /// What to tell the user, translated: "Web pages need WebKitGTK 6.0: " and the loader's reason
+    /// (e.g. "libwebkitgtk-6.0.so.4: cannot open shared object file: No such file or directory").
+    public let reason: String
+    /// The reason.
+    public var description: String { reason }
+}
+
 /// WebKitGTK 6.0, opened on first use (see `CWebKit/shim.h`: linking it would add its loading time to
 /// every start of the app).
 @MainActor
-enum WebKitLibrary {
-    /// The library's functions, or nil with ``failure`` set when WebKitGTK 6.0 cannot be opened.
-    static let functions: WebKitFunctions? = {
-        var table = WebKitFunctions()
-        if let reason = navgtk_webkit_open(&table) {
-            failure = String(cString: reason)
-            return nil
-        }
-        return table
-    }()
+package enum WebKitLibrary {
+    /// The library's functions, or why WebKitGTK 6.0 cannot be opened; opened the first time it is asked.
+    static let opened: Result<WebKitFunctions, WebPageUnavailable> = open("libwebkitgtk-6.0.so.4")
 
-    /// Why WebKitGTK could not be opened, once ``functions`` was asked for.
-    static var failure: String?
+    /// Opens the shared library `name` as WebKitGTK 6.0: its functions, or why it cannot be opened.
+    package static func open(_ name: String) -> Result<WebKitFunctions, WebPageUnavailable> {
+        var table = WebKitFunctions()
+        if let reason = navgtk_webkit_open(name, &table) {
+            return .failure(WebPageUnavailable(reason: toolkitLocalized("Web pages need WebKitGTK 6.0: %s", String(cString: reason))))
+        }
+        return .success(table)
+    }
 }

@@ -416,7 +416,7 @@ final class Tour {
         case "dismiss-guide":
             app.presentedWebPage?.dismiss()
         case "push-failing-web-page":
-            let failing = WebPage(uri: "http://127.0.0.1:9/")  // a port WebKit refuses
+            let failing = try WebPage(uri: "http://127.0.0.1:9/")  // a port WebKit refuses
             stack.push(failing)
             try await waitUntil("the error page") { failing.loadError != nil && stack.transition == .idle }
         case "pop-to-root":

@@ -113,6 +113,21 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
         }.reduce(into: Set<Int32>()) { $0.insert($1) }
     }
 
+    /// Where WebKitGTK cannot be opened, creating a page fails with what is missing, instead of stopping
+    /// the app (the initialiser trapped before): the app then opens the address in the desktop's browser.
+    func testAWebPageWithoutWebKitFailsWithAMessage() throws {
+        try onMain {
+            XCTAssertThrowsError(try WebPage(uri: "https://example.org/", webKit: WebKitLibrary.open("libwebkitgtk-0.0.so.0"))) { error in
+                let reason = (error as? WebPageUnavailable)?.reason ?? "\(error)"
+                XCTAssertTrue(reason.hasPrefix("Web pages need WebKitGTK 6.0: "), reason)
+                XCTAssertTrue(reason.contains("libwebkitgtk-0.0.so.0"), "names what is missing: \(reason)")
+            }
+            XCTAssertNil(WebPage.unavailableReason, "WebKitGTK is installed here")
+            let page = try WebPage(uri: "about:blank")
+            XCTAssertEqual(page.currentURI, "about:blank")
+        }
+    }
+
     func testTheGuideStartsBelowTheBarScrollsUnderItAndFollowsTheBarsHeight() throws {
         try onMain {
             let app = try makeApp()

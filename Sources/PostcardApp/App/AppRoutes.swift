@@ -36,8 +36,8 @@ extension AppController {
         case .guide(let section):
             return help.makeGuide(section: section)
         case .webPage(let uri):
-            guard WebPage.unavailableReason == nil else { help.openOutside(uri); return nil }
-            return WebPage(uri: uri, localFolder: nil)
+            guard let web = try? WebPage(uri: uri, localFolder: nil) else { help.openOutside(uri); return nil }  // no WebKitGTK
+            return web
         }
     }
 

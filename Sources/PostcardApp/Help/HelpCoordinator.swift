@@ -36,9 +36,12 @@ final class HelpCoordinator {
     func makeGuide(section: String?) -> WebPage? {
         guard let guideFolder else { return nil }
         let uri = Self.guidePage(in: guideFolder).uri + (section.map { "#" + $0 } ?? "")
-        guard WebPage.unavailableReason == nil else { openOutside(uri); return nil }
         // Translators: the title of the app's own help pages (a user guide), shown in the bar.
-        return WebPage(uri: uri, title: localized("Guide"), localFolder: guideFolder)
+        guard let guide = try? WebPage(uri: uri, title: localized("Guide"), localFolder: guideFolder) else {
+            openOutside(uri)  // no WebKitGTK here: the desktop's browser
+            return nil
+        }
+        return guide
     }
 
     /// The guide in the user's language: `guide/<lang>/index.html` for the first of their languages that
@@ -77,8 +80,10 @@ final class HelpCoordinator {
         }
         if page.navigationStack === app.stack {
             app.router.push(.webPage(uri))
+        } else if let web = try? WebPage(uri: uri, localFolder: nil) {
+            present(web, over: page)
         } else {
-            present(WebPage(uri: uri, localFolder: nil), over: page)
+            openOutside(uri)
         }
     }
 
