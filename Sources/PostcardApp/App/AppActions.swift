@@ -72,7 +72,7 @@ extension AppController {
     /// shows; nothing while a flow runs.
     public func startNewPost() {
         guard returnToMyProfileForNewPost() else { return }
-        myProfile.postButton.activate()
+        posting.startPost(on: myProfile)  // what the button runs, not a press of it
     }
 
     /// Whether New Post may start now (no flow or dialog open); pops back to My Profile when it may.
