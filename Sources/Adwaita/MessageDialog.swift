@@ -21,7 +21,7 @@ public final class MessageDialog {
     /// The destructive answer's button ("Discard").
     public let confirmButton: Button
 
-    private let answer = FlowCompletion<Bool>()
+    private let answer = FlowCompletion<Answer>()
     private let focusReturn: FocusReturn
     private static let keepResponse = "keep", confirmResponse = "confirm"
     /// The key of the question's window's data that keeps the question (``shown(over:)`` reads it).
@@ -70,9 +70,9 @@ public final class MessageDialog {
             button.nameMnemonicLabelOnce()
         }
         window.connect("response") { [weak self] args in
-            self?.finish(args.string(at: 1) == Self.confirmResponse)
+            self?.finish(args.string(at: 1) == Self.confirmResponse ? .confirm : .keep)
         }
-        window.onDestroy { [weak self] in self?.finish(false) }
+        window.onDestroy { [weak self] in self?.finish(.keep) }
     }
 
     private static func buttons(in window: Window) -> [Button] {
@@ -91,22 +91,30 @@ public final class MessageDialog {
         return found
     }
 
-    /// Shows the question and waits for the answer: true for the destructive answer, false for the safe
-    /// one, Escape, closing the window, the parent going away, or the caller's task cancelled.
-    public func ask() async -> Bool {
+    /// An answer to the question.
+    public enum Answer: Sendable, Equatable {
+        /// The safe answer (**Keep Editing**), also Escape, closing the window, the parent going away, or
+        /// the asking task cancelled.
+        case keep
+        /// The destructive answer (**Discard**).
+        case confirm
+    }
+
+    /// Shows the question and waits for the answer (``Answer``).
+    public func ask() async -> Answer {
         show()
-        return await answer.value(onCancel: { [weak self] in self?.finish(false) })
+        return await answer.value(onCancel: { [weak self] in self?.finish(.keep) })
     }
 
     /// Shows the question and calls `onAnswer` with the answer (as ``ask()`` returns it) as soon as it is
     /// given, in the same main-loop turn — for owners whose next step must not wait a turn.
-    public func ask(then onAnswer: @escaping @MainActor (Bool) -> Void) {
+    public func ask(then onAnswer: @escaping @MainActor (Answer) -> Void) {
         answer.whenResolved(onAnswer)
         show()
     }
 
     /// Answers with the safe choice and closes the question (its owner is going away).
-    public func withdraw() { finish(false) }
+    public func withdraw() { finish(.keep) }
 
     private func show() {
         guard !answer.isResolved else { return }  // answered (withdrawn, its window gone) before it was shown
@@ -118,8 +126,8 @@ public final class MessageDialog {
         _ = keepButton.grabFocus()
     }
 
-    private func finish(_ confirmed: Bool) {
-        guard answer.resolve(confirmed) else { return }
+    private func finish(_ given: Answer) {
+        guard answer.resolve(given) else { return }
         withExtendedLifetime(self) {
             g_object_set_data(window.pointer(as: GObject.self), Self.dataKey, nil)
             window.destroy()

@@ -204,8 +204,8 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             let coffee = Photo(path: FilePath(bundledPhotos).appending("coffee.png"))
             let rocket = Photo(path: FilePath(bundledPhotos).appending("rocket.jpg"))
             XCTAssertEqual(heard, [.photoChosen(coffee), .commentChanged("first"), .wentBack, .photoChosen(rocket),
-                                   .cancelRequested, .discardQuestionAsked, .discardAnswered(discard: false),
-                                   .cancelRequested, .discardQuestionAsked, .discardAnswered(discard: true)])
+                                   .cancelRequested, .discardQuestionAsked, .discardAnswered(.keepEditing),
+                                   .cancelRequested, .discardQuestionAsked, .discardAnswered(.discard)])
             token.cancel()
         }
     }

@@ -290,7 +290,7 @@ public final class CommentedPhotoFlow<Output: Sendable> {
                 self.submitEnded()
                 if self.endWhenSubmitEnds {
                     self.saveDraftNow()  // the post failed and the window went: keep what was typed
-                    self.finish(.canceled, keepsDraft: true)
+                    self.finish(.canceled, draft: .kept)
                 } else {
                     page.isBusy = false
                     page.showError(localized("Couldn't post: %s", "\(error)"))
@@ -333,7 +333,7 @@ public final class CommentedPhotoFlow<Output: Sendable> {
         }
         if reason != .user {
             saveDraftNow()  // not the user's choice: what was typed is kept
-            finish(.canceled, keepsDraft: true)
+            finish(.canceled, draft: .kept)
             return
         }
         guard !discardQuestion.isAsking else { return }
@@ -342,19 +342,19 @@ public final class CommentedPhotoFlow<Output: Sendable> {
             finish(.canceled)
             return
         }
-        discardQuestion.ask(over: commentPage?.view ?? picker?.view ?? cameraPage?.view) { [weak self] discard in
-            if discard { self?.finish(.canceled) }
-            self?.events.notify(.discardAnswered(discard: discard))
+        discardQuestion.ask(over: commentPage?.view ?? picker?.view ?? cameraPage?.view) { [weak self] answer in
+            if answer == .discard { self?.finish(.canceled) }
+            self?.events.notify(.discardAnswered(answer))
         }
         events.notify(.discardQuestionAsked)
     }
 
-    /// Ends the flow with `result`; the draft is forgotten unless `keepsDraft` (the flow ended without
-    /// the user choosing to).
-    private func finish(_ result: Result, keepsDraft: Bool = false) {
+    /// Ends the flow with `result`, and the draft as `draft` says (kept when the flow ended without the
+    /// user choosing to).
+    private func finish(_ result: Result, draft: DraftFate = .forgotten) {
         guard completion.resolve(result) else { return }
         drafts?.cancelPendingSave()
-        if !keepsDraft { drafts?.remove() }
+        if draft == .forgotten { drafts?.remove() }
         discardQuestion.withdraw()
         host?.pages.first?.shouldLeave = nil
         host?.end()

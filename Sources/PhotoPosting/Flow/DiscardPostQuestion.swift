@@ -17,18 +17,18 @@ public final class DiscardPostQuestion {
     public var isAsking: Bool { question != nil }
 
     /// Asks over `anchor`'s window, unless already asking; calls `onAnswer` with the answer (in the same
-    /// main-loop turn): true for **Discard**, false for **Keep Editing** (also Escape and closing). Not
-    /// called when the question is withdrawn.
-    public func ask(over anchor: Widget?, onAnswer: @escaping @MainActor (_ discard: Bool) -> Void) {
+    /// main-loop turn): ``DiscardAnswer/discard`` for **Discard**, ``DiscardAnswer/keepEditing`` for
+    /// **Keep Editing** (also Escape and closing). Not called when the question is withdrawn.
+    public func ask(over anchor: Widget?, onAnswer: @escaping @MainActor (DiscardAnswer) -> Void) {
         guard question == nil else { return }
         let question = MessageDialog(
             over: anchor, heading: localized("Discard this post?"), body: localized("The comment you typed will be lost."),
             keepLabel: localized("Keep Editing"), confirmLabel: localized("Discard"))
         self.question = question
-        question.ask { [weak self] discard in
+        question.ask { [weak self] answer in
             guard let self, self.question === question else { return }  // withdrawn
             self.question = nil
-            onAnswer(discard)
+            onAnswer(answer == .confirm ? .discard : .keepEditing)
         }
     }
 
@@ -38,4 +38,12 @@ public final class DiscardPostQuestion {
         self.question = nil
         question?.withdraw()
     }
+}
+
+/// The user's answer to "Discard this post?".
+public enum DiscardAnswer: Sendable, Equatable {
+    /// **Keep Editing** (also Escape, or closing the question): the flow goes on.
+    case keepEditing
+    /// **Discard**: the flow ends as canceled, its draft forgotten.
+    case discard
 }

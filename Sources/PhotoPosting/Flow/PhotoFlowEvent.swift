@@ -25,7 +25,7 @@ public enum PhotoFlowEvent: Equatable, Sendable {
     case cancelRequested
     /// "Discard this post?" is showing.
     case discardQuestionAsked
-    /// The user answered the discard question: `discard` true for **Discard**, false for **Keep Editing**
-    /// (also Escape or closing the question).
-    case discardAnswered(discard: Bool)
+    /// The user answered the discard question: **Discard**, or **Keep Editing** (also Escape or closing
+    /// the question).
+    case discardAnswered(DiscardAnswer)
 }

@@ -147,3 +147,12 @@ public final class CommentDrafts {
         }
     }
 }
+
+/// What a flow does with its draft as it ends (``CommentDrafts``).
+public enum DraftFate: Sendable, Equatable {
+    /// Forgotten: the flow posted, or the user chose to leave it (Discard).
+    case forgotten
+    /// Kept for next time: the flow ended without the user choosing to (the app quit, its window closed
+    /// by the system), so the comment comes back when the flow starts again.
+    case kept
+}

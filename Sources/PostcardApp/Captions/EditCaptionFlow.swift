@@ -102,7 +102,7 @@ public final class EditCaptionFlow<Output: Sendable> {
                 if self.endWhenSaveEnds {
                     // The save failed and the page is gone: keep what was typed, end as canceled.
                     self.keepDraft(of: editor)
-                    self.finish(.canceled, keepsDraft: true)
+                    self.finish(.canceled, draft: .kept)
                 } else {
                     editor.isBusy = false
                     editor.showError("\(error)")
@@ -122,7 +122,7 @@ public final class EditCaptionFlow<Output: Sendable> {
         }
         if reason != .user, let editor, editor.commentView.text != caption {
             keepDraft(of: editor)
-            finish(.canceled, keepsDraft: true)
+            finish(.canceled, draft: .kept)
         } else {
             finish(.canceled)
             if reason == .user { events.notify(.cancelRequested) }
@@ -134,10 +134,10 @@ public final class EditCaptionFlow<Output: Sendable> {
         if editor.commentView.text != caption { drafts?.saveNow(editor.photo, editor.commentView.text) }
     }
 
-    private func finish(_ result: Result, keepsDraft: Bool = false) {
+    private func finish(_ result: Result, draft: DraftFate = .forgotten) {
         guard completion.resolve(result) else { return }
         drafts?.cancelPendingSave()
-        if !keepsDraft { drafts?.remove() }
+        if draft == .forgotten { drafts?.remove() }
         host?.end()
         host = nil
         editor = nil

@@ -114,7 +114,7 @@ public final class JourneyRecorder {
                 case .photoStep(let step): self.photoFlow(step)
                 case .cancelRequested: self.record(.cancel)
                 case .discardQuestionAsked: break
-                case .discardAnswered(let discard): self.record(discard ? .discard : .keepEditing)
+                case .discardAnswered(let answer): self.record(answer == .discard ? .discard : .keepEditing)
                 }
             })
         case let flow as EditCaptionFlow<Post>:
@@ -135,7 +135,7 @@ public final class JourneyRecorder {
         case .postRequested: record(.post)
         case .cancelRequested: record(.cancel)
         case .discardQuestionAsked: break  // what Cancel led to: the answer is the step
-        case .discardAnswered(let discard): record(discard ? .discard : .keepEditing)
+        case .discardAnswered(let answer): record(answer == .discard ? .discard : .keepEditing)
         }
     }
 

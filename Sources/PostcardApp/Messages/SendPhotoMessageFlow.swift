@@ -121,9 +121,9 @@ public final class SendPhotoMessageFlow<Output: Sendable> {
             finish(.canceled)
             return
         }
-        discardQuestion.ask(over: host?.stack.view) { [weak self] discard in
-            if discard { self?.finish(.canceled) }
-            self?.events.notify(.discardAnswered(discard: discard))
+        discardQuestion.ask(over: host?.stack.view) { [weak self] answer in
+            if answer == .discard { self?.finish(.canceled) }
+            self?.events.notify(.discardAnswered(answer))
         }
         events.notify(.discardQuestionAsked)
     }
@@ -151,6 +151,6 @@ public enum MessageFlowEvent: Equatable, Sendable {
     case cancelRequested
     /// "Discard this post?" is showing.
     case discardQuestionAsked
-    /// The discard question was answered (true: **Discard**).
-    case discardAnswered(discard: Bool)
+    /// The discard question was answered: **Discard** or **Keep Editing**.
+    case discardAnswered(DiscardAnswer)
 }
