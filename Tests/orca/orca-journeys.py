@@ -185,6 +185,20 @@ def matches(words, expected):
     return index == len(words)
 
 
+def use_private_runtime_folder(home):
+    """Gives this run's D-Bus session, and everything it starts, a runtime folder of its own
+    ($XDG_RUNTIME_DIR): the accessibility bus's socket is made there (`at-spi/bus`). Without one, every
+    session on the machine that has no XDG_RUNTIME_DIR made it at the same place (~/.cache/at-spi/bus), and
+    when another session's bus ended it deleted the socket: Postcards started after that could not reach
+    this session's bus, and Orca heard nothing of them ("HOST_APP: [DEAD]" in its log). The session bus
+    is told too, for the services it starts itself (the accessibility bus, when metacity asks for it)."""
+    runtime = os.path.join(home, "runtime")
+    os.makedirs(runtime, mode=0o700, exist_ok=True)
+    os.environ["XDG_RUNTIME_DIR"] = runtime
+    subprocess.run(["dbus-update-activation-environment", f"XDG_RUNTIME_DIR={runtime}"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 class Skipped(Exception):
     """A journey that cannot run here, and why (as FullDiskTests skips where no tmpfs can be mounted)."""
 
@@ -242,6 +256,10 @@ def run(postcard, journey, orca, home, attempt=1):
             elif key.startswith("size "):  # the window resized, as by its user
                 width, height = key[5:].split()
                 subprocess.run(["xdotool", "windowsize", "--sync", window, width, height], check=True)
+                # Laid out at the new size before the next key (a flow opens as a bottom sheet only in a
+                # narrow window), with the keyboard focus still on it (asked again, as at the start).
+                time.sleep(1)
+                subprocess.run(["xdotool", "windowfocus", "--sync", window], check=True)
             else:
                 subprocess.run(["xdotool", "key", key], check=True)
             # What Orca says about this key comes before the next is pressed: its first words (a key that
@@ -317,6 +335,7 @@ def main():
     actual = sys.argv[sys.argv.index("--actual") + 1] if "--actual" in sys.argv else None
     journeys = [j for j in parse(path) if only is None or j[0] == only]
     home = tempfile.mkdtemp(prefix="postcard-orca-")
+    use_private_runtime_folder(home)
     failures, written = [], []
     # A window manager, as on a desktop: it gives a new window the focus and gives it back to the window
     # under a closing dialog, which Orca then says. Metacity is GNOME's own (Flashback).

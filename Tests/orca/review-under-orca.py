@@ -104,6 +104,7 @@ def main():
     speech = os.path.join(gallery, ".spoken")
     open(speech, "w").close()
     home = tempfile.mkdtemp(prefix="postcard-review-orca-")
+    journeys.use_private_runtime_folder(home)
     manager = subprocess.Popen(["metacity", "--replace", "--sm-disable", "--no-composite"],
                                env=dict(os.environ, GSETTINGS_BACKEND="memory"),
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
