@@ -36,7 +36,7 @@ public final class WebPage: Page {
     /// Shows the loading progress, just below the bar.
     public let progressBar = ProgressBar()
     /// The error state: why the page can't be shown, and Try Again.
-    public let errorState = StatusPage(iconName: "network-error-symbolic")
+    public let errorState = ContentUnavailableView(iconName: "network-error-symbolic")
     /// The error state's headline.
     public var errorTitle: Label { errorState.titleLabel }
     /// The error state's explanation (the reason WebKit gave).

@@ -39,7 +39,7 @@ public final class CameraPage: Page {
     /// The shutter button.
     public let shutterButton = Button(iconName: "camera-photo-symbolic", accessibleLabel: localized("Take Photo"))
     /// The problem state: what is wrong, and Choose a Photo Instead.
-    public var problemState: Adwaita.StatusPage { cameraPreview.problemState }
+    public var problemState: StatusPage { cameraPreview.problemState }
     /// The problem state's headline, e.g. "No Camera Found".
     public var problemTitle: String { problemState.title }
     /// The problem state's explanation.

@@ -20,7 +20,7 @@ public final class CameraPreview {
     /// The live picture (the newest frame, scaled to fit).
     public let picture = Picture()
     /// The problem state: what is wrong, and the page's actions.
-    public let problemState = Adwaita.StatusPage(iconName: "camera-disabled-symbolic")
+    public let problemState = StatusPage(iconName: "camera-disabled-symbolic")
     /// The camera switcher, when there is more than one camera (at the end of the page's bar).
     public private(set) var cameraSwitcher: DropDown?
     /// The cameras found (empty until the first search ends, or when there is none).

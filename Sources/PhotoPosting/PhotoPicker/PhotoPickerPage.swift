@@ -45,8 +45,8 @@ public final class PhotoPickerPage: Page {
         didSet { takePhotoButton.isVisible = onTakePhoto != nil }
     }
     /// The empty state (no photos, or the folder cannot be read), libadwaita's status page: what
-    /// happened (its ``Adwaita/StatusPage/text`` names the folder) and its own Open File….
-    public let emptyState = Adwaita.StatusPage(iconName: "image-x-generic-symbolic")
+    /// happened (its ``StatusPage/text`` names the folder) and its own Open File….
+    public let emptyState = StatusPage(iconName: "image-x-generic-symbolic")
     /// A problem with one photo (e.g. it was deleted after the grid was shown), above the grid.
     public let messageLabel = Label()
 

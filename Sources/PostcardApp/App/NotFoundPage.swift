@@ -9,7 +9,7 @@ public final class NotFoundPage: Page {
     /// The route that was asked for (what the link named).
     public let requestedRoute: Route
     /// The status shown.
-    public let status = Adwaita.StatusPage(iconName: "edit-find-symbolic")
+    public let status = StatusPage(iconName: "edit-find-symbolic")
 
     /// Creates the page for `route`.
     public init(_ route: Route) {

@@ -12,7 +12,7 @@ final class StartupErrorWindow {
     /// The window (an application window: the app runs until it is closed).
     let window: Window
     /// The message.
-    let status = Adwaita.StatusPage(iconName: "dialog-error-symbolic")
+    let status = StatusPage(iconName: "dialog-error-symbolic")
 
     /// A window for `application` saying `message`.
     init(application: Application, message: String) {

@@ -24,7 +24,7 @@ public final class AddFriendPage: Page {
     public init() {
         // Translators: the title of the flow (and its first page) that adds someone as a friend.
         super.init(title: localized("Add Friend"))
-        let status = Adwaita.StatusPage(iconName: "contact-new-symbolic")
+        let status = StatusPage(iconName: "contact-new-symbolic")
         // Translators: the headline of Add Friend's first page.
         status.set(title: localized("Add a Friend"),
                    description: localized("Scan the code on their My Code page, or enter the link they sent you."))

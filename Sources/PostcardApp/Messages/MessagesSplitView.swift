@@ -31,7 +31,7 @@ public final class MessagesSplitView: NavigationSplitView {
         maxSidebarWidth = 360
         sidebarWidthFraction = 0.35
         collapseCondition = try? BreakpointCondition(parsing: Self.collapseWidth)
-        let placeholder = StatusPage(iconName: "mail-unread-symbolic")
+        let placeholder = ContentUnavailableView(iconName: "mail-unread-symbolic")
         // Translators: shown beside the list of messages when none is chosen (a wide window).
         placeholder.set(title: localized("No Message Selected"), description: localized("Choose a message to see its photo."))
         contentPlaceholder = placeholder
