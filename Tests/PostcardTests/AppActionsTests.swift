@@ -13,14 +13,22 @@ import XCTest
 
 /// Application actions and their shortcuts, through a registered GtkApplication and real key presses.
 final class AppActionsTests: GtkTestCase, @unchecked Sendable {
+    /// The app as `postcard` runs it, with a registered GtkApplication `id` (its actions and their
+    /// accelerators), on an empty store, its main window shown with the keyboard focus.
+    @MainActor
+    private func makeRegisteredApp(id: String) throws -> (Application, AppController) {
+        StyleSheet.load(path: bundledPhotos + "/../style.css")
+        let application = Application(id: id, unique: false)
+        try application.register()
+        let store = try PostStore(directory: makeTemporaryDirectory())
+        let app = AppController(application: application, store: store, library: PhotoLibrary(directory: bundledPhotos))
+        show(app.mainWindow.window)
+        return (application, app)
+    }
+
     func testShortcutsMenuAndAbout() throws {
         try onMain {
-            StyleSheet.load(path: bundledPhotos + "/../style.css")
-            let application = Application(id: "io.github.postcard.Tests", unique: false)
-            try application.register()
-            let store = try PostStore(directory: makeTemporaryDirectory())
-            let app = AppController(application: application, store: store, library: PhotoLibrary(directory: bundledPhotos))
-            show(app.mainWindow.window)
+            let (application, app) = try makeRegisteredApp(id: "io.github.postcard.Tests")
             for (action, keys) in [("new-post", "<Control>n"), ("shortcuts", "<Control>question"),
                                    ("close-window", "<Control>w"), ("quit", "<Control>q")] {
                 XCTAssertEqual(application.accelerators(for: action), [keys], action)
@@ -72,12 +80,7 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
     /// application accelerator for F1 did (GTK handles those in every window of the app before any widget).
     func testF1InAFlowShowsTheFlowsHelpOverIt() throws {
         try onMain {
-            StyleSheet.load(path: bundledPhotos + "/../style.css")
-            let application = Application(id: "io.github.postcard.HelpKeyTests", unique: false)
-            try application.register()
-            let store = try PostStore(directory: makeTemporaryDirectory())
-            let app = AppController(application: application, store: store, library: PhotoLibrary(directory: bundledPhotos))
-            show(app.mainWindow.window)
+            let (_, app) = try makeRegisteredApp(id: "io.github.postcard.HelpKeyTests")
             pressKey(XK_n, modifiers: [XK_Control_L])
             spin(until: { app.flowDialog.map { gtk_window_is_active($0.window.pointer()) != 0 } == true }, "New Post again, with focus")
             pressKey(XK_F1)

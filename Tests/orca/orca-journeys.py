@@ -199,6 +199,25 @@ def use_private_runtime_folder(home):
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def start_desktop(home):
+    """What a blind user's desktop has, for a run in `home`: a runtime folder of its own
+    (``use_private_runtime_folder``), a window manager (metacity, GNOME's own: it gives a new window the
+    focus and gives it back to the window under a closing dialog, which Orca then says) and Orca.
+    Returns (the window manager's process, Orca); raises RuntimeError saying what did not start."""
+    use_private_runtime_folder(home)
+    manager = subprocess.Popen(["metacity", "--replace", "--sm-disable", "--no-composite"],
+                               env=dict(os.environ, GSETTINGS_BACKEND="memory"),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1)
+    if manager.poll() is not None:
+        raise RuntimeError("the window manager (metacity) did not start")
+    try:
+        return manager, Orca(home)
+    except RuntimeError:
+        manager.terminate()
+        raise
+
+
 class Skipped(Exception):
     """A journey that cannot run here, and why (as FullDiskTests skips where no tmpfs can be mounted)."""
 
@@ -335,19 +354,9 @@ def main():
     actual = sys.argv[sys.argv.index("--actual") + 1] if "--actual" in sys.argv else None
     journeys = [j for j in parse(path) if only is None or j[0] == only]
     home = tempfile.mkdtemp(prefix="postcard-orca-")
-    use_private_runtime_folder(home)
     failures, written = [], []
-    # A window manager, as on a desktop: it gives a new window the focus and gives it back to the window
-    # under a closing dialog, which Orca then says. Metacity is GNOME's own (Flashback).
-    manager = subprocess.Popen(["metacity", "--replace", "--sm-disable", "--no-composite"],
-                               env=dict(os.environ, GSETTINGS_BACKEND="memory"),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(1)
-    if manager.poll() is not None:
-        print("orca journeys: FAILED: the window manager (metacity) did not start")
-        return 1
     try:
-        orca = Orca(home)
+        manager, orca = start_desktop(home)
     except RuntimeError as error:
         print(f"orca journeys: FAILED: {error}")
         return 1

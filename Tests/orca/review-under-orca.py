@@ -104,18 +104,9 @@ def main():
     speech = os.path.join(gallery, ".spoken")
     open(speech, "w").close()
     home = tempfile.mkdtemp(prefix="postcard-review-orca-")
-    journeys.use_private_runtime_folder(home)
-    manager = subprocess.Popen(["metacity", "--replace", "--sm-disable", "--no-composite"],
-                               env=dict(os.environ, GSETTINGS_BACKEND="memory"),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(1)
-    if manager.poll() is not None:
-        print("review under Orca: FAILED: the window manager (metacity) did not start")
-        return 1
     try:
-        orca = journeys.Orca(home)
+        manager, orca = journeys.start_desktop(home)
     except RuntimeError as error:
-        manager.terminate()
         print(f"review under Orca: FAILED: {error}")
         return 1
     stop = threading.Event()
