@@ -48,16 +48,15 @@ extension Tour {
         try Files.makeDirectory(folder)
         // A toast goes by itself after 5 seconds: whether one still shows would depend on how fast the tour
         // ran. Each screen is saved without the toasts of earlier steps (they slide away while it settles).
+        let shownToasts = keepingToasts ? app.toasts.toasts : []
+        if !keepingToasts { for toast in app.toasts.toasts { toast.dismiss() } }
         if let spoken = SpokenWords.ofThisProcess {
             // Under Orca: what it said as this screen came, instead of pictures (the gallery's parts take them).
             let words = await spoken.take()
             try Files.writeText(words.map { $0 + "\n" }.joined(), to: folder.appending(ReviewGallery.spokenFileName))
-            if !keepingToasts { for toast in app.toasts.toasts { toast.dismiss() } }
             await onScreen?(name)
             return
         }
-        let shownToasts = keepingToasts ? app.toasts.toasts : []
-        if !keepingToasts { for toast in app.toasts.toasts { toast.dismiss() } }
         for (index, variant) in variants.enumerated() {
             StyleManager.default.colorScheme = variant.dark ? .forceDark : .forceLight  // the text direction is the part's, set before the app was built
             try await Self.useHighContrast(variant.highContrast)
