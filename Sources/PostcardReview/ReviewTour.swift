@@ -429,7 +429,7 @@ final class Tour {
                                              author: Identity.localID, profile: friend.id)
         case "open-link":
             let route = try Route(link: try value(0))
-            try await waitUntil("nothing open over the main window") { !app.isBusyWithAFlowOrDialog }
+            try await waitUntil("nothing open over the main window") { app.presented == nil }
             app.open(link: route.link)
             let depth = 1 + app.backPath(for: route).count
             try await waitUntil("\(route.link) open") { stack.pages.count == depth && stack.transition == .idle }
@@ -442,7 +442,7 @@ final class Tour {
         case "camera-none":
             app.switchCamera(to: .device(path: "/dev/video-review-none"))
         case "present-scanner":
-            try await waitUntil("nothing open over the main window") { !app.isBusyWithAFlowOrDialog }
+            try await waitUntil("nothing open over the main window") { app.presented == nil }
             guard app.presentScanner() != nil else { throw ReviewError(message: "Scan a Code was not presented") }
             let dialog = try await presented { app.presentedScanner }
             let page = dialog.root as! ScanCodePage
@@ -456,13 +456,13 @@ final class Tour {
                 }
             }
         case "present-my-code":
-            try await waitUntil("nothing open over the main window") { !app.isBusyWithAFlowOrDialog }
+            try await waitUntil("nothing open over the main window") { app.presented == nil }
             guard app.presentMyCode() != nil else { throw ReviewError(message: "My Code was not presented") }
             _ = try await presented { app.presentedMyCode }
         case "close-dialog":
             guard let dialog = app.presentedScanner ?? app.presentedMyCode else { throw ReviewError(message: "no dialog is open") }
             dialog.dismiss()
-            try await waitUntil("closed") { !app.isBusyWithAFlowOrDialog }
+            try await waitUntil("closed") { app.presented == nil }
         case "start-add-friend":
             app.startAddFriend()
             try await waitUntil("Add Friend") { app.flowDialog?.stack.visiblePage is AddFriendPage && app.flowDialog?.stack.transition == .idle }
@@ -485,7 +485,7 @@ final class Tour {
             try await waitUntil("the page before") { dialog.stack.transition == .idle && dialog.stack.visiblePage is AddFriendPage }
         case "cancel-flow":
             try flowDialog(name).cancelButton.activate()
-            try await waitUntil("canceled") { !app.isBusyWithAFlowOrDialog }
+            try await waitUntil("canceled") { app.presented == nil }
         default:
             throw ReviewError(message: "review \(name) is not a step the review gallery knows")
         }

@@ -286,7 +286,7 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
             let post = try XCTUnwrap(app.store.posts(onProfile: Identity.localID).first)
             @MainActor func scan(_ text: String) throws -> ScanCodePage {
                 app.switchCamera(to: .image(path: try qrPicture(text)))
-                spin(until: { !app.isBusyWithAFlowOrDialog }, "nothing open")
+                spin(until: { app.presented == nil }, "nothing open")
                 return try XCTUnwrap(app.presentScanner(), "Scan a Code presented")
             }
             // A stranger's code: Add Friend opens on New Friend, its Add stores them.

@@ -300,7 +300,7 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             settle(app)
             app.shutdown()
             let saved = try XCTUnwrap(Files.readText(app.navigationFile))
-            XCTAssertEqual(saved, "['postcard://profile/ada', 'postcard://post/3', 'postcard://post/3/comments']", "a GVariant string array in GLib's text format")
+            XCTAssertEqual(saved, "{'path': <['postcard://profile/ada', 'postcard://post/3', 'postcard://post/3/comments']>}", "a GVariant dictionary in GLib's text format")
 
             let next = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
             show(next.mainWindow.window)
@@ -316,7 +316,7 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             web.router.setPath([.profile("ada"), .webPage("http://127.0.0.1:9/")], animated: false)  // a port WebKit refuses
             XCTAssertEqual(web.router.path.count, 2)
             web.shutdown()
-            XCTAssertEqual(Files.readText(app.navigationFile), "['postcard://profile/ada']")
+            XCTAssertEqual(Files.readText(app.navigationFile), "{'path': <['postcard://profile/ada']>}")
             // A link that cannot be read ends the path there.
             try Files.writeText("['postcard://profile/ada', 'postcard://pots/3', 'postcard://post/3']", to: app.navigationFile)
             let fourth = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))

@@ -77,7 +77,7 @@ extension AppController {
 
     /// Whether New Post may start now (no flow or dialog open); pops back to My Profile when it may.
     private func returnToMyProfileForNewPost() -> Bool {
-        guard activeFlow == nil, !mainWindow.window.hasModalChild else { return false }
+        guard presented == nil else { return false }
         if mainWindow.stack.visiblePage !== myProfile { router.setPath([]) }
         return true
     }
@@ -120,8 +120,7 @@ extension AppController {
         window.present()
         window.repairScreenReaderNames()  // GTK 4.8 names its search button and icons by type
         shortcutsWindow = window
-        watchForClose(window)  // a link waiting for it opens when it goes
-        reportDialog(.keyboardShortcuts, shownIn: window)
+        track(window, as: .keyboardShortcuts)  // a link waiting for it opens when it goes
         return window
     }
 
@@ -154,8 +153,7 @@ extension AppController {
         window.repairScreenReaderNames()  // GTK 4.8 names some of its parts by type
         window.sayFocusOnceActive()  // libadwaita focuses nothing in it: Orca 43 said nothing of it
         aboutWindow = window
-        watchForClose(window)
-        reportDialog(.about, shownIn: window)
+        track(window, as: .about)
         return window
     }
 

@@ -47,8 +47,16 @@ public final class AppController {
     public internal(set) var shortcutsWindow: Gtk.Window?
     /// The About window shown last.
     public internal(set) var aboutWindow: Gtk.Window?
-    /// The link waiting for a flow or dialog to close (the newest one), if any; see ``open(link:)``.
+    /// The link waiting for what is presented to go (the newest one), if any; see ``open(link:)``.
     public internal(set) var pendingLink: Route?
+    /// What is presented over the main window now (nil: nothing), the one place that says it: set by the
+    /// presenters as what they show appears and once it has gone (its Close, Cancel, Escape or the
+    /// window manager's close alike). See ``Destination``, ``present(_:)``, ``navigate(to:)``.
+    public internal(set) var presented: Destination?
+    /// Told of every change of ``presented``, after it changed.
+    public let presentationChanges = Observers<Destination?>()
+    /// Who waits in ``presentationEnds()``.
+    var presentationWaiters: [CheckedContinuation<Void, Never>] = []
     /// The Postcard code the newest link opened was, if it was one: its profile route opens Add Friend
     /// for someone who is not a friend yet.
     var linkedFriendCode: FriendCode?
@@ -118,13 +126,16 @@ public final class AppController {
         }
         flows.onStarted = { [weak self] started in
             self?.flowStarts.notify(started)
+            self?.setPresented(.flow(started.kind))
             self?.onFlowStarted?(started)
         }
         flows.onEnded = { [weak self] outcome in
             self?.flowEnds.notify(outcome)
             self?.onFlowEnded?(outcome)
         }
-        flows.afterEach = { [weak self] in self?.openPendingLink() }
+        flows.afterEach = { [weak self] in
+            if case .flow? = self?.presented { self?.setPresented(nil) }
+        }
         posting.wire(myProfile)
         friends.wire(myProfile)
         _ = router  // follows the stack from the start
@@ -216,7 +227,7 @@ public final class AppController {
     /// Told of each flow's outcome once it has been handled, before ``onFlowEnded``.
     let flowEnds = Observers<FlowOutcome>()
     /// Told when a dialog opens over the main window (true) and once it has closed (false): My Code, Scan a
-    /// Code, Keyboard Shortcuts, About, a message presented from Messages.
+    /// Code, Keyboard Shortcuts, About (``presented``'s changes, as a journal names them).
     let dialogChanges = Observers<(JourneyDialog, Bool)>()
 
     /// Rows per page read from the store as a list scrolls (a feed row is about 370 px tall: 24 rows fill

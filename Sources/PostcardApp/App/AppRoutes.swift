@@ -9,7 +9,7 @@ import PostcardStore
 
 /// The main window's routes: the one place that makes a page for a ``Route`` (``page(for:)``), the
 /// path each route opens with (``backPath(for:)``), and `postcard://` links (``open(link:)``), which
-/// wait while a flow or dialog is open and never change anything but what is shown.
+/// wait while something is presented (``presented``) and never change anything but what is shown.
 extension AppController {
     /// Makes the page for `route`, wired to the app — the only place pages of the main window are made.
     /// A route whose subject is gone (a deleted post, a person who is not a friend) gets a Not Found
@@ -101,15 +101,9 @@ extension AppController {
                   + (stack.state.previous.map { " (Back: \($0.title))" } ?? ""))
     }
 
-    /// Whether a flow or a dialog is open over the main window: a link then waits (``open(link:)``).
-    package var isBusyWithAFlowOrDialog: Bool {
-        activeFlow != nil || mainWindow.window.hasModalChild || presentedWebPage != nil
-            || presentedScanner != nil || presentedMyCode != nil
-    }
-
     /// Opens a `postcard://` link (given on the command line, by the desktop, or activated in a post):
-    /// its route with its back path. While a flow or a dialog is open, the link waits and opens when it
-    /// closes (the newest link wins), and the main window says so in a toast.
+    /// its route with its back path. While something is presented (a flow, a dialog), the link waits and
+    /// opens once it has gone (the newest link wins), and the main window says so in a toast.
     /// A link that cannot be read changes nothing; a toast says why.
     /// - Returns: the route, or the reason the link cannot be opened.
     @discardableResult
@@ -130,11 +124,12 @@ extension AppController {
         return .success(route)
     }
 
-    /// Opens `route` (from a link) now, or, while a flow or a dialog is open, when it closes (the newest
-    /// link wins; the main window says it is waiting). Raises the main window, or the dialogs over it.
+    /// Opens `route` (from a link) now, or, while something is presented (``presented``), once it has gone
+    /// (the newest link wins; the main window says it is waiting). Raises the main window, or the dialogs
+    /// over it.
     public func openWhenPossible(_ route: Route) {
         mainWindow.window.presentWithModalChildren()  // to the front, but not over a dialog the user is in
-        guard !isBusyWithAFlowOrDialog else {
+        guard presented == nil else {
             appLog.debug("Link waiting for the open flow or dialog: \(route.link)")
             pendingLink = route
             showWaitingLinkToast()
@@ -144,45 +139,27 @@ extension AppController {
         open(route)
     }
 
-    /// Opens the waiting link, if any, once nothing is open over the main window.
+    /// Opens the waiting link, if any, when nothing is presented: called as ``presented`` changes to nil
+    /// (no timer: the presenters say when what they showed has gone).
     func openPendingLink() {
-        guard let route = pendingLink else { return }
-        guard !isBusyWithAFlowOrDialog else {
-            // Whatever is open says when it closes (a flow's end, a dialog dismissed, a window unmapped);
-            // a dialog window may take a moment longer to go: look again for up to 2 seconds.
-            var tries = 0
-            MainLoopBridge.repeating(milliseconds: 100) { [weak self] in
-                tries += 1
-                guard let self, self.pendingLink == route else { return false }
-                guard !self.isBusyWithAFlowOrDialog else { return tries < 20 }
-                self.openPendingLink()
-                return false
-            }
-            return
-        }
+        guard let route = pendingLink, presented == nil else { return }
         pendingLink = nil
         hideWaitingLinkToast()
         open(route)
     }
 
-    /// Called when a window over the main window that is not a flow's (Keyboard Shortcuts, About) goes.
-    func watchForClose(_ window: Gtk.Window) {
-        window.connect("unmap") { [weak self] _ in
-            MainLoopBridge.afterLayout { self?.openPendingLink() }
-        }
-    }
-
-    /// Tells ``dialogChanges`` (a journey's recorder) that `dialog` opened in `window`, and, once, that it
-    /// closed when the window goes (its `unmap`: closed by its close button, Escape or the window manager,
-    /// or destroyed).
-    func reportDialog(_ dialog: JourneyDialog, shownIn window: Gtk.Window) {
-        dialogChanges.notify((dialog, true))
+    /// Marks `window` (Keyboard Shortcuts, About: not a flow's, not a ``ModalDialog``) as `presentation`
+    /// while it shows, unless something else is presented already, and its end once it has gone (its
+    /// `unmap`: closed by its close button, Escape or the window manager, or destroyed).
+    func track(_ window: Gtk.Window, as presentation: Destination) {
+        guard presented == nil else { return }
+        setPresented(presentation)
         let handler = HandlerID()
         handler.id = window.connect("unmap") { [weak self, weak window] _ in
             guard handler.id != 0 else { return }
             window?.disconnect(handler.id)
             handler.id = 0
-            self?.dialogChanges.notify((dialog, false))
+            self?.presentationEnded(presentation)
         }
     }
 
@@ -280,7 +257,7 @@ extension AppController {
     }
 }
 
-/// A signal handler's id, for a handler that disconnects itself (see ``AppController/reportDialog(_:shownIn:)``).
+/// A signal handler's id, for a handler that disconnects itself (see ``AppController/track(_:as:)``).
 @MainActor
 private final class HandlerID {
     var id: UInt = 0

@@ -12,7 +12,7 @@ import Gtk
 /// | ``post(_:)`` | `postcard://post/12` | a post, above its profile when that is a friend's |
 /// | ``comments(_:)`` | `postcard://post/12/comments` | a post's comments, above the post |
 /// | ``messages`` | `postcard://messages` | Messages, pushed |
-/// | ``message(_:)`` | `postcard://messages/5` | a message, presented alone over Messages |
+/// | ``message(_:)`` | `postcard://messages/5` | a message, beside Messages' list in a wide window, pushed over it in a narrow one |
 /// | ``guide(section:)`` | `postcard://guide`, `postcard://guide/posting` | the guide, pushed |
 /// | ``webPage(_:)`` | `postcard://web?uri=https%3A%2F%2Fexample.org` | a web page (`http`, `https`), pushed |
 ///
@@ -28,7 +28,8 @@ public enum Route: Hashable, Codable, Sendable, CustomStringConvertible {
     case comments(Int64)
     /// The Messages page.
     case messages
-    /// One private message, by its id; presented over Messages with its own bar and Close.
+    /// One private message, by its id: beside Messages' list when the window is wide, pushed over it when
+    /// narrow (``MessagesSplitView``).
     case message(Int64)
     /// The Postcard Guide, at a section (an anchor such as "posting"), or at its top.
     case guide(section: String?)

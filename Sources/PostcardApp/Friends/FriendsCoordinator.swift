@@ -80,7 +80,7 @@ final class FriendsCoordinator {
     @discardableResult
     func presentScanner() -> ScanCodePage? {
         guard let app else { return nil }
-        guard !app.isBusyWithAFlowOrDialog else { return nil }
+        guard app.presented == nil else { return nil }
         let page = ScanCodePage(settings: app.camera)
         page.onCodeRead = { [weak self, weak page] code in
             guard let self, let page else { return }
@@ -90,15 +90,12 @@ final class FriendsCoordinator {
         let dialog = ModalDialog(over: app.myProfile, presenting: page)
         presentedScanner = dialog
         dialog.present()
-        app.dialogChanges.notify((.scanner, true))
-        // What is presented says so in the turn the dialog goes; a waiting link opens after it has gone.
+        app.setPresented(.scanner)
+        // Presented until it is dismissed (its Close, Escape, the window manager's close, or a link): the
+        // state says so in that turn, and a waiting link opens then.
         dialog.whenDismissed { [weak self, weak dialog] in
             if self?.presentedScanner === dialog { self?.presentedScanner = nil }
-            self?.app?.dialogChanges.notify((.scanner, false))
-        }
-        app.tasks.start { [weak self, weak dialog] in
-            await dialog?.dismissed()
-            self?.app?.openPendingLink()
+            self?.app?.presentationEnded(.scanner)
         }
         return page
     }
@@ -145,6 +142,7 @@ final class FriendsCoordinator {
         app?.tasks.start { [weak app] in
             await dialog.dismissed()
             guard let app else { return }
+            app.presentationEnded(.scanner)  // before what comes next, which may present something
             next(app)
         }
     }
@@ -155,7 +153,7 @@ final class FriendsCoordinator {
     @discardableResult
     func presentMyCode() -> MyCodePage? {
         guard let app else { return nil }
-        guard !app.isBusyWithAFlowOrDialog, let page = try? MyCodePage(identity: app.people.identity) else { return nil }
+        guard app.presented == nil, let page = try? MyCodePage(identity: app.people.identity) else { return nil }
         page.onCopyLink = { [weak self] _ in self?.app?.showToast(localized("Link copied")) }
         page.onRename = { [weak self, weak page] name in
             guard let self, let page else { return }
@@ -164,15 +162,12 @@ final class FriendsCoordinator {
         let dialog = ModalDialog(over: app.myProfile, presenting: page)
         presentedMyCode = dialog
         dialog.present()
-        app.dialogChanges.notify((.myCode, true))
-        // What is presented says so in the turn the dialog goes; a waiting link opens after it has gone.
+        app.setPresented(.myCode)
+        // Presented until it is dismissed (its Close, Escape, the window manager's close, or a link): the
+        // state says so in that turn, and a waiting link opens then.
         dialog.whenDismissed { [weak self, weak dialog] in
             if self?.presentedMyCode === dialog { self?.presentedMyCode = nil }
-            self?.app?.dialogChanges.notify((.myCode, false))
-        }
-        app.tasks.start { [weak self, weak dialog] in
-            await dialog?.dismissed()
-            self?.app?.openPendingLink()
+            self?.app?.presentationEnded(.myCode)
         }
         return page
     }

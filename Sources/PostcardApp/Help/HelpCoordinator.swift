@@ -97,12 +97,9 @@ final class HelpCoordinator {
         let dialog = ModalDialog(over: page, presenting: web, width: width, height: 640)
         presentedWebPage = dialog
         dialog.present()
-        dialog.whenDismissed { [weak self, weak dialog] in  // what is presented says so in the same turn
+        // Over a flow's page (a link waits for the flow's end, not for this page).
+        dialog.whenDismissed { [weak self, weak dialog] in
             if self?.presentedWebPage === dialog { self?.presentedWebPage = nil }
-        }
-        app?.tasks.start { [weak self, weak dialog] in
-            await dialog?.dismissed()
-            self?.app?.openPendingLink()
         }
         return dialog
     }
