@@ -337,9 +337,9 @@ final class Tour {
             stack.endSwipeBack(commit: false)
             try await waitUntil("the swipe gone back") { !stack.isSwipingBack && stack.transition == .idle }
         case "add-post":
-            let post = try app.store.addNow(photo: Photo(path: app.library.directory.appending(try value(0))), comment: try value(1),
-                                            author: Identity.localID, profile: Identity.localID)
-            app.myProfile.insertNewPost(post)
+            // My Profile shows it as the store tells.
+            try app.store.addNow(photo: Photo(path: app.library.directory.appending(try value(0))), comment: try value(1),
+                                 author: Identity.localID, profile: Identity.localID)
         case "refuse-posts":
             // A post the database refuses (as a full disk would): the error shows and the text stays.
             try app.store.execute("CREATE TRIGGER review_refuse BEFORE INSERT ON posts BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")

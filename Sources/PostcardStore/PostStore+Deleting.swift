@@ -55,6 +55,7 @@ extension PostStore {
             }
             appLog.debug("Marked deleted: \(item)")
         }
+        tell(.deleted(item))
     }
 
     /// Brings back `item`, marked deleted by this instance and not purged yet (Undo).
@@ -69,6 +70,7 @@ extension PostStore {
             }
             appLog.debug("Restored: \(item)")
         }
+        tell(.restored(item))
     }
 
     /// Removes `item` (marked deleted) for good: its photo and its row; a post's replies and their photos

@@ -79,7 +79,9 @@ extension PostStore {
     /// - Throws: ``PostStoreError`` if they are a friend already, or the database cannot be written.
     public func addFriend(id: String, name: String) async throws -> Friend {
         let now = clock()
-        return try await writer.run { db in try Self.insertFriend(on: db, id: id, name: name, at: now) }
+        let friend = try await writer.run { db in try Self.insertFriend(on: db, id: id, name: name, at: now) }
+        tell(.friendAdded(friend))
+        return friend
     }
 
     /// ``addFriend(id:name:)``, blocking until it is stored (tests, tools).
@@ -108,6 +110,7 @@ extension PostStore {
     /// - Throws: ``PostStoreError`` if the database cannot be written.
     public func rename(to name: String) async throws {
         try await writer.run { db in try Self.run(on: db, "UPDATE identity SET name = ?1 WHERE singleton = 1", [name]) }
+        tell(.renamed(name))
     }
 
     /// Sets who the user is, blocking (the review gallery's fixed identity, tests).

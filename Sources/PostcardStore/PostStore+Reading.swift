@@ -22,22 +22,14 @@ extension PostStore {
             """, bind: { statement in
                 sqlite3_bind_int64(statement, 1, post.id)
                 Self.bindKey(statement, last.map { ($0.createdAt, $0.id) }, limit: limit)
-            }) { statement in
-            Reply(id: sqlite3_column_int64(statement, 0), postID: sqlite3_column_int64(statement, 1),
-                  author: self.text(statement, 2), comment: self.text(statement, 3),
-                  photoPath: self.photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
-        }
+            }, row: replyRow)
     }
 
     /// The private message with row id `id`, or nil.
     public func message(id: Int64) throws -> Message? {
         try query("""
             SELECT id, author, recipient, comment, photo_path, created_at FROM messages WHERE id = ?1 AND deleted_by IS NULL
-            """, bind: { sqlite3_bind_int64($0, 1, id) }) { statement in
-            Message(id: sqlite3_column_int64(statement, 0), author: self.text(statement, 1),
-                    recipient: self.text(statement, 2), comment: self.text(statement, 3),
-                    photoPath: self.photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
-        }.first
+            """, bind: { sqlite3_bind_int64($0, 1, id) }, row: messageRow).first
     }
 
     /// Private messages, newest first: at most `limit`, starting after `last` (keyset paging).
@@ -46,11 +38,7 @@ extension PostStore {
             SELECT id, author, recipient, comment, photo_path, created_at FROM messages
             WHERE deleted_by IS NULL AND (?2 IS NULL OR created_at < ?2 OR (created_at = ?2 AND id < ?3))
             ORDER BY created_at DESC, id DESC LIMIT ?4
-            """, bind: { Self.bindKey($0, last.map { ($0.createdAt, $0.id) }, limit: limit) }) { statement in
-            Message(id: sqlite3_column_int64(statement, 0), author: self.text(statement, 1),
-                    recipient: self.text(statement, 2), comment: self.text(statement, 3),
-                    photoPath: self.photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
-        }
+            """, bind: { Self.bindKey($0, last.map { ($0.createdAt, $0.id) }, limit: limit) }, row: messageRow)
     }
 
     /// Binds a keyset position (`?2` time, `?3` id; NULL for the start) and `?4` the row limit (-1: all).
@@ -65,6 +53,21 @@ extension PostStore {
         sqlite3_bind_int64(statement, 4, Int64(limit))
     }
 
+    /// A reply from a row of `id, post_id, author, comment, photo_path, created_at`.
+    func replyRow(_ statement: OpaquePointer?) -> Reply {
+        Reply(id: sqlite3_column_int64(statement, 0), postID: sqlite3_column_int64(statement, 1),
+              author: text(statement, 2), comment: text(statement, 3),
+              photoPath: photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
+    }
+
+    /// A message from a row of `id, author, recipient, comment, photo_path, created_at`.
+    func messageRow(_ statement: OpaquePointer?) -> Message {
+        Message(id: sqlite3_column_int64(statement, 0), author: text(statement, 1),
+                recipient: text(statement, 2), comment: text(statement, 3),
+                photoPath: photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))
+    }
+
+    /// A post from a row of `id, author, profile, comment, photo_path, created_at`.
     func postRow(_ statement: OpaquePointer?) -> Post {
         Post(id: sqlite3_column_int64(statement, 0), author: text(statement, 1), profile: text(statement, 2),
              comment: text(statement, 3), photoPath: photoPath(statement, 4), createdAt: sqlite3_column_int64(statement, 5))

@@ -21,42 +21,54 @@ extension PostStore {
     ///   store is then as it was before the call.
     public func add(photo: Photo, comment: String, author: String, profile: String) async throws -> Post {
         let (id, path, createdAt) = try await writer.run(insert(photo, what: .post, sql: Self.insertPost, texts: [author, profile, comment]))
-        return Post(id: id, author: author, profile: profile, comment: comment, photoPath: path, createdAt: createdAt)
+        let postStored = Post(id: id, author: author, profile: profile, comment: comment, photoPath: path, createdAt: createdAt)
+        tell(.postAdded(postStored))
+        return postStored
     }
 
     /// Stores a reply with `photo` and `comment` by `author` in `post`'s comment thread, on the writer.
     /// - Throws: ``PostStoreError``; nothing is left half-written.
     public func addReply(to post: Post, photo: Photo, comment: String, author: String) async throws -> Reply {
         let (id, path, createdAt) = try await writer.run(insert(photo, what: .reply, sql: Self.insertReply, texts: [String(post.id), author, comment]))
-        return Reply(id: id, postID: post.id, author: author, comment: comment, photoPath: path, createdAt: createdAt)
+        let replyStored = Reply(id: id, postID: post.id, author: author, comment: comment, photoPath: path, createdAt: createdAt)
+        tell(.replyAdded(replyStored))
+        return replyStored
     }
 
     /// Stores a private message of `photo` with `comment` from `author` to `recipient`, on the writer.
     /// - Throws: ``PostStoreError``; nothing is left half-written.
     public func addMessage(to recipient: String, photo: Photo, comment: String, author: String) async throws -> Message {
         let (id, path, createdAt) = try await writer.run(insert(photo, what: .message, sql: Self.insertMessage, texts: [author, recipient, comment]))
-        return Message(id: id, author: author, recipient: recipient, comment: comment, photoPath: path, createdAt: createdAt)
+        let messageStored = Message(id: id, author: author, recipient: recipient, comment: comment, photoPath: path, createdAt: createdAt)
+        tell(.messageAdded(messageStored))
+        return messageStored
     }
 
     /// ``add(photo:comment:author:profile:)``, blocking until it is stored (tests, the bench, tools).
     @discardableResult
     package func addNow(photo: Photo, comment: String, author: String, profile: String) throws -> Post {
         let (id, path, createdAt) = try writer.runAndWait(insert(photo, what: .post, sql: Self.insertPost, texts: [author, profile, comment]))
-        return Post(id: id, author: author, profile: profile, comment: comment, photoPath: path, createdAt: createdAt)
+        let postStored = Post(id: id, author: author, profile: profile, comment: comment, photoPath: path, createdAt: createdAt)
+        tell(.postAdded(postStored))
+        return postStored
     }
 
     /// ``addReply(to:photo:comment:author:)``, blocking until it is stored.
     @discardableResult
     package func addReplyNow(to post: Post, photo: Photo, comment: String, author: String) throws -> Reply {
         let (id, path, createdAt) = try writer.runAndWait(insert(photo, what: .reply, sql: Self.insertReply, texts: [String(post.id), author, comment]))
-        return Reply(id: id, postID: post.id, author: author, comment: comment, photoPath: path, createdAt: createdAt)
+        let replyStored = Reply(id: id, postID: post.id, author: author, comment: comment, photoPath: path, createdAt: createdAt)
+        tell(.replyAdded(replyStored))
+        return replyStored
     }
 
     /// ``addMessage(to:photo:comment:author:)``, blocking until it is stored.
     @discardableResult
     package func addMessageNow(to recipient: String, photo: Photo, comment: String, author: String) throws -> Message {
         let (id, path, createdAt) = try writer.runAndWait(insert(photo, what: .message, sql: Self.insertMessage, texts: [author, recipient, comment]))
-        return Message(id: id, author: author, recipient: recipient, comment: comment, photoPath: path, createdAt: createdAt)
+        let messageStored = Message(id: id, author: author, recipient: recipient, comment: comment, photoPath: path, createdAt: createdAt)
+        tell(.messageAdded(messageStored))
+        return messageStored
     }
 
     // MARK: - Captions
@@ -65,6 +77,7 @@ extension PostStore {
     /// - Throws: ``PostStoreError`` if the post does not exist or the database cannot be written.
     public func updateComment(ofPost id: Int64, to comment: String) async throws {
         try await writer.run { db in try Self.updateComment(on: db, ofPost: id, to: comment) }
+        if let post = try? post(id: id) { tell(.postEdited(post)) }
     }
 
     nonisolated private static func updateComment(on db: OpaquePointer, ofPost id: Int64, to comment: String) throws {
@@ -271,8 +284,17 @@ extension PostStore {
 
     /// What ``insert(_:what:sql:texts:)`` stores, for its log lines and its errors (each a whole
     /// sentence, for translation).
-    private enum Record: String, Sendable {
+    enum Record: String, CaseIterable, Sendable {
         case post, reply, message
+
+        /// Its table.
+        var table: String {
+            switch self {
+            case .post: "posts"
+            case .reply: "replies"
+            case .message: "messages"
+            }
+        }
 
         /// "Can't save the post: REASON".
         func cantSave(_ reason: String) -> String {

@@ -40,6 +40,12 @@ public final class PostStore {
     /// it restores and keeps the pages open at quit, so a second instance on the same folder neither
     /// shows the first one's pages nor overwrites them.
     public var isPrimary: Bool { instances.primaryDescriptor >= 0 }
+    /// What changed, once it is on disk: this store's writes, and posts, replies and messages another
+    /// Postcard on the same folder stores (seen within a second; see ``StoreChangeTracker``). Pages that
+    /// show those things follow it. Told on the main actor.
+    public let changes = Observers<StoreChange>()
+    /// Finds what ``changes`` tells of other Postcards' writes.
+    private(set) lazy var tracker = StoreChangeTracker(store: self)
 
     /// Opens (creating if needed) the store in `directory` (any folder name, byte for byte).
     /// `clock` stamps what is written, in seconds since 1970-01-01 UTC (default: the system's time,
@@ -76,6 +82,7 @@ public final class PostStore {
                                                         path.displayName, error.description))
         }
         purgeAbandonedDeletions()
+        _ = tracker  // watches the database's log from now on
     }
 
     /// How old a half-copied photo (`photos/.incoming-*`) must be before a launch removes it while

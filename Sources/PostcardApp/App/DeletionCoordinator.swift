@@ -40,8 +40,7 @@ final class DeletionCoordinator {
             guard let self, let app = self.app else { return }
             appLog.info("Deleted \(item), Undo offered")
             self.changes.notify((recorded, true))
-            self.leavePages(showing: item, in: app)
-            self.reloadLists(showing: item, in: app)
+            self.leavePages(showing: item, in: app)  // the lists showing it follow the store
             // Translators: the button of the toast after deleting a post, reply or message: brings it back.
             let text = Self.deletedText(item, named: name)
             // Translators: what a screen reader says after a deletion; %s is the toast's text ("Post deleted").
@@ -75,8 +74,7 @@ final class DeletionCoordinator {
                 self?.app?.showToast(localized("Can't undo: %s", "\(error)"))
             }
             guard let self, let app = self.app else { return }
-            if restored { self.changes.notify((recorded, false)) }
-            self.reloadLists(showing: item, in: app)
+            if restored { self.changes.notify((recorded, false)) }  // the lists follow the store
             // No toast says it (GNOME apps show none after Undo), but a screen reader user is told.
             if restored { app.mainWindow.window.announce(Self.restoredText(item, named: name)) }
         }
@@ -132,27 +130,14 @@ final class DeletionCoordinator {
             let kept = path.filter { $0 != .message(id) }
             if kept != path { app.router.setPath(kept) }
         case .friend:
-            // Their profile, and what was opened above it, is left; the friends list shows the change.
-            app.people.reload()
+            // Their profile, and what was opened above it, is left; the friends list shows the change
+            // (the people follow the store).
             let path = app.router.path
             if let index = path.firstIndex(where: { if case .profile(let id) = $0 { return app.people.friend(id: id) == nil } else { return false } }) {
                 app.router.setPath(Array(path[..<index]))
             }
         case .reply:
             break
-        }
-    }
-
-    /// Reads again the lists on the main stack that show (or showed) `item`.
-    private func reloadLists(showing item: DeletableItem, in app: AppController) {
-        if case .friend = item { app.people.reload() }
-        for page in app.stack.pages {
-            switch (item, page) {
-            case (.post, let profile as ProfilePage): app.posting.reload(profile)
-            case (.reply, let thread as CommentThreadPage): app.replies.reload(thread)
-            case (.message, let messages as MessagesSplitView): app.messaging.reload(messages.list)
-            default: break
-            }
         }
     }
 }

@@ -60,7 +60,7 @@ final class CaptionCoordinator {
     }
 
     /// Pushes Edit Caption from `detail` with the post's current caption (or `draft`); once saved, the
-    /// detail page and every feed on the stack show it. Nothing while another flow runs.
+    /// detail page shows it (and every feed, as the store tells them). Nothing while another flow runs.
     func startEditing(_ post: Post, shownIn detail: PhotoDetailPage, resuming draft: Draft? = nil) {
         guard let app else { return }
         let store = app.store
@@ -76,8 +76,7 @@ final class CaptionCoordinator {
         app.flows.start(draft == nil ? .editCaption : .resumeDraft, flow) { [weak self] flow in
             let result = await flow.run(from: detail)
             if case .saved(let updated) = result {
-                detail.setComment(updated.comment)
-                for case let profile as ProfilePage in self?.app?.stack.pages ?? [] { profile.update(updated) }
+                detail.setComment(updated.comment)  // the feeds follow the store
                 // Translators: a toast after Edit Caption saved the new caption.
                 self?.app?.showToast(localized("Caption saved"))
             }

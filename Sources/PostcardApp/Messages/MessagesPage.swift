@@ -80,7 +80,7 @@ public final class MessagesPage: ListPage {
 
     /// Adds `message` at the top, in place.
     public func insertNewMessage(_ message: Message) {
-        list.insert(message, at: 0)
+        guard list.insert(message, at: 0) else { return }  // shown already
         showEmptyText(Self.emptyText, isEmpty: false)
     }
 }

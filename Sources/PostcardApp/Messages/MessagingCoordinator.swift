@@ -22,6 +22,16 @@ final class MessagingCoordinator {
         let list = MessagesPage { [weak app] id in app?.people.person(id: id)?.name ?? id }
         let split = MessagesSplitView(list: list)
         reload(list)
+        // The list follows the store: a message stored goes to its top; one deleted or brought back reads
+        // the list again.
+        list.followsStore = app?.store.changes.add { [weak self, weak list] change in
+            guard let self, let list else { return }
+            switch change {
+            case .messageAdded(let message): list.insertNewMessage(message)
+            case .deleted(.message), .restored(.message), .reread: self.reload(list)
+            default: break
+            }
+        }
         list.onNewMessage = { [weak self, weak split] in
             guard let self, let split else { return }
             self.startMessage(from: split)
@@ -62,8 +72,7 @@ final class MessagingCoordinator {
         app.flows.start(resuming == nil ? .newMessage : .resumeDraft, flow) { [weak app, weak messages] flow in
             guard let messages else { return .message(.canceled) }
             let result = await flow.run(from: messages, resuming: resuming)
-            if case .sent(let message) = result {
-                messages.list.insertNewMessage(message)
+            if case .sent(let message) = result {  // the list shows it (it follows the store)
                 let name = app?.people.person(id: message.recipient)?.name ?? message.recipient
                 // Translators: a toast after a message was sent; %s is the recipient's name. "View" opens it.
                 app?.showToast(localized("Message sent to %s", name), buttonLabel: localized("View")) { [weak app] in

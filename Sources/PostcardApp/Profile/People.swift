@@ -16,6 +16,7 @@ public final class People {
 
     private let store: PostStore
     private let changes = Observers<Void>()
+    private var followsStore: ObservationToken?
 
     /// Reads the user and their friends from `store`. A store that cannot be read shows no friends and
     /// a user named as GLib names them (the problem is logged).
@@ -24,6 +25,13 @@ public final class People {
         identity = (try? store.identity()) ?? Identity(id: "", name: PostStore.fallbackName)
         friends = []
         friends = readFriends()
+        // A friend added, removed or brought back, or the user's name changed: read again from the store.
+        followsStore = store.changes.add { [weak self] change in
+            switch change {
+            case .friendAdded, .renamed, .deleted(.friend), .restored(.friend): self?.reload()
+            default: break
+            }
+        }
     }
 
     /// The user, as a person (id ``Identity/localID``, their current name).
@@ -55,20 +63,17 @@ public final class People {
         changes.notify(())
     }
 
-    /// Adds `id` named `name` as a friend (the store's writer), then reloads.
+    /// Adds `id` named `name` as a friend (the store's writer); the people read again as the store tells.
     /// - Throws: ``PostStoreError`` (already a friend, the database not writable).
     @discardableResult
     public func addFriend(id: String, name: String) async throws -> Friend {
-        let friend = try await store.addFriend(id: id, name: name)
-        reload()
-        return friend
+        try await store.addFriend(id: id, name: name)
     }
 
-    /// Changes the user's name (the store's writer), then reloads.
+    /// Changes the user's name (the store's writer); the people read again as the store tells.
     /// - Throws: ``PostStoreError`` when it cannot be written.
     public func rename(to name: String) async throws {
         try await store.rename(to: name)
-        reload()
     }
 
     private func readFriends() -> [Friend] {

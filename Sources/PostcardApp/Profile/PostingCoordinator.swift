@@ -19,6 +19,7 @@ final class PostingCoordinator {
     /// Fills `page` from the store and connects what it reports.
     func wire(_ page: ProfilePage) {
         reload(page)
+        follow(page)
         page.onNewPost = { [weak self, weak page] in
             guard let self, let page else { return }
             self.startPost(on: page)
@@ -44,6 +45,22 @@ final class PostingCoordinator {
         return page
     }
 
+    /// Makes `page` follow the store: a post stored on its profile (here or by another Postcard on the
+    /// folder) goes to the top of its feed, an edited caption is shown in its row, and a post deleted or
+    /// brought back reads the feed again.
+    private func follow(_ page: ProfilePage) {
+        guard let store = app?.store else { return }
+        page.followsStore = store.changes.add { [weak self, weak page] change in
+            guard let self, let page else { return }
+            switch change {
+            case .postAdded(let post) where post.profile == page.person.id: page.insertNewPost(post)
+            case .postEdited(let post) where post.profile == page.person.id: page.update(post)
+            case .deleted(.post), .restored(.post), .reread: self.reload(page)
+            default: break
+            }
+        }
+    }
+
     /// Reads `page`'s feed from the store, a page of rows at a time.
     func reload(_ page: ProfilePage) {
         guard let app else { return }
@@ -54,7 +71,7 @@ final class PostingCoordinator {
     }
 
     /// Runs the photo flow from `page`, opening on `start`, posting to `page`'s profile; the stored post
-    /// goes to the top of its feed (in place: no reload). Nothing while another flow runs.
+    /// goes to the top of its feed as the store tells (in place: no reload). Nothing while another flow runs.
     /// `draftID`: the draft the flow goes on with (a resumed one), else a new one.
     /// `kind`: how the user started it (nil: New Post, or Quick Snap on the camera, or New Post with a photo
     /// on Add a Comment).
@@ -77,7 +94,6 @@ final class PostingCoordinator {
         app.flows.start(started, flow) { [weak app] flow in
             let result = await flow.run(from: page)
             if case .posted(let post) = result {
-                page.insertNewPost(post)
                 // Translators: a toast after a photo was posted; "View" opens the new post.
                 // Translators: what a screen reader says after a photo was posted (focus is back on the profile).
                 app?.showToast(localized("Posted"), buttonLabel: localized("View"),

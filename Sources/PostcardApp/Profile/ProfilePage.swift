@@ -36,6 +36,9 @@ public final class ProfilePage: Page {
     public let scroller: ScrolledWindow
     /// The list: the header row, then one row per post.
     public var list: ListView { feed.view }
+    /// The page's following of the store's changes (``PostcardStore/PostStore/changes``): it lasts as long
+    /// as the page.
+    var followsStore: ObservationToken?
 
     /// Called when the user asks to post (New Post / Post to Their Profile).
     public var onNewPost: (@MainActor () -> Void)?
@@ -148,12 +151,13 @@ public final class ProfilePage: Page {
         }
     }
 
-    /// Adds `post` at the top of the feed (just posted) without rebuilding the list. A user scrolled down
+    /// Adds `post` at the top of the feed (just posted, here or by another Postcard on the folder) without
+    /// rebuilding the list; a post shown already is left as it is. A user scrolled down
     /// the feed stays where they were, focus included; a user at the top stays at the top, with the
     /// profile's header and the new post shown.
     public func insertNewPost(_ post: Post) {
         let wasAtTop = scroller.verticalOffset < 1
-        feed.insert(post, at: 0)
+        guard feed.insert(post, at: 0) else { return }  // shown already
         updateStatus()
         guard wasAtTop else { return }
         // GTK's list keeps its anchor on the row that had focus (the post opened before, focused again on

@@ -13,6 +13,9 @@ public class ListPage: Page {
     public let statusLabel = Label()
     /// The scrolled window holding the list.
     public let scroller: ScrolledWindow
+    /// The page's following of the store's changes (``PostcardStore/PostStore/changes``): it lasts as long
+    /// as the page.
+    var followsStore: ObservationToken?
 
     init(title: String, subtitle: String? = nil, actionLabel: String, list: ListView) {
         actionButton = Button(label: actionLabel)

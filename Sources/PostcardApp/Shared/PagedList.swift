@@ -131,12 +131,15 @@ final class PagedListView<Row: Identifiable & Sendable, Cell: ListCell> where Ro
     func position(ofRowAt index: Int) -> Int { index + leadingKeys.count }
 
     /// Adds `row` at `index` (0: the top) without rebuilding anything; other rows keep their widgets,
-    /// and the scroll position and focus stay with the row the user was on.
-    func insert(_ row: Row, at index: Int) {
-        guard let source else { return }
+    /// and the scroll position and focus stay with the row the user was on. Returns false (and changes
+    /// nothing) when a row with its id is shown already or nothing is shown yet.
+    @discardableResult
+    func insert(_ row: Row, at index: Int) -> Bool {
+        guard let source, !source.rows.contains(where: { $0.id == row.id }) else { return false }
         source.insert(row, at: index)
         state.rowsByKey[Self.key(row)] = row
         model.insert(Self.key(row), at: position(ofRowAt: min(index, source.rows.count - 1)))
+        return true
     }
 
     /// Shows `row` in place of the record with the same id (rebinding that one row).

@@ -72,7 +72,7 @@ public final class CommentThreadPage: ListPage {
 
     /// Adds `reply` at the end of the thread, in place.
     public func appendReply(_ reply: Reply) {
-        list.insert(reply, at: list.rows.count)
+        guard list.insert(reply, at: list.rows.count) else { return }  // shown already
         update(total: total + 1)
     }
 

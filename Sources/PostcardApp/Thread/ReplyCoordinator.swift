@@ -19,6 +19,16 @@ final class ReplyCoordinator {
     func makeThreadPage(_ post: Post) -> CommentThreadPage {
         let thread = CommentThreadPage(post: post)
         reload(thread)
+        // The thread follows the store: a reply to its post is added at the end; one deleted or brought
+        // back reads the thread again.
+        thread.followsStore = app?.store.changes.add { [weak self, weak thread] change in
+            guard let self, let thread else { return }
+            switch change {
+            case .replyAdded(let reply) where reply.postID == thread.post.id: thread.appendReply(reply)
+            case .deleted(.reply), .restored(.reply), .reread: self.reload(thread)
+            default: break
+            }
+        }
         thread.onReply = { [weak self, weak thread] in
             guard let self, let thread else { return }
             self.startReply(in: thread)
@@ -57,8 +67,7 @@ final class ReplyCoordinator {
         }
         app.flows.start(start == .choosePhoto ? .replyWithPhoto : .resumeDraft, flow) { [weak app] flow in
             let result = await flow.run(from: thread)
-            if case .posted(let reply) = result {
-                thread.appendReply(reply)
+            if case .posted = result {  // the thread shows it (it follows the store)
                 // Translators: a toast after a reply was posted in a comment thread (the thread shows it).
                 app?.showToast(localized("Reply posted"))
             }
