@@ -55,18 +55,20 @@ let package = Package(
         // libadwaita for the app (AdwApplication, AdwStyleManager, toasts, status pages, …) over `Gtk`.
         .target(name: "Adwaita", dependencies: ["Gtk", "Navigation", "CGtk", "CAdwaita"]),
         // Plain values shared by the photo flow and the store (Photo, Post, Reply, Message, Draft): GLib only.
-        .target(name: "PostcardModel", dependencies: ["GLib"]),
+        .target(name: "PostcardModel", dependencies: ["GLib", "CGLib"]),
+        // The journal of a journey (`postcard --record` / `--replay`): its format, parser and steps; GLib only.
+        .target(name: "PostcardJourney", dependencies: ["PostcardModel", "GLib", "CGLib"]),
         // The posts in SQLite and the photo copies beside them; no UI.
         .target(name: "PostcardStore", dependencies: ["PostcardModel", "GLib", "CGLib", "CSQLite"]),
         .target(name: "PhotoPosting", dependencies: ["PostcardModel", "Adwaita", "NavigationGtk", "Gtk", "Navigation", "CGtk", "CGnomeDesktop", "CGExiv2", "CGStreamer"]),
         .target(
             name: "PostcardApp",
-            dependencies: ["PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "PostcardResources", "CQRencode"]
+            dependencies: ["PostcardModel", "PostcardJourney", "PostcardStore", "PhotoPosting", "Adwaita", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "PostcardResources", "CQRencode"]
         ),
         .executableTarget(name: "Postcard", dependencies: ["PostcardApp"]),
         // The review gallery and tour: `postcard-review --review-tour DIR` (`make review`).
         .executableTarget(name: "PostcardReview",
-                          dependencies: ["PostcardApp", "PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "NavigationGtk", "NavigationWeb", "Gtk", "CGtk"],
+                          dependencies: ["PostcardApp", "PostcardJourney", "PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "NavigationGtk", "NavigationWeb", "Gtk", "CGtk"],
                           exclude: ["tour.journey"]),  // the tour's journal, read from the source tree
         // The start-up and navigation measurements: `postcard-measure --measure-startup` (`make bench`).
         .executableTarget(name: "PostcardMeasure",
@@ -82,7 +84,7 @@ let package = Package(
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
         .testTarget(
             name: "PostcardTests",
-            dependencies: ["PostcardApp", "PostcardReview", "PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "CAdwaita", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CGtk", "CSQLite", "CXTest", "CGStreamer",
+            dependencies: ["PostcardApp", "PostcardReview", "PostcardJourney", "PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "CAdwaita", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CGtk", "CSQLite", "CXTest", "CGStreamer",
                            "PostcardResources"],
             exclude: ["Fixtures", "Scripts"]  // images in every format people have; the AT-SPI reader
         ),

@@ -116,6 +116,10 @@ public final class MessageDialog {
     /// Answers with the safe choice and closes the question (its owner is going away).
     public func withdraw() { finish(.keep) }
 
+    /// Answers `given` and closes the question, as the user's press of its button would (a journey's
+    /// replay). Does nothing once answered.
+    public func answer(_ given: Answer) { finish(given) }
+
     private func show() {
         guard !answer.isResolved else { return }  // answered (withdrawn, its window gone) before it was shown
         // While shown, the question's window keeps the question (released when it is answered).

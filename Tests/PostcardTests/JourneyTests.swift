@@ -204,6 +204,39 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// A journal as the Postcard before this one wrote it (format 1, a message opened from Messages as a
+    /// dialog: `present message 1`), replayed through the model at another width than it was recorded
+    /// at: the same posts, message, deletion and Undo, and reply in the store, and the same last path.
+    func testAJournalOfThePreviousFormatReplaysThroughTheModelAtAnotherWidth() throws {
+        try onMain {
+            let text = try XCTUnwrap(Files.readText(FilePath(PhotoFixtures.formatsFolder + "/recorded-before-the-model.journey")))
+            let journey = try Journey(text: text)
+            XCTAssertTrue(text.hasPrefix(Journey.header + "\n"), "today's version: the format did not change")
+            XCTAssertTrue(journey.entries.contains { $0.step == .present(.message(1)) })
+            let app = try makeApp(width: 360)
+            let replayer = JourneyReplayer(app: app, journey: journey, pace: .fast)
+            replayer.followsWindowSteps = false  // at 360 px, not the recorded 1280
+            var outcome: Result<Void, Error>?
+            var shownMessage = false
+            let token = app.router.observePath { path in
+                if path == [.messages, .message(1)] { shownMessage = app.mainWindow.stack.pages.count == 3 }  // pushed over the list
+            }
+            defer { token.cancel() }
+            Task { do { try await replayer.run(); outcome = .success(()) } catch { outcome = .failure(error) } }
+            spin(until: { outcome != nil }, timeout: 120, "the replay")
+            if case .failure(let error) = outcome { XCTFail("the replay stopped: \(error)") }
+            XCTAssertTrue(shownMessage, "the message was shown as a narrow window shows it")
+            XCTAssertEqual(app.router.path, [.post(1), .comments(1)])
+            let post = try XCTUnwrap(app.store.post(id: 1), "deleted, then brought back by Undo")
+            XCTAssertEqual(post.comment, "Espresso")
+            XCTAssertEqual(try app.store.message(id: 1)?.comment, "Look up")
+            XCTAssertEqual(try app.store.message(id: 1)?.recipient, "grace")
+            XCTAssertEqual(try app.store.replies(to: post).map(\.comment), ["meow"])
+            XCTAssertNil(app.activeFlow)
+            XCTAssertNil(app.presented)
+        }
+    }
+
     /// The other flows, driven through their widgets: a message (recipient, photo, text, Send), Edit
     /// Caption, Quick Snap's shutter, New Post through the camera and back (Take Photo, Back, a photo,
     /// Back, another), and My Code opened and closed. Recorded, then replayed into a new data folder with the

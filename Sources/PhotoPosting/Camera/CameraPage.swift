@@ -59,6 +59,8 @@ public final class CameraPage: Page {
     public var problem: CameraProblem? { cameraPreview.problem }
     /// Whether a photo is being written.
     public private(set) var isSaving = false
+    /// Whether the camera shows a picture now, so the shutter can take it.
+    public var isShowingPicture: Bool { problem == nil && camera?.latestFrame != nil }
 
     /// Creates the page (nothing starts until it is shown). `title` defaults to "Camera".
     public init(settings: CameraSettings, title: String? = nil) {
@@ -100,7 +102,10 @@ public final class CameraPage: Page {
     // MARK: - Taking a photo
 
     /// Takes the frame showing now, writes it as a JPEG off the main thread, then reports it.
-    private func takePhoto() {
+    /// Takes the photo the preview shows, as **Take Photo** (the shutter) does: saved in the camera
+    /// folder, then reported (``onPhotoTaken``); a photo that cannot be saved says why on the page.
+    /// Nothing while the camera shows no picture or a photo is being saved.
+    public func takePhoto() {
         guard !isSaving, let frame = camera?.latestFrame else { return }
         isSaving = true
         shutterButton.isSensitive = false

@@ -131,6 +131,15 @@ public final class CommentPage: Page {
     /// uses it to keep a draft.
     public var onCommentChanged: (@MainActor (String) -> Void)?
 
+    /// Makes the comment read `text`, with the cursor after it, as typing it would leave the field (a
+    /// journey's replay); heard by ``onCommentChanged`` as a change the user made. Nothing when it reads
+    /// that already.
+    public func type(_ text: String) {
+        guard commentView.text != text else { return }
+        commentView.text = ""
+        commentView.insertAtCursor(text)
+    }
+
     /// Whether the user typed something not yet posted (a flow asks before discarding it).
     public var hasUnsavedInput: Bool { !comment.isEmpty }
 
@@ -188,7 +197,9 @@ public final class CommentPage: Page {
         draftStatusLabel.announceInWindow(text)
     }
 
-    private func post() {
+    /// Posts the comment, as **Post** (or Ctrl+Return) does: reported (``onPost``) when Post is possible
+    /// (a photo shown and a comment typed, not posting already); nothing otherwise.
+    public func post() {
         guard postButton.isSensitive else { return }
         errorLabel.isVisible = false
         onPost?(comment)

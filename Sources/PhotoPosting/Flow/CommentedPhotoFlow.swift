@@ -63,17 +63,17 @@ public final class CommentedPhotoFlow<Output: Sendable> {
     private let help: FlowHelp?
     private let presentation: Presentation
     private let submit: Submit
-    private let completion = FlowCompletion<Result>()
-    private var host: FlowHost?
-    private var picker: PhotoPickerPage?
-    private weak var cameraPage: CameraPage?
-    private weak var commentPage: CommentPage?
+    let completion = FlowCompletion<Result>()
+    var host: FlowHost?
+    var picker: PhotoPickerPage?
+    weak var cameraPage: CameraPage?
+    weak var commentPage: CommentPage?
     private var draft = ""
     private var isSubmitting = false
     private var endWhenSubmitEnds = false
-    private let discardQuestion = DiscardPostQuestion()
+    let discardQuestion = DiscardPostQuestion()
     private let drafts: CommentDrafts?
-    private let events = Observers<PhotoFlowEvent>()
+    let events = Observers<PhotoFlowEvent>()
 
     /// Calls `handler` with each ``PhotoFlowEvent`` from now on, after the flow has acted on it (the
     /// comment page is pushed before ``PhotoFlowEvent/photoChosen(_:)`` is heard), until the token goes.
@@ -188,15 +188,9 @@ public final class CommentedPhotoFlow<Output: Sendable> {
 
     private func makePicker() -> PhotoPickerPage {
         let picker = PhotoPickerPage(library: library)
-        picker.onPhotoChosen = { [weak self] photo in
-            guard let self, self.showCommentPage(for: photo) else { return }
-            self.events.notify(.photoChosen(photo))
-        }
+        picker.onPhotoChosen = { [weak self] photo in self?.photoChosen(photo) }
         if camera != nil, !startsOnCamera {
-            picker.onTakePhoto = { [weak self] in
-                guard let self, self.showCameraPage() else { return }
-                self.events.notify(.cameraOpened)
-            }
+            picker.onTakePhoto = { [weak self] in self?.cameraRequested() }
         }
         self.picker = picker
         return picker
@@ -208,16 +202,13 @@ public final class CommentedPhotoFlow<Output: Sendable> {
             guard let self, self.showCommentPage(for: photo) else { return }
             self.events.notify(.photoTaken(photo))
         }
-        page.onChoosePhotoInstead = { [weak self] in
-            guard let self, self.chooseInstead() else { return }
-            self.events.notify(.chosePhotoInstead)
-        }
+        page.onChoosePhotoInstead = { [weak self] in self?.photoInsteadRequested() }
         cameraPage = page
         return page
     }
 
     /// - Returns: whether the Camera page was pushed.
-    private func showCameraPage() -> Bool {
+    func showCameraPage() -> Bool {
         guard let host, camera != nil, cameraPage == nil, commentPage == nil, !isSubmitting else { return false }
         host.push(makeCameraPage())
         return true
@@ -226,7 +217,7 @@ public final class CommentedPhotoFlow<Output: Sendable> {
     /// **Choose a Photo Instead** on the Camera page: back to Choose a Photo when the flow came from
     /// there, else (Quick Snap) on to a new Choose a Photo.
     /// - Returns: whether Choose a Photo shows now.
-    private func chooseInstead() -> Bool {
+    func chooseInstead() -> Bool {
         guard let host, commentPage == nil else { return false }
         if let picker, host.pages.contains(where: { $0 === picker }) {
             host.stack.pop(to: picker)
@@ -240,7 +231,7 @@ public final class CommentedPhotoFlow<Output: Sendable> {
 
     /// - Returns: whether Add a Comment was pushed for `photo`.
     @discardableResult
-    private func showCommentPage(for photo: Photo) -> Bool {
+    func showCommentPage(for photo: Photo) -> Bool {
         guard let host, !isSubmitting, commentPage == nil else { return false }
         let page = CommentPage(photo: photo, comment: draft)
         // While posting, Back and Escape stay on this page (Cancel is disabled too): the outcome, and
@@ -325,7 +316,7 @@ public final class CommentedPhotoFlow<Output: Sendable> {
     /// comment; `.hostGone` (destroyed, task cancelled, cancel()) and `.pagesRemoved` (code popped
     /// the flow's pages) end at once. While posting, the post
     /// is let finish and decides the result.
-    private func requestCancel(_ reason: FlowHost.CancelReason) {
+    func requestCancel(_ reason: FlowHost.CancelReason) {
         guard !completion.isResolved else { return }
         if isSubmitting {
             if reason != .user { endWhenSubmitEnds = true }

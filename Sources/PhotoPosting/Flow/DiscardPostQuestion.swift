@@ -32,6 +32,15 @@ public final class DiscardPostQuestion {
         }
     }
 
+    /// Answers the question showing with `answer`, as its button would (a journey's replay): the asker
+    /// hears it as the user's. Returns false when no question shows.
+    @discardableResult
+    public func answer(_ answer: DiscardAnswer) -> Bool {
+        guard let question else { return false }
+        question.answer(answer == .discard ? .confirm : .keep)
+        return true
+    }
+
     /// Closes the question as Keep Editing (the flow ended another way). Does nothing when closed.
     public func withdraw() {
         let question = self.question

@@ -29,3 +29,27 @@ public enum PhotoFlowEvent: Equatable, Sendable {
     /// the question).
     case discardAnswered(DiscardAnswer)
 }
+
+/// A step a user takes in a photo flow, in the flow's own terms (what its pages report, what the user
+/// asks of it): what ``CommentedPhotoFlow/perform(_:)`` does as the page would have reported it, for a
+/// journey's replay. The counterpart of ``PhotoFlowEvent``.
+public enum PhotoFlowStep: Equatable, Sendable {
+    /// Choose a Photo reports `photo` (as a tile activated, Open File…, a drop or a paste do).
+    case choose(Photo)
+    /// **Take Photo** on Choose a Photo.
+    case openCamera
+    /// The Camera page's shutter: the photo the preview shows is taken (once the camera shows one).
+    case takePhoto
+    /// **Choose a Photo Instead** on the Camera page.
+    case choosePhotoInstead
+    /// The comment now reads this (with the cursor after it, as typed).
+    case comment(String)
+    /// **Post** (Send, Save) on Add a Comment.
+    case post
+    /// Back within the flow (Back past a pushed flow's first page leaves it, as the user's Back does).
+    case back
+    /// **Cancel** (or Escape): the flow asks about a typed comment, else ends.
+    case cancel
+    /// The answer to "Discard this post?".
+    case answerDiscard(DiscardAnswer)
+}

@@ -58,8 +58,8 @@ extension AppController {
         // guide on the main window behind the flow instead of the flow's own help. The main window's key
         // handler (AppController) and a flow's (CommentedPhotoFlow) bind it once each, for what they show.
         application.addAction("help") { [weak self] in self?.showGuide() }
-        application.addAction("shortcuts", accelerators: ["<Control>question"]) { [weak self] in self?.showShortcuts() }
-        application.addAction("about") { [weak self] in self?.showAbout() }
+        application.addAction("shortcuts", accelerators: ["<Control>question"]) { [weak self] in self?.present(.keyboardShortcuts) }
+        application.addAction("about") { [weak self] in self?.present(.about) }
         application.addAction("close-window", accelerators: ["<Control>w"]) {
             if let window = gtk_application_get_active_window(application.pointer(as: GtkApplication.self)) {
                 gtk_window_close(window)

@@ -196,15 +196,15 @@ public final class AppController {
     private func buildBar() {
         myProfile.addStartBarItem(messagesButton)
         messagesButton.onClicked { [weak self] in self?.router.push(.messages) }
-        primaryMenu.addItem(localized("Keyboard Shortcuts"), accelerator: "<Control>question") { [weak self] in self?.showShortcuts() }
+        primaryMenu.addItem(localized("Keyboard Shortcuts"), accelerator: "<Control>question") { [weak self] in self?.present(.keyboardShortcuts) }
         primaryMenu.addItem(localized("Help"), accelerator: "F1") { [weak self] in self?.showGuide() }
         // Translators: an item of the main menu: read a QR code with the camera.
-        primaryMenu.addItem(localized("Scan a Code")) { [weak self] in self?.friends.presentScanner() }
+        primaryMenu.addItem(localized("Scan a Code")) { [weak self] in self?.present(.scanner) }
         // Translators: an item of the main menu: show the user's own Postcard code (a QR code).
-        primaryMenu.addItem(localized("My Code")) { [weak self] in self?.friends.presentMyCode() }
+        primaryMenu.addItem(localized("My Code")) { [weak self] in self?.present(.myCode) }
         // Translators: an item of the main menu: put the link to my profile on the clipboard.
         primaryMenu.addItem(localized("Copy Link to My Profile")) { [weak self] in self?.copyLink(to: .myProfile) }
-        primaryMenu.addItem(localized("About Postcard")) { [weak self] in self?.showAbout() }
+        primaryMenu.addItem(localized("About Postcard")) { [weak self] in self?.present(.about) }
         myProfile.addEndBarItem(primaryMenu)
     }
 

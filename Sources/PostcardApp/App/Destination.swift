@@ -2,6 +2,7 @@ import Gtk
 import Navigation
 import NavigationGtk
 import PhotoPosting
+import PostcardJourney
 import PostcardModel
 
 /// What is presented over the main window, as a value (in the spirit of swift-navigation's
@@ -59,6 +60,17 @@ public enum Destination: Hashable, Sendable, CustomStringConvertible {
     /// through its draft (Resume on My Profile), Scan a Code would start the camera unasked, and About and
     /// Keyboard Shortcuts are not where a user works.
     public var isRestored: Bool { self == .myCode }
+
+    /// What a journal's dialog is presented as (nil for a message, which is part of the path now).
+    init?(_ dialog: JourneyDialog) {
+        switch dialog {
+        case .myCode: self = .myCode
+        case .scanner: self = .scanner
+        case .about: self = .about
+        case .keyboardShortcuts: self = .keyboardShortcuts
+        case .message: return nil
+        }
+    }
 
     /// How a journal names it when it is a dialog (nil for a flow, which has its own steps).
     var journeyDialog: JourneyDialog? {

@@ -69,6 +69,26 @@ public final class EditCaptionFlow<Output: Sendable> {
         return await completion.value(onCancel: { [weak self] in self?.requestCancel(.hostGone) })
     }
 
+    /// Takes `step` as the editor would have reported it (a journey's replay): the caption typed, Save,
+    /// or Cancel (Back, Edit Caption's way out). Other steps are not Edit Caption's.
+    /// - Returns: whether it was taken (Save only when it is possible).
+    @discardableResult
+    public func perform(_ step: PhotoFlowStep) -> Bool {
+        guard let host, let editor, !completion.isResolved, host.stack.visiblePage === editor else { return false }
+        switch step {
+        case .comment(let text):
+            editor.type(text)
+        case .post:
+            guard editor.postButton.isSensitive else { return false }
+            editor.post()
+        case .cancel, .back:
+            requestCancel(.user)
+        default:
+            return false
+        }
+        return true
+    }
+
     private func start(from anchor: Page) {
         let editor = CommentPage(photo: photo, comment: startText, actionLabel: localized("Save"),
                                  title: localized("Edit Caption"), photoDescription: caption)

@@ -4,14 +4,14 @@ import Gtk
 import NavigationGtk
 import PhotoPosting
 import PostcardModel
+import PostcardStore
 
-/// Replays a ``Journey`` in `app` (`postcard --replay FILE`) through the same widgets a user's input
-/// goes through: a path one route longer pushes it as a row's click does, one shorter activates Back,
-/// a flow starts from its page's button, a photo is activated in Choose a Photo's grid, the comment is
-/// typed into the comment field (leaving the cursor after it), and Post, Cancel and the discard
-/// question's buttons are pressed (as their More menu item does when a narrow bar moved them there);
-/// Delete is pressed on the post's page, the reply's or message's row (or the message's page), Remove
-/// Friend on the friend's profile, and Undo on the toast that follows.
+/// Replays a ``Journey`` in `app` (`postcard --replay FILE`) through the app's model, not its widgets:
+/// a path one route longer is pushed as a row's click pushes it, one shorter is the user's Back
+/// (``NavigationStack/goBack()``), any other is set; a flow is presented (``AppController/present(_:)``)
+/// and taken through the steps its pages report (``RunningFlow/perform(_:)``: the photo chosen, the
+/// comment typed, Post, Cancel, the discard answer); a dialog is presented and dismissed the same way;
+/// Delete runs what its button runs (``DeletionCoordinator``), Undo the toast's action.
 /// Each step waits for the screen it leads to (up to ``stepTimeout``), and each flow's end and the last
 /// path are compared with what the journal says; the posts, replies and messages the replay stores get
 /// new ids, which later steps are mapped to. Main actor.
@@ -118,6 +118,12 @@ public final class JourneyReplayer {
         func fail(_ what: String) -> JourneyError {
             JourneyError(line: entry.line, step: entry.step.name, reason: .notReplayable(what))
         }
+        /// Takes `step` in the running flow once the page it needs shows (`Page`), idle.
+        func perform<P: Page>(_ step: PhotoFlowStep, on _: P.Type, timeout: Double = Self.stepTimeout) async throws {
+            let _: P = try await visible(entry, timeout: timeout)
+            guard let flow = app.flows.current?.flow else { throw fail(localized("no flow is open")) }
+            try await wait(entry, "\(P.self) to take “\(entry.step.name)”", timeout: timeout) { self.isIdle && flow.perform(step) }
+        }
         switch entry.step {
         case .window where !followsWindowSteps:
             break
@@ -131,73 +137,47 @@ public final class JourneyReplayer {
         case .path(let recorded):
             try await show(map(recorded), entry)
         case .start(let kind):
-            guard let button = startButton(for: kind) else {
-                throw fail(localized("no button for “%1$s” on the page shown (%2$s)", kind.rawValue, visibleTitle))
-            }
-            try await wait(entry, "\(kind.rawValue)'s button") { button.isSensitive && self.isIdle }
-            press(button)
+            try await wait(entry, "\(kind.rawValue) to start") { self.isIdle && self.app.present(.flow(kind)) }
             try await wait(entry, "the flow \(kind.rawValue)") { self.app.flows.current?.kind == kind && self.isIdle }
         case .choose(let name):
-            let picker: PhotoPickerPage = try await visible(entry)
-            try await wait(entry, "the photos") { !picker.isScanning }
-            let path = name.hasPrefix("/") ? name : app.library.directory.appending(name).displayName
-            guard let index = picker.photos.firstIndex(where: { $0.path == path }) else {
-                throw JourneyError(line: entry.line, step: entry.step.name, reason: .missingPhoto(name))
-            }
-            picker.grid.activateItem(at: index)
+            let photo = Photo(path: name.hasPrefix("/") ? FilePath(name) : app.library.directory.appending(name))
+            try await perform(.choose(photo), on: PhotoPickerPage.self)
             let _: CommentPage = try await visible(entry)
         case .takePhoto:
-            let picker: PhotoPickerPage = try await visible(entry)
-            press(picker.takePhotoButton)
+            try await perform(.openCamera, on: PhotoPickerPage.self)
             let _: CameraPage = try await visible(entry)
         case .shutter:
-            let camera: CameraPage = try await visible(entry)
-            try await wait(entry, "the camera") { camera.shutterButton.isSensitive && camera.shutterButton.isMapped }
-            press(camera.shutterButton)
+            try await perform(.takePhoto, on: CameraPage.self, timeout: 30)
             let _: CommentPage = try await visible(entry, timeout: 30)
         case .chooseInstead:
-            let camera: CameraPage = try await visible(entry)
-            press(camera.chooseInsteadButton)
+            try await perform(.choosePhotoInstead, on: CameraPage.self)
             let _: PhotoPickerPage = try await visible(entry)
         case .recipient(let id):
-            let page: ChooseRecipientPage = try await visible(entry)
-            guard let person = app.people.friendPeople.first(where: { $0.id == id }),
-                  let button = page.friendButtons.first(where: { $0.label == person.name }) else {
-                throw fail(localized("no friend “%s” to send to", id))
-            }
-            press(button)
+            let _: ChooseRecipientPage = try await visible(entry)
+            guard app.flows.current?.flow.chooseRecipient(id: id) == true else { throw fail(localized("no friend “%s” to send to", id)) }
             let _: PhotoPickerPage = try await visible(entry)
         case .comment(let text):
-            let page: CommentPage = try await visible(entry)
-            guard page.commentView.text != text else { break }
-            // Typed: the field then holds the text with the cursor after it.
-            page.commentView.text = ""
-            page.commentView.insertAtCursor(text)
+            try await perform(.comment(text), on: CommentPage.self)
         case .post:
             let page: CommentPage = try await visible(entry)
-            try await wait(entry, "Post to be possible") { page.postButton.isSensitive }
-            press(page.postButton)
+            try await perform(.post, on: CommentPage.self)
             // Stored (the flow ends) or refused (the page says why): what the next step sees.
             try await wait(entry, "the post to be stored") { !self.ended.isEmpty || page.errorLabel.isVisible }
         case .back:
             guard let stack = flowStack else { throw fail(localized("no flow is open")) }
             let depth = stack.pages.count
-            press(stack.backButton)
+            try await perform(.back, on: Page.self)
             try await wait(entry, "the page before") { stack.pages.count < depth && stack.transition == .idle }
         case .cancel:
-            guard let button = cancelButton else { throw fail(localized("no flow is open")) }
-            // In a narrow window the bar's More menu holds Cancel (Page's overflow): the same button's
-            // action, so it is activated whether it shows in the bar or not.
-            try await wait(entry, "Cancel") { button.isSensitive && self.isIdle }
-            press(button)
+            guard let flow = app.flows.current?.flow else { throw fail(localized("no flow is open")) }
+            try await wait(entry, "Cancel") { self.isIdle && flow.perform(.cancel) }
             // What Cancel leads to: the discard question, or the flow's end.
             try await wait(entry, "Discard This Post? or the flow's end") {
                 MessageDialog.shown().contains { $0.window.isMapped } || !self.ended.isEmpty
             }
         case .discard, .keepEditing:
-            try await wait(entry, "Discard This Post?") { !MessageDialog.shown().isEmpty }
-            let question = MessageDialog.shown()[0]
-            press(entry.step == .discard ? question.confirmButton : question.keepButton)
+            let answer: DiscardAnswer = entry.step == .discard ? .discard : .keepEditing
+            try await wait(entry, "Discard This Post?") { self.app.flows.current?.flow.perform(.answerDiscard(answer)) == true }
             try await wait(entry, "the question to close") { MessageDialog.shown().isEmpty }
         case .end(let recorded):
             try await wait(entry, "the flow to end") { !self.ended.isEmpty }
@@ -205,37 +185,33 @@ public final class JourneyReplayer {
             try record(JourneyEnd(outcome), against: recorded, entry)
             try await wait(entry, "the flow's pages to close") { self.app.flows.current == nil && self.isIdle }
         case .present(.message(let recorded)):
-            // Journeys recorded before Messages became a split view present a message: it opens as its
-            // row's activation opens it now, beside the list or over it.
-            let page: MessagesSplitView = try await visibleOnMainStack(entry)
+            // Journeys recorded before Messages became a split view present a message: it is shown as
+            // Messages shows one now, beside the list or over it (the path [messages, message]).
+            let _: MessagesSplitView = try await visibleOnMainStack(entry)
             let id = messageIDs[recorded] ?? recorded
-            guard page.list.activateRow(ofMessage: id) else {
+            guard (try? app.store.message(id: id)) != nil else {
                 // Translators: a recorded journey opens a message that is not in Messages; %s is its number.
                 throw fail(localized("no message %s in Messages", "\(id)"))
             }
+            app.router.setPath([.messages, .message(id)])
             try await wait(entry, "the message") { self.isShown(.message(recorded)) && self.isIdle }
         case .present(let dialog):
-            let label = menuLabel(of: dialog)
-            guard app.primaryMenu.activateItem(label) else { throw fail(localized("no “%s” in the main menu", label)) }
-            try await wait(entry, label) { self.isShown(dialog) }  // a window, or a bottom sheet in the main one
+            guard let destination = Destination(dialog) else { throw fail(localized("“%s” is not open", dialog.words.joined(separator: " "))) }
+            try await wait(entry, destination.description) { self.isIdle && self.app.present(destination) }
+            try await wait(entry, destination.description) { self.isShown(dialog) }  // a window, or a bottom sheet in the main one
         case .delete(let recorded):
             let item = map(recorded)
-            let button = try await deleteButton(for: item, entry)
+            let deletable = try await shown(item, entry)
             deletions.removeAll()
-            press(button)
+            app.deletions.delete(deletable.item, named: deletable.name)  // what its Delete (Remove Friend) runs
             try await wait(entry, "\(localized("Undo")) after the deletion") {
-                self.deletions.contains { $0 == (item, true) } && self.isIdle
-                    && self.app.toasts.shownButton(labeled: localized("Undo")) != nil
+                self.deletions.contains { $0 == (item, true) } && self.isIdle && self.app.undoToast?.isDismissed == false
             }
         case .undo(let recorded):
             let item = map(recorded)
-            var undo: Button?
-            try await wait(entry, localized("Undo")) {
-                undo = self.app.toasts.shownButton(labeled: localized("Undo"))
-                return undo != nil
-            }
+            try await wait(entry, localized("Undo")) { self.app.undoToast?.isDismissed == false }
             deletions.removeAll()
-            undo!.activate()
+            app.undoToast?.activateAction()  // the toast's action, as Undo on it or Ctrl+Z runs it
             try await wait(entry, "what was deleted, back") { self.deletions.contains { $0 == (item, false) } }
         case .review(let name, let values):
             guard let performReviewStep else { throw fail(localized("a step of the review gallery's: replay this journey with postcard-review --journey")) }
@@ -243,34 +219,31 @@ public final class JourneyReplayer {
         case .dismiss(.message(let id)) where previousStep == .delete(.message(id)) && !isShown(.message(id)):
             break  // Delete on the message's page closed it
         case .dismiss(let dialog):
-            guard isShown(dialog) else { throw fail(localized("“%s” is not open", menuLabel(of: dialog))) }
-            switch dialog {
-            case .message(let recorded):
+            guard isShown(dialog) else { throw fail(localized("“%s” is not open", dialog.words.joined(separator: " "))) }
+            if case .message(let recorded) = dialog {
                 // Closing a message is leaving it: the list alone again.
                 let id = messageIDs[recorded] ?? recorded
                 app.router.setPath(app.router.path.filter { $0 != .message(id) })
-            case .myCode, .scanner:
-                guard let shown = presented(dialog) else { throw fail(localized("“%s” is not open", menuLabel(of: dialog))) }
-                press(shown.closeButton)
-            case .keyboardShortcuts, .about:
-                // As its close button, Escape or the window manager closes it.
-                (dialog == .about ? app.aboutWindow : app.shortcutsWindow)?.close()
+            } else {
+                app.dismissPresented()  // as its Close, Escape or the window manager's close
             }
-            try await wait(entry, "\(menuLabel(of: dialog)) to close") { !self.isShown(dialog) }
+            try await wait(entry, "“\(dialog.words.joined(separator: " "))” to close") { !self.isShown(dialog) }
         }
     }
 
-    /// Shows `path` as a user would have reached it from the path shown now.
+    /// Shows `path` as a user would have reached it from the path shown now: one route more is pushed (as
+    /// a row's, button's or link's click pushes it), one fewer is the user's Back, anything else is set
+    /// (as the history menu or a link from outside sets it).
     private func show(_ path: [Route], _ entry: Journey.Entry) async throws {
         let router = app.router, current = router.path
         guard path != current else { return }
         if path.count == current.count + 1, Array(path.dropLast()) == current, let route = path.last {
-            router.push(route)  // what a row's, button's or link's click calls
-        } else if current.count == path.count + 1, Array(current.dropLast()) == path, app.stack.backButton.isMapped,
+            router.push(route)
+        } else if current.count == path.count + 1, Array(current.dropLast()) == path, app.stack.state.previous != nil,
                   app.stack.state.top?.route?.value(as: Route.self) == current.last {  // not a message beside Messages
-            press(app.stack.backButton)
+            app.stack.goBack()
         } else {
-            router.setPath(path)  // the history menu, a link opened from outside
+            router.setPath(path)
         }
         try await wait(entry, "the path \(links(path))") { router.path == path && self.isIdle }
         if app.stack.visiblePage is NotFoundPage {
@@ -318,47 +291,35 @@ public final class JourneyReplayer {
         }
     }
 
-    /// The Delete a user presses for `item` (replay ids): on the post's page, on the reply's row in its
-    /// thread, on the message's page when it is open or else its row in Messages, or Remove Friend on
-    /// the friend's profile; each waited for on the screen shown.
-    private func deleteButton(for item: JourneyDeletion, _ entry: Journey.Entry) async throws -> Widget {
-        var found: Widget?
-        let what: String
+    /// What `item` (replay ids) is in the store, once the screen a user deletes it from shows it: the
+    /// post's page, the reply in its thread, the message beside or over Messages (or its row there), the
+    /// friend's profile.
+    private func shown(_ item: JourneyDeletion, _ entry: Journey.Entry) async throws -> (item: DeletableItem, name: String?) {
         switch item {
         case .post(let id):
-            what = localized("Delete") + " (\(Route.post(id).link))"
-            try await wait(entry, what) {
-                let page = self.isIdle ? self.app.stack.visiblePage as? PhotoDetailPage : nil
-                found = page?.subject == AnyHashable(id) ? page?.actionButton(labeled: localized("Delete")) : nil
-                return found != nil
+            try await wait(entry, Route.post(id).link) {
+                self.isIdle && (self.app.stack.visiblePage as? PhotoDetailPage)?.subject == AnyHashable(id)
             }
+            return (.post(id), nil)
         case .reply(let id):
-            what = localized("Delete Reply")
-            try await wait(entry, what) {
-                let page = self.isIdle ? self.app.stack.visiblePage as? CommentThreadPage : nil
-                found = page?.replyRows.first { $0.reply?.id == id && $0.deleteButton.isMapped }?.deleteButton
-                return found != nil
+            try await wait(entry, "reply \(id)") {
+                self.isIdle && (self.app.stack.visiblePage as? CommentThreadPage)?.replies.contains { $0.id == id } == true
             }
+            return (.reply(id), nil)
         case .message(let id):
-            what = localized("Delete Message")
-            try await wait(entry, what) {
-                if let shown = self.app.shownMessage, shown.subject == AnyHashable(id), self.isIdle {
-                    found = shown.actionButton(labeled: localized("Delete"))
-                } else {
-                    let page = self.isIdle ? (self.app.stack.visiblePage as? MessagesSplitView)?.list : nil
-                    found = page?.rows.first { $0.message?.id == id && $0.deleteButton.isMapped }?.deleteButton
-                }
-                return found != nil
+            try await wait(entry, Route.message(id).link) {
+                self.isIdle && (self.app.shownMessage?.subject == AnyHashable(id)
+                    || (self.app.stack.visiblePage as? MessagesSplitView)?.list.messages.contains { $0.id == id } == true)
             }
+            return (.message(id), nil)
         case .friend(let id):
-            what = localized("Remove Friend")
-            try await wait(entry, what) {
-                let page = self.isIdle ? self.app.stack.visiblePage as? ProfilePage : nil
-                found = page?.person.id == id ? page?.endBarItems.first { $0.tooltip == localized("Remove Friend") } : nil
-                return found != nil
+            var friend: Friend?
+            try await wait(entry, Route.profile(id).link) {
+                friend = self.isIdle && (self.app.stack.visiblePage as? ProfilePage)?.person.id == id ? self.app.people.friend(id: id) : nil
+                return friend != nil
             }
+            return (.friend(friend!.rowID), friend!.name)
         }
-        return found!
     }
 
     // MARK: - What is on screen
@@ -396,75 +357,15 @@ public final class JourneyReplayer {
         return found!
     }
 
-    /// The button on the page shown that starts `kind`.
-    private func startButton(for kind: FlowKind) -> Button? {
-        let page = app.stack.visiblePage
-        switch kind {
-        case .newPost: return (page as? ProfilePage)?.postButton
-        case .quickSnap: return (page as? ProfilePage)?.quickSnapButton
-        case .replyWithPhoto: return (page as? CommentThreadPage)?.replyButton
-        case .newMessage: return (page as? MessagesSplitView)?.list.newMessageButton
-        case .editCaption:
-            return page?.endBarItems.compactMap { $0 as? Button }.first { $0.label == localized("Edit Caption") }
-        case .addFriend: return (page as? ProfilePage)?.addFriendButton
-        case .newPostWithPhoto, .resumeDraft: return nil
-        }
-    }
-
-    /// The running flow's Cancel: its dialog's (Close when it shows its first page alone), its own when
-    /// pushed, or Back for Edit Caption.
-    private var cancelButton: Button? {
-        guard let flow = app.flows.current?.flow else { return nil }
-        if let dialog = flow.dialog {
-            // A page shown alone with its own bar (Quick Snap's camera) has Close there; otherwise the
-            // flow's Cancel, in the bar or in its More menu.
-            if dialog.cancelButton.isMapped || dialog.stack.pages.count > 1 || !dialog.closeButton.isMapped { return dialog.cancelButton }
-            return dialog.closeButton
-        }
-        if let photoFlow = flow as? CommentedPhotoFlow<Reply>, let own = photoFlow.ownCancelButton { return own }
-        return app.stack.backButton
-    }
-
-    /// The dialog presented alone for `dialog` (My Code, Scan a Code, a message), if it is open.
-    private func presented(_ dialog: JourneyDialog) -> ModalDialog? {
-        switch dialog {
-        case .myCode: app.presentedMyCode
-        case .scanner: app.presentedScanner
-        case .message, .keyboardShortcuts, .about: nil
-        }
-    }
-
     /// Whether `dialog` shows: its window mapped, or its bottom sheet in the main one.
     private func isShown(_ dialog: JourneyDialog) -> Bool {
         switch dialog {
         case .keyboardShortcuts: app.shortcutsWindow?.isMapped == true
         case .about: app.aboutWindow?.isMapped == true
         case .message(let recorded): app.shownMessage.map { $0.subject == AnyHashable(messageIDs[recorded] ?? recorded) && $0.view.isMapped } ?? false
-        default: presented(dialog)?.root.view.isMapped == true
+        case .myCode: app.presentedMyCode?.root.view.isMapped == true
+        case .scanner: app.presentedScanner?.root.view.isMapped == true
         }
-    }
-
-    /// The primary menu's item that opens `dialog` (a message: what its page is called).
-    private func menuLabel(of dialog: JourneyDialog) -> String {
-        switch dialog {
-        case .myCode: localized("My Code")
-        case .scanner: localized("Scan a Code")
-        case .keyboardShortcuts: localized("Keyboard Shortcuts")
-        case .about: localized("About Postcard")
-        case .message: localized("Message")
-        }
-    }
-
-    /// Presses `button` as a click does (`gtk_widget_activate`), or, while it is not shown because a
-    /// narrow bar moved it into its More menu, as that menu's item does (`clicked`).
-    private func press(_ button: Button) {
-        if button.isMapped { button.activate() } else { button.emitClicked() }
-    }
-
-    /// Presses `widget` (a button) as a click does, or as its More menu item does while a narrow bar
-    /// holds it there.
-    private func press(_ widget: Widget) {
-        if let button = widget as? Button { press(button) } else { widget.activate() }
     }
 
     private func links(_ routes: [Route]) -> String { routes.isEmpty ? "(My Profile)" : routes.map(\.link).joined(separator: " ") }

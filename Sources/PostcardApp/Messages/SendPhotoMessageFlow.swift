@@ -75,6 +75,36 @@ public final class SendPhotoMessageFlow<Output: Sendable> {
         return await completion.value(onCancel: { [weak self] in self?.finish(.canceled) })
     }
 
+    /// Chooses the friend with `id` on Choose Recipient, as their button does (a journey's replay): on to
+    /// the photo step.
+    /// - Returns: whether the photo step shows now (false when Choose Recipient is not showing, or no
+    ///   such friend is offered).
+    @discardableResult
+    public func chooseRecipient(id: String) -> Bool {
+        guard let host, step == nil, let page = host.stack.visiblePage as? ChooseRecipientPage,
+              let person = recipients.first(where: { $0.id == id }), runStep(for: person, from: page) else { return false }
+        events.notify(.recipientChosen(person))
+        return true
+    }
+
+    /// Takes `step` as the page showing would have reported it (a journey's replay): Cancel and the answer
+    /// to the flow's own discard question here, the rest in the photo step
+    /// (``CommentedPhotoFlow/perform(_:)``).
+    /// - Returns: whether it was taken.
+    @discardableResult
+    public func perform(_ step: PhotoFlowStep) -> Bool {
+        guard host != nil, !completion.isResolved else { return false }
+        switch step {
+        case .cancel:
+            requestCancel(.user)
+            return true
+        case .answerDiscard(let answer) where discardQuestion.isAsking:
+            return discardQuestion.answer(answer)
+        default:
+            return self.step?.perform(step) ?? false
+        }
+    }
+
     private func start(from anchor: Page) {
         let recipients = ChooseRecipientPage(people: self.recipients)
         recipients.onRecipientChosen = { [weak self, weak recipients] person in

@@ -1,6 +1,5 @@
-import CGtk
-import Gtk
-import PostcardModel
+import CGLib
+import GLib
 
 /// A Postcard code: the link that adds its maker as a friend on another Postcard, shown as a QR code on
 /// My Code and read by Scan a Code or typed in Add Friend:

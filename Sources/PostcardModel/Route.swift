@@ -1,5 +1,5 @@
-import CGtk
-import Gtk
+import CGLib
+import GLib
 
 /// Every screen Postcard's main window can show, as a value: what its navigation path is made of
 /// (``AppController/router``), what is saved at quit and rebuilt at the next launch, and what a
@@ -131,7 +131,7 @@ public enum Route: Hashable, Codable, Sendable, CustomStringConvertible {
     }
 
     /// Whether `address` is an `http` or `https` address, the only web pages a link opens.
-    static func isWebAddress(_ address: String) -> Bool {
+    public static func isWebAddress(_ address: String) -> Bool {
         guard let scheme = g_uri_peek_scheme(address).map({ String(cString: $0) }) else { return false }
         return (scheme == "http" || scheme == "https") && g_uri_is_valid(address, G_URI_FLAGS_NONE, nil) != 0
     }
@@ -149,7 +149,7 @@ public enum Route: Hashable, Codable, Sendable, CustomStringConvertible {
     }
 
     /// `text` percent-escaped as a path segment or query value (RFC 3986, `g_uri_escape_string`).
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         let escaped = g_uri_escape_string(text, nil, 0)!
         defer { g_free(escaped) }
         return String(cString: escaped)
