@@ -57,7 +57,7 @@ let package = Package(
         // Plain values shared by the photo flow and the store (Photo, Post, Reply, Message, Draft): GLib only.
         .target(name: "PostcardModel", dependencies: ["GLib", "CGLib"]),
         // The journal of a journey (`postcard --record` / `--replay`): its format, parser and steps; GLib only.
-        .target(name: "PostcardJourney", dependencies: ["PostcardModel", "GLib", "CGLib"]),
+        .target(name: "PostcardJourney", dependencies: ["PostcardModel", "Navigation", "GLib", "CGLib"]),
         // The posts in SQLite and the photo copies beside them; no UI.
         .target(name: "PostcardStore", dependencies: ["PostcardModel", "GLib", "CGLib", "CSQLite"]),
         .target(name: "PhotoPosting", dependencies: ["PostcardModel", "Adwaita", "NavigationGtk", "Gtk", "Navigation", "CGtk", "CGnomeDesktop", "CGExiv2", "CGStreamer"]),

@@ -145,6 +145,42 @@ public enum Files {
         return String(cString: contents)
     }
 
+    /// The whole text of the regular file at `path`, read only when it is one and holds at most
+    /// `maximumBytes` bytes: a FIFO, a device (`/dev/zero`), a folder or a socket is refused before a
+    /// byte is read (it is opened non-blocking, so a FIFO with no writer does not hang), and so is a
+    /// larger file, by its size. Bytes that are not UTF-8 are replaced (U+FFFD). Blocking, for small files.
+    /// - Throws: ``GLibError`` saying why (cannot be opened, not a regular file, too large, a read error).
+    public static func readRegularText(_ path: FilePath, maximumBytes: Int) throws(GLibError) -> String {
+        let descriptor = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
+        guard descriptor >= 0 else { throw GLibError(errno: errno, path: path) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw GLibError(errno: errno, path: path) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw GLibError(message: path.displayName + ": " + toolkitLocalized("It is not a regular file (a pipe or a device), so it is not opened"),
+                            domain: "g-file-error-quark")
+        }
+        guard info.st_size <= maximumBytes else {
+            // Translators: %1$s is a file's name, %2$d the most bytes that are read of it.
+            throw GLibError(message: toolkitLocalized("%1$s is larger than %2$d bytes", path.displayName, maximumBytes), domain: "g-file-error-quark")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var total = 0
+        while total < bytes.count {  // a file that grows while it is read is cut at its size then, plus one byte
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, $0.count - total) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw GLibError(errno: errno, path: path)
+            }
+            if count == 0 { break }
+            total += count
+        }
+        guard total <= maximumBytes else {
+            throw GLibError(message: toolkitLocalized("%1$s is larger than %2$d bytes", path.displayName, maximumBytes), domain: "g-file-error-quark")
+        }
+        return String(decoding: bytes[..<total], as: UTF8.self)
+    }
+
     /// Replaces the file at `path` with `text` atomically (`g_file_set_contents`: a temporary file,
     /// flushed, renamed over it), so a crash leaves the old text or the new, never half of it. Blocking.
     /// - Throws: ``GLibError`` with GLib's reason.

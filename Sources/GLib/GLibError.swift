@@ -33,6 +33,14 @@ public struct GLibError: Error, CustomStringConvertible, Sendable {
         g_error_free(error)
     }
 
+    /// The error of a failed system call on `path` (`errno`): its name and the system's reason
+    /// (`g_strerror`, translated), in GLib's file error domain.
+    package init(errno number: Int32, path: FilePath) {
+        message = "\(path.displayName): \(String(cString: g_strerror(number)))"
+        domain = "g-file-error-quark"
+        code = Int32(g_file_error_from_errno(number).rawValue)
+    }
+
     /// The message.
     public var description: String { message }
 

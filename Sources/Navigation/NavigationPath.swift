@@ -23,6 +23,11 @@ public struct AnyRoute: Hashable, @unchecked Sendable, CustomStringConvertible {
     public var description: String { String(describing: base.base) }
 }
 
+/// The deepest path of routes a navigation stack is given: 64 pages above its root, far more than a
+/// person navigates by hand. `NavigationRouter` cuts a longer path to it before making any page, and
+/// whatever reads paths from outside (a saved state, a journal) refuses or cuts longer ones the same way.
+public let maximumPathDepth = 64
+
 /// The fewest changes that take a navigation stack from one path of routes to another, as SwiftUI's
 /// `NavigationStack(path:)` follows the path an app sets: pages for the routes the two paths share at
 /// their start are kept as they are (not rebuilt); what follows is popped, pushed, or both.

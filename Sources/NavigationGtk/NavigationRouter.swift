@@ -74,13 +74,24 @@ public final class NavigationRouter<Route: Hashable & Codable & Sendable> {
         return stack.state.top?.route?.value(as: Route.self)
     }
 
+    /// The deepest path a router shows: ``maximumPathDepth`` (64) pages above the root, far more than a
+    /// person navigates by hand. A longer path (from a damaged file, a journal, a storm of links) is cut to
+    /// it before any page is made, and a push beyond it is refused; both are logged.
+    public static var maximumDepth: Int { maximumPathDepth }
+
     /// Makes the stack show `newPath` above its root, with the fewest changes (see the type's docs);
     /// pages without a route above the kept ones are removed. Makes pages only for the routes that are
-    /// new; when `destination` returns nil for one, the path stops before it.
+    /// new; when `destination` returns nil for one, the path stops before it. A path longer than
+    /// ``maximumDepth`` is cut to its first ``maximumDepth`` routes first.
     /// - Returns: the path shown afterwards (`newPath`, or the start of it up to the route that could
     ///   not be shown).
     @discardableResult
     public func setPath(_ newPath: [Route], animated: Bool = true) -> [Route] {
+        var newPath = newPath
+        if newPath.count > Self.maximumDepth {
+            Logger.toolkit.problem("A path of \(newPath.count) pages was cut to \(Self.maximumDepth)")
+            newPath = Array(newPath.prefix(Self.maximumDepth))
+        }
         let old = path
         let change = PathChange(from: old, to: newPath)
         guard change != .none else { return old }
@@ -123,10 +134,14 @@ public final class NavigationRouter<Route: Hashable & Codable & Sendable> {
     /// `route` — opening the same screen twice in a row (a double click, key repeat, two activations in
     /// one frame) shows it once.
     /// - Returns: the page for `route` on top afterwards (the new one or the one already shown), or nil
-    ///   when `destination` could not make it.
+    ///   when `destination` could not make it or the path is ``maximumDepth`` routes deep already.
     @discardableResult
     public func push(_ route: Route, animated: Bool = true) -> Page? {
         if visibleRoute == route { return stack.visiblePage }
+        guard path.count < Self.maximumDepth else {
+            Logger.toolkit.problem("Not pushed: the path is \(Self.maximumDepth) pages deep already")
+            return nil
+        }
         guard let page = destination(route) else { return nil }
         if let split = stack.visiblePage as? NavigationSplitView, !split.isCollapsed {
             return split.pushContent(page, route: AnyRoute(route)) ? page : nil

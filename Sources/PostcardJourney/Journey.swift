@@ -1,5 +1,6 @@
 import CGLib
 import GLib
+import Navigation
 import PostcardModel
 
 /// A journey: what a user did in Postcard, in the app's own terms (routes, flows, what each page
@@ -58,8 +59,18 @@ public struct Journey: Equatable, Sendable {
         }
     }
 
+    /// The version of the journal's format this Postcard writes and reads (a newer one is refused).
+    public static let version = 1
+
     /// The journal's first line: its format and version.
-    public static let header = "# Postcard journey 1"
+    public static let header = "# Postcard journey \(version)"
+
+    /// The largest journal read, in bytes (8 MiB: about 150,000 steps); a larger file is refused unread.
+    public static let maximumBytes = 8 << 20
+
+    /// The latest time a step may have, in seconds from the start: a week (a replay waits that long at
+    /// most before a step).
+    public static let maximumTime: Double = 7 * 24 * 3600
 
     /// The steps, in the order they happened.
     public var entries: [Entry]
@@ -69,7 +80,8 @@ public struct Journey: Equatable, Sendable {
 
     /// Reads a whole journal.
     /// - Throws: ``JourneyError`` for the first line that is not a step (unknown step, bad value, a
-    ///   time that is not a number or goes back) or a last line without its newline (cut off).
+    ///   time that is not a number, goes back or is later than ``maximumTime``), a last line without its
+    ///   newline (cut off), or a header naming a newer version of the format than ``version``.
     public init(text: String) throws {
         entries = []
         // Split by bytes: "\r\n" is one Character, which a split at "\n" would not see.
@@ -84,9 +96,12 @@ public struct Journey: Equatable, Sendable {
             if !endsWithNewline && index == lines.count - 1 {
                 throw JourneyError(line: number, step: Self.stepName(of: trimmed), reason: .cutOff)
             }
+            if index == 0, let version = Self.version(inHeader: trimmed), version > Self.version {
+                throw JourneyError(line: number, step: "", reason: .newerVersion(version))
+            }
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let words = try JourneyWords(trimmed, line: number)
-            guard let timeWord = words.plain(at: 0), let time = Double(timeWord), time.isFinite, time >= 0 else {
+            guard let timeWord = words.plain(at: 0), let time = Double(timeWord), time.isFinite, time >= 0, time <= Self.maximumTime else {
                 throw JourneyError(line: number, step: Self.stepName(of: trimmed), reason: .badTime)
             }
             if let last = entries.last, time < last.time {
@@ -111,6 +126,13 @@ public struct Journey: Equatable, Sendable {
         let fraction = String(milliseconds % 1000)
         let time = "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
         return ([time] + entry.step.words).joined(separator: " ")
+    }
+
+    /// The version a header line names (`# Postcard journey N`), or nil when the line is not one.
+    private static func version(inHeader line: String) -> Int? {
+        let prefix = "# Postcard journey "
+        guard line.hasPrefix(prefix) else { return nil }
+        return Int(line.dropFirst(prefix.count).prefix { $0.isNumber }) ?? 0
     }
 
     /// The step's name at the start of a line after its time, for messages about a line that could not

@@ -1,5 +1,6 @@
 import CGLib
 import GLib
+import Navigation
 import PostcardModel
 
 /// A step of a ``Journey``: what the user did, in the app's terms.
@@ -102,6 +103,7 @@ public enum JourneyStep: Equatable, Sendable {
             guard let width = Int(try plain()), width > 0, width < 100_000 else { throw bad() }
             self = .window(width: width)
         case "path":
+            guard values.count <= maximumPathDepth else { throw bad() }  // deeper than a person goes: never built
             self = .path(try values.map { item in
                 guard case .plain(let link) = item, let route = try? Route(link: link) else { throw bad() }
                 return route
@@ -283,7 +285,7 @@ public struct JourneyError: Error, Equatable, CustomStringConvertible, Sendable 
         case unknownStep
         /// The step's values are not what it takes.
         case badValue
-        /// The time is not a number of seconds, or goes back.
+        /// The time is not a number of seconds, goes back, or is later than ``Journey/maximumTime``.
         case badTime
         /// The last line has no newline: the recording was cut off.
         case cutOff
@@ -293,6 +295,8 @@ public struct JourneyError: Error, Equatable, CustomStringConvertible, Sendable 
         case notReplayable(String)
         /// The app did something else than the journal says (what it did).
         case differs(String)
+        /// The journal is of a newer version of the format (this one) than this Postcard reads.
+        case newerVersion(Int)
     }
 
     /// The line in the journal (1 for the first).
@@ -315,11 +319,15 @@ public struct JourneyError: Error, Equatable, CustomStringConvertible, Sendable 
         switch reason {
         case .unknownStep: why = localized("not a step Postcard knows")
         case .badValue: why = localized("its values are not what this step takes")
-        case .badTime: why = localized("the time is not a number of seconds from the start, or goes back")
+        // Translators: a journal line's time is bad; %d is the most seconds a journey may last (a week).
+        case .badTime: why = localized("the time is not a number of seconds from the start, goes back, or is later than %d seconds", Int(Journey.maximumTime))
         case .cutOff: why = localized("the line was cut off (the recording ended in the middle of it)")
         case .missingPhoto(let name): why = localized("no photo “%s” in the library", name)
         case .notReplayable(let what): why = what
         case .differs(let what): why = localized("the replay differs: %s", what)
+        case .newerVersion(let version):
+            // Translators: a journal (a recorded journey) of a newer format; %1$d its version, %2$d the one this Postcard reads.
+            return localized("this journal is of version %1$d, from a newer Postcard; this one reads version %2$d", version, Journey.version)
         }
         // Translators: where a journal (a recorded journey) stops: %1$d is its line, %2$s the step
         // ("choose", "post"), %3$s why.

@@ -82,10 +82,10 @@ func reviewTool() -> AppTool {
 }
 
 /// The journey in `file`, read and checked against `library` (``JourneyReplayer/check(_:library:)``).
-/// - Throws: ``JourneyError`` naming the first bad step, or ``ReviewError`` for a file that can't be read.
+/// - Throws: ``JourneyError`` naming the first bad step, or ``GLibError`` for a file that can't be read
+///   (missing, not a regular file, larger than ``Journey/maximumBytes``).
 func loadJourney(_ file: FilePath, library: FilePath) throws -> Journey {
-    guard let text = Files.readText(file) else { throw ReviewError(message: "can't read it") }
-    let journey = try Journey(text: text)
+    let journey = try Journey(text: try Files.readRegularText(file, maximumBytes: Journey.maximumBytes))
     try JourneyReplayer.check(journey, library: library)
     return journey
 }

@@ -37,18 +37,20 @@ extension AppController {
     }
 
     /// Shows again the pages that were open at the last quit, above My Profile, stopping before the
-    /// first route whose subject is gone or whose link cannot be read, and presents My Code again if it
+    /// first route whose subject is gone or whose link cannot be read (and after ``maximumPathDepth``
+    /// pages), and presents My Code again if it
     /// was open (once the main window shows). A file that cannot be read (missing, or not a navigation
     /// state) restores nothing.
     public func restoreNavigation() {
         guard store.isPrimary else { return appLog.debug("Another Postcard on this folder has the open pages") }
-        guard let text = Files.readText(navigationFile) else { return }
+        // A file larger than any state Postcard writes (64 links of at most 2,000 bytes) is not read.
+        guard let text = try? Files.readRegularText(navigationFile, maximumBytes: Self.maximumStateBytes) else { return }
         guard let (links, presentedName) = Self.navigationState(fromGVariantText: text) else {
             appLog.debug("The open pages kept at the last quit could not be read; starting on My Profile")
             return
         }
         var path: [Route] = []
-        for link in links {
+        for link in links.prefix(maximumPathDepth) {  // deeper than a person goes: never built
             guard let route = try? Route(link: link), subjectExists(route) else { break }
             path.append(route)
         }
@@ -67,6 +69,9 @@ extension AppController {
             MainLoopBridge.afterLayout { [weak self] in self?.present(presentation) }
         }
     }
+
+    /// The largest navigation state read, in bytes (256 KiB: the deepest path of the longest links).
+    static let maximumStateBytes = 256 << 10
 
     /// `state` as a GVariant dictionary (`a{sv}`) in GLib's text format: `path`, an array of links, and
     /// `presented`, a presentation's name, when there is one.
