@@ -212,6 +212,37 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// `--camera image:FILE` with a FIFO froze the window as soon as the camera opened (GStreamer's blocking
+    /// open on the main thread), and a 16000 × 16000 PNG (31 KB on disk) cost 2.6 GB before it failed: both
+    /// are refused before GStreamer sees them, off the main thread, saying why, and the window stays live.
+    func testAPictureCameraThatIsAFIFOOrHugeIsRefusedBeforeItIsOpened() throws {
+        let folder = makeTemporaryDirectory()
+        let fifo = folder + "/camera.fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let huge = folder + "/huge.png"
+        try PhotoFixtures.pngHeader(width: 16000, height: 16000).write(to: URL(fileURLWithPath: huge))
+        for (path, why) in [(fifo, "It is not a regular file (a pipe or a device), so it is not opened"),
+                            (huge, "it is 16000 × 16000 pixels; a picture shown as a camera is at most 4096 × 4096")] {
+            try onMain {
+                let app = try makeApp(cameras: [.image(path: path)])
+                app.myProfile.postButton.activate()
+                spin(until: { (self.dialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "picker")
+                (dialog!.stack.visiblePage as! PhotoPickerPage).takePhotoButton.activate()
+                var ticks = 0
+                let ticking = MainLoopBridge.repeating(milliseconds: 10) { ticks += 1; return true }
+                defer { MainLoopBridge.cancel(ticking) }
+                spin(until: { (self.dialog?.stack.visiblePage as? CameraPage)?.problem != nil }, timeout: 10, "the problem")
+                XCTAssertGreaterThan(ticks, 0, "the main loop kept running")
+                let camera = dialog!.stack.visiblePage as! CameraPage
+                XCTAssertEqual(camera.problemTitle, "The Picture Can't Be Shown")
+                XCTAssertTrue(camera.problemDetail.contains(why), camera.problemDetail)
+                XCTAssertNil(camera.camera, "nothing left running")
+                dialog!.cancelButton.activate()
+                spin(until: { app.activeFlow == nil }, "the flow canceled")
+            }
+        }
+    }
+
     func testTwoCamerasShowASwitcher() throws {
         try onMain {
             let app = try makeApp(cameras: [.test, .test])

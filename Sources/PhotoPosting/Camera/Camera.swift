@@ -145,6 +145,11 @@ public final class Camera {
             }
             return element
         }
+        if let reason = device.refusal {
+            gst_object_unref(UnsafeMutableRawPointer(pipeline))
+            throw CameraProblem(kind: .noCamera, title: localized("The Picture Can't Be Shown"),
+                                detail: localized("Postcard can't show the picture %1$s as a camera: %2$s", device.name, reason))
+        }
         guard let source = device.makeSourceElement() else {
             gst_object_unref(UnsafeMutableRawPointer(pipeline))
             // Translators: %s is the name of a camera; keep the package name.

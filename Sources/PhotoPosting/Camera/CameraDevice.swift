@@ -57,6 +57,9 @@ public struct CameraDevice: Equatable, Sendable {
     enum Kind: Equatable, Sendable {
         case test(pattern: String)
         case image(path: String)
+        /// A picture that is not shown as a camera (not a regular file, or larger than a camera's
+        /// picture), with why; found off the main thread before GStreamer would open it.
+        case refusedImage(path: String, reason: String)
         case v4l2(path: String)
         case monitored(DeviceHandle)
     }
@@ -100,6 +103,8 @@ public struct CameraDevice: Equatable, Sendable {
                 gst_object_unref(UnsafeMutableRawPointer(output))
             }
             return element
+        case .refusedImage:
+            return nil
         case .v4l2(let path):
             guard let source = gst_element_factory_make("v4l2src", "camera-source") else { return nil }
             gst_util_set_object_arg(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GObject.self), "device", path)
@@ -114,14 +119,46 @@ public struct CameraDevice: Equatable, Sendable {
         switch kind {
         case .test: "video/x-raw,width=1280,height=720,framerate=30/1"
         case .image: "video/x-raw,framerate=10/1"
-        case .v4l2, .monitored: nil
+        case .refusedImage, .v4l2, .monitored: nil
         }
     }
 
     /// The picture file this camera shows, for ``CameraSource/image(path:)``; else nil.
     var imagePath: String? {
-        if case .image(let path) = kind { return path }
+        switch kind {
+        case .image(let path), .refusedImage(let path, _): path
+        default: nil
+        }
+    }
+
+    /// Why the picture this camera would show is not shown, or nil.
+    var refusal: String? {
+        if case .refusedImage(_, let reason) = kind { return reason }
         return nil
+    }
+
+    /// The most pixels a picture shown as a camera may have: 4096 × 4096, more than a camera's picture
+    /// (GStreamer decodes it whole and converts each frame).
+    static let maximumImagePixels: Int64 = 4096 * 4096
+
+    /// The camera for the picture at `path`: refused when it is not a regular file (a FIFO would block
+    /// GStreamer's open for ever) or, by its header alone, larger than ``maximumImagePixels``. Blocking:
+    /// off the main thread. A missing or undecodable file is left to GStreamer, which says why.
+    static func image(at path: String) -> CameraDevice {
+        let name = FilePath(path).lastComponent.displayName
+        var info = stat()
+        if path.withCString({ stat($0, &info) }) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                return CameraDevice(name: name, kind: .refusedImage(path: path, reason: toolkitLocalized("It is not a regular file (a pipe or a device), so it is not opened")))
+            }
+            if let header = try? ImageDecoder.header(uri: FilePath(path).uri),
+               Int64(header.width) * Int64(header.height) > maximumImagePixels {
+                // Translators: a picture given as the camera is too large; %1$d × %2$d its size, %3$d × %3$d the largest.
+                let reason = localized("it is %1$d × %2$d pixels; a picture shown as a camera is at most %3$d × %3$d", header.width, header.height, 4096)
+                return CameraDevice(name: name, kind: .refusedImage(path: path, reason: reason))
+            }
+        }
+        return CameraDevice(name: name, kind: .image(path: path))
     }
 
     /// Finds the cameras for `sources`, in order: `.automatic` asks GStreamer's device monitor (class
@@ -149,7 +186,7 @@ public struct CameraDevice: Equatable, Sendable {
                 case .device(let path):
                     devices.append(CameraDevice(name: path, kind: .v4l2(path: path)))
                 case .image(let path):
-                    devices.append(CameraDevice(name: FilePath(path).lastComponent.displayName, kind: .image(path: path)))
+                    devices.append(image(at: path))
                 case .automatic:
                     devices += monitoredDevices()
                 }
