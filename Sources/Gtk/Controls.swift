@@ -57,6 +57,14 @@ public final class Button: Widget {
         tooltip = accessibleLabel
     }
 
+    /// Cuts the button's text label with "…" at its end when the button is narrower than the text, so
+    /// data shown on it (a person's name) never widens the window; a screen reader still reads all of
+    /// it. Nothing for an icon button.
+    public func ellipsizesLabel() {
+        guard let child = gtk_button_get_child(pointer()), isInstance(UnsafeMutableRawPointer(child), of: gtk_label_get_type()) else { return }
+        gtk_label_set_ellipsize(OpaquePointer(child), PANGO_ELLIPSIZE_END)
+    }
+
     /// The button's text label (nil for icon buttons).
     public var label: String? {
         get { gtk_button_get_label(pointer()).map { String(cString: $0) } }

@@ -173,6 +173,15 @@ final class LinkCommandLineTests: GtkTestCase, @unchecked Sendable {
             try waitFor("\(link) at start-up", timeout: 30) { text().contains("Opened \(link): \(shown)") }
             XCTAssertFalse(text().contains("Restored the open pages"), "a link opens instead of the pages kept at quit")
         }
+        // A stranger's Postcard code on the command line opens Add Friend on New Friend, as the README
+        // says (it opened Not Found); a later launch hands its options to the same start.
+        let stranger = "postcard://profile/x9?name=Xu%20Li&v=1"
+        let codeLog = home + "/code.log"
+        let coded = try startPostcard(["--data-dir", home + "/data/postcard", stranger], environment: environment, log: codeLog)
+        let codeText = { (try? String(contentsOfFile: codeLog, encoding: .utf8)) ?? "" }
+        try waitFor("Add Friend for a stranger's code", timeout: 30) { codeText().contains("Flow started: Add Friend") }
+        XCTAssertFalse(codeText().contains("Not Found"), codeText())
+        if coded.isRunning { coded.terminate(); coded.waitUntilExit() }
 
         let logPath = home + "/primary.log"
         let primary = try startPostcard(["postcard://post/2"], environment: environment, log: logPath)

@@ -334,6 +334,35 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// A 100-character name from a code widened a 360-px window to 1,074 px, and U+2028 made a name of
+    /// three lines: names are one line, cut with "…", and the window never grows because of data.
+    func testANameFromACodeIsOneLineAndNeverWidensTheWindow() throws {
+        XCTAssertThrowsError(try FriendCode(reading: "postcard://profile/x2?name=Xu%E2%80%A8Li%E2%80%A8Wei&v=1")) { error in
+            XCTAssertEqual(error as? FriendCodeError, .controlCharacters, "a line separator is no name")
+        }
+        try onMain {
+            let app = try makeApp(width: 360)
+            spin(until: { app.mainWindow.window.width > 0 && app.mainWindow.window.width <= 384 }, "360 px")
+            let width = app.mainWindow.window.width
+            let long = String(repeating: "Wolfeschlegelsteinhausenbergerdorff", count: 3).prefix(100)
+            let id = String(repeating: "a1b2c3d4", count: 8)  // the longest id, one word
+            app.open(link: "postcard://profile/\(id)?name=\(long)&v=1")
+            spin(until: { (self.dialog?.stack.visiblePage as? NewFriendPage)?.view.isMapped == true && self.dialog?.stack.transition == .idle },
+                 "New Friend")
+            let page = try XCTUnwrap(dialog?.stack.visiblePage as? NewFriendPage)
+            spin(for: 0.3)
+            XCTAssertEqual(app.mainWindow.window.width, width, "the window did not grow")
+            XCTAssertFalse(page.nameLabel.wraps)
+            XCTAssertTrue(page.nameLabel.isEllipsized, "one line, cut with …")
+            page.addButton.activate()
+            spin(until: { app.flowDialog == nil && app.people.friend(id: id) != nil }, "added")
+            spin(until: { app.myProfile.friendButtons.count == 4 }, "their button on My Profile")
+            spin(for: 0.3)
+            XCTAssertEqual(app.mainWindow.window.width, width, "still 360 px with their name on My Profile")
+            XCTAssertEqual(app.myProfile.friendButtons.last?.label, String(long))
+        }
+    }
+
     func testEnterTheirLinkRefusesWhatIsNotANewFriendsCode() throws {
         try onMain {
             let app = try makeApp()

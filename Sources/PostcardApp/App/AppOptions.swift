@@ -48,6 +48,9 @@ public struct AppOptions: Equatable, Sendable {
     /// The screen a `postcard://` link given as an argument opens (`postcard postcard://post/12`): the
     /// last one given. A running instance receives it and opens it (see ``AppController/open(link:)``).
     public var link: Route?
+    /// The Postcard code ``link`` is, when it is one (`postcard://profile/ID?name=NAME&v=1`): a
+    /// stranger's opens Add Friend on New Friend, as the README says, rather than Not Found.
+    public var friendCode: FriendCode?
 
     /// `--version`: print the version and quit.
     public var showsVersion = false
@@ -121,19 +124,21 @@ public struct AppOptions: Equatable, Sendable {
             cameraWasGiven = true
         }
         showsVersion = options.contains("version")
-        enum Argument { case file(String), link(Route), badLink(String, RouteLinkError) }
+        enum Argument { case file(String), link(Route, String), badLink(String, RouteLinkError) }
         let arguments = options.mapRemainingArguments { bytes -> Argument in
             let scheme = Route.scheme + ":"
             guard strncasecmp(bytes, scheme, scheme.utf8.count) == 0 else { return .file(uri(bytes)) }
             guard let text = String(validatingCString: bytes) else { return .badLink(String(cString: bytes), .notUTF8) }
-            do { return .link(try Route(link: text)) } catch let error as RouteLinkError {
+            do { return .link(try Route(link: text), text) } catch let error as RouteLinkError {
                 return .badLink(text, error)
             } catch { return .badLink(text, .malformed) }
         }
         for argument in arguments {
             switch argument {
             case .file(let file): files.append(file)
-            case .link(let route): link = route
+            case .link(let route, let text):
+                link = route
+                friendCode = try? FriendCode(reading: text)
             case .badLink(let text, let error):
                 // Translators: a link given on the command line can't be opened; %1$s is the link, %2$s why.
                 throw AppOptionsError(message: localized("can't open %1$s: %2$s", String(text.prefix(80)), error.description))

@@ -70,7 +70,10 @@ final class RunningApp {
             // A link given at start-up opens instead of the pages kept at quit.
             if restoring, !started, !recording, !controller.offerDraft(), options.link == nil { controller.restoreNavigation() }
             if let first = options.files.first { controller.startNewPost(with: first) }
-            if let link = options.link { controller.openWhenPossible(link) }
+            if let link = options.link {
+                controller.linkedFriendCode = options.friendCode  // a stranger's code: Add Friend
+                controller.openWhenPossible(link)
+            }
         }
     }
 

@@ -116,22 +116,24 @@ public final class NewFriendPage: Page {
     public let addButton = Button(label: localized("Add"))
     /// Why adding failed; hidden until then.
     public let errorLabel = Label()
+    /// Their name, on one line (cut with "…" when longer than the page is wide).
+    public let nameLabel: Label
     /// Called when the user presses Add.
     public var onAdd: (@MainActor () -> Void)?
 
     /// Creates the page for `code`.
     public init(code: FriendCode) {
         self.code = code
+        let name = Label(code.name)  // plain text, never markup
+        nameLabel = name
         // Translators: the title of the page that shows whom a code adds as a friend.
         super.init(title: localized("New Friend"))
         let column = Box(.vertical, spacing: 12)
         column.setMargins(top: 36, bottom: 18, start: 18, end: 18)
         let avatar = Avatar(name: code.name, size: 96)  // read as an image named by the person
         avatar.horizontalAlignment = .center
-        let name = Label(code.name)  // plain text, never markup
         name.addCSSClass("title-1")
-        name.wraps = true
-        name.centersLines = true
+        name.ellipsizeAtEnd()  // one line, however long the name in the code: the window never grows for it
         // Translators: under the name of someone about to be added as a friend; %s is their Postcard id.
         let detail = Label(localized("Add them as a friend to see their profile and send them photos. Their Postcard id is %s.", code.id))
         detail.wraps = true

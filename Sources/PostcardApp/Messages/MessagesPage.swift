@@ -116,6 +116,7 @@ public final class MessageRow: ListCell {
         self.opener = opener
         root = Clamp(view, maximumWidth: ListPage.cardColumnWidth)
         recipientLabel.xAlign = 0
+        recipientLabel.ellipsizeAtEnd()
         recipientLabel.addCSSClass("heading")
         commentLabel.xAlign = 0
         commentLabel.ellipsizeAtEnd()
@@ -178,6 +179,7 @@ public final class ChooseRecipientPage: Page {
         column.append(hint)
         for person in people {
             let button = Button(label: person.name)
+            button.ellipsizesLabel()
             button.onClicked { [weak self] in self?.onRecipientChosen?(person) }
             friendButtons.append(button)
             column.append(button)

@@ -241,6 +241,7 @@ public final class ProfilePage: Page {
         let name = nameLabel
         name.text = person.name
         name.xAlign = 0
+        name.ellipsizeAtEnd()  // one line: a long name never widens the window
         name.addCSSClass("title-2")
         let subtitle = Label(isOwn
             // Translators: under the user's name on their own profile.
@@ -310,6 +311,7 @@ public final class ProfilePage: Page {
         friendButtons = []
         for friend in friends {
             let button = Button(label: friend.name)
+            button.ellipsizesLabel()
             button.onClicked { [weak self] in self?.onFriendSelected?(friend) }
             friendButtons.append(button)
             friendsList.append(button, accessibleLabel: friend.name, cellTakesFocus: false)
