@@ -64,9 +64,11 @@ public enum Route: Hashable, Codable, Sendable, CustomStringConvertible {
     /// Reads a `postcard://` link (see the type's table). The scheme and the screen's name are
     /// case-insensitive; a trailing `/` is allowed.
     /// - Throws: ``RouteLinkError`` saying what is wrong (too long, not a valid address, percent escapes
-    ///   that are not UTF-8, another scheme, a screen Postcard does not have).
+    ///   that are not UTF-8, control characters written or escaped in it, another scheme, a screen
+    ///   Postcard does not have).
     public init(link: String) throws {
         guard link.utf8.count <= Self.maximumLinkLength else { throw RouteLinkError.tooLong(bytes: link.utf8.count) }
+        guard !link.containsControlCharacters else { throw RouteLinkError.controlCharacters }
         var error: UnsafeMutablePointer<GError>?
         // The path and query are kept encoded: each path segment is decoded on its own (an id may hold an
         // escaped `/`), and a web address in the query keeps its own `&` and `=`.
@@ -86,6 +88,7 @@ public enum Route: Hashable, Codable, Sendable, CustomStringConvertible {
             guard let bytes = g_uri_unescape_segment(String(segment), nil, nil) else { throw RouteLinkError.malformed }
             defer { g_free(bytes) }
             guard let text = String(validatingCString: bytes) else { throw RouteLinkError.notUTF8 }
+            guard !text.containsControlCharacters else { throw RouteLinkError.controlCharacters }  // %1B, %07, %C2%9B…
             return text
         }
         let query = g_uri_get_query(uri).map { String(cString: $0) }
@@ -117,6 +120,7 @@ public enum Route: Hashable, Codable, Sendable, CustomStringConvertible {
                 }
                 throw RouteLinkError.unknownScreen(link)
             }
+            guard !address.containsControlCharacters else { throw RouteLinkError.controlCharacters }
             guard Self.isWebAddress(address) else { throw RouteLinkError.unknownScreen(link) }
             self = .webPage(address)
         default:
@@ -188,6 +192,9 @@ public enum RouteLinkError: Error, Equatable, Sendable, CustomStringConvertible 
     case unknownScheme(String)
     /// A `postcard:` link to no screen Postcard has (the link as given).
     case unknownScreen(String)
+    /// It holds control characters (ESC, BEL, other C0 and C1 codes, line separators, direction
+    /// overrides), written or percent-escaped: no Postcard link has them.
+    case controlCharacters
 
     /// What is wrong, for the user.
     public var description: String {
@@ -198,9 +205,10 @@ public enum RouteLinkError: Error, Equatable, Sendable, CustomStringConvertible 
         // Translators: a link's %-escapes (such as %FF) don't make readable text.
         case .notUTF8: localized("the link has percent escapes that are not text (UTF-8)")
         // Translators: %s is a link's scheme, such as "ftp".
-        case .unknownScheme(let scheme): localized("Postcard opens postcard:// links, not %s: links", scheme)
+        case .unknownScheme(let scheme): localized("Postcard opens postcard:// links, not %s: links", scheme.escapingControlCharacters)
         // Translators: %s is a link, such as postcard://pots/12.
-        case .unknownScreen(let link): localized("Postcard has no screen at %s", link)
+        case .unknownScreen(let link): localized("Postcard has no screen at %s", link.escapingControlCharacters)
+        case .controlCharacters: localized("the link holds control characters, which no Postcard link has")
         }
     }
 }

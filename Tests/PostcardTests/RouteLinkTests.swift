@@ -53,6 +53,34 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
         XCTAssertEqual(json, #"["postcard:\/\/profile\/ada","postcard:\/\/post\/2"]"#)
     }
 
+    /// ESC, BEL and other C0/C1 codes in a link were accepted and shown raw on Not Found, and a refused
+    /// link echoed raw escape sequences to the terminal: they are refused, and wherever a link is shown or
+    /// logged they are written as their codes.
+    func testControlCharactersInALinkAreRefusedAndNeverShownRaw() throws {
+        func reason(_ link: String) -> RouteLinkError? {
+            do { _ = try Route(link: link); return nil } catch { return error as? RouteLinkError }
+        }
+        for link in ["postcard://profile/%1B%5B31mred", "postcard://profile/ada%07", "postcard://post/1/%C2%9B31m",
+                     "postcard://guide/a%E2%80%AEb", "postcard://web?uri=https%3A%2F%2Fexample.org%2F%1B",
+                     "postcard://profile/\u{1B}[2J", "postcard://profile/a\u{9B}b"] {
+            XCTAssertEqual(reason(link), .controlCharacters, link)
+        }
+        XCTAssertEqual(RouteLinkError.unknownScreen("postcard://pots/\u{1B}[2J").description, "Postcard has no screen at postcard://pots/\\u{1B}[2J")
+        XCTAssertEqual("a\u{7}b\u{2028}c".escapingControlCharacters, "a\\u{7}b\\u{2028}c")
+
+        // On the command line: refused with exit status 2, and no escape byte reaches the terminal.
+        let run = try runPostcard(["postcard://profile/\u{1B}[31mred\u{7}"])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertFalse(run.errors.contains("\u{1B}") || run.errors.contains("\u{7}"), run.errors)
+        XCTAssertTrue(run.errors.contains("\\u{1B}[31mred\\u{7}"), run.errors)
+        try onMain {
+            let app = try makeApp()
+            XCTAssertEqual(app.open(link: "postcard://profile/%1B%5B2J"), .failure(.controlCharacters))
+            XCTAssertEqual(app.router.path, [], "no Not Found page showing it")
+            XCTAssertEqual(app.toasts.toasts.last?.title, "Can't open the link: the link holds control characters, which no Postcard link has")
+        }
+    }
+
     func testBadLinksAreRefusedWithAReason() {
         func reason(_ link: String) -> RouteLinkError? {
             do { _ = try Route(link: link); return nil } catch { return error as? RouteLinkError }

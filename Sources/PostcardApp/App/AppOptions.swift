@@ -141,7 +141,7 @@ public struct AppOptions: Equatable, Sendable {
                 friendCode = try? FriendCode(reading: text)
             case .badLink(let text, let error):
                 // Translators: a link given on the command line can't be opened; %1$s is the link, %2$s why.
-                throw AppOptionsError(message: localized("can't open %1$s: %2$s", String(text.prefix(80)), error.description))
+                throw AppOptionsError(message: localized("can't open %1$s: %2$s", String(text.prefix(80)).escapingControlCharacters, error.description))
             }
         }
     }
