@@ -370,7 +370,14 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
         XCTAssertEqual(Links.find(in: "पता: मेल@उदाहरण.भारत देखें").map(\.uri), ["mailto:मेल@उदाहरण.भारत"])
         XCTAssertEqual(Links.find(in: "(see https://en.wikipedia.org/wiki/Foo_(bar)) and www.gnome.org!").map(\.uri),
                        ["https://en.wikipedia.org/wiki/Foo_(bar)", "https://www.gnome.org"])
-        XCTAssertEqual(Links.find(in: "Ünïcödé first, then HTTPS://EXAMPLE.ORG/ä?x=1").map(\.uri), ["HTTPS://EXAMPLE.ORG/ä?x=1"])
+        XCTAssertEqual(Links.find(in: "Ünïcödé first, then HTTPS://EXAMPLE.ORG/ä?x=1").map(\.uri), ["https://EXAMPLE.ORG/ä?x=1"],
+                       "the scheme in lower case, so the link works (Http:// was shown as a link and did nothing)")
+        XCTAssertEqual(Links.find(in: "Http://example.org/Path").map(\.uri), ["http://example.org/Path"])
+        // A mailto: is reduced to its address: attach=, body=, cc= never reach the mail program.
+        XCTAssertEqual(Links.find(in: "mail mailto:ada@example.org?attach=/etc/passwd&body=hi&cc=x@y.org now").map(\.uri),
+                       ["mailto:ada@example.org"])
+        XCTAssertEqual(Links.find(in: "MailTo:grace@example.org#x").map(\.uri), ["mailto:grace@example.org"])
+        XCTAssertTrue(Links.find(in: "mailto:?attach=/etc/passwd").isEmpty, "no address, no link")
         XCTAssertTrue(Links.find(in: "javascript:alert(1) file:///etc/passwd data:text/html,x").isEmpty, "other schemes are never links")
         let text = "Café ☕ at postcard://post/7, then more"
         let found = Links.find(in: text)

@@ -3,9 +3,11 @@ import Gtk
 
 /// Finds web and mail addresses in text people typed, so comments, captions, replies and messages show
 /// them as links: `http://` and `https://` URLs, `www.` addresses (opened as `https://`), `mailto:`
-/// addresses and plain e-mail addresses (opened as `mailto:`), and Postcard's own `postcard://` links (which
-/// open a screen of the app, see ``Route``). Other schemes (`javascript:`, `file:`, `data:` …) are never made links, so they cannot be
-/// activated from a post.
+/// addresses and plain e-mail addresses (opened as `mailto:` with the address alone: a `?attach=`,
+/// `body=` or `cc=` written after it is not handed to the mail program), and Postcard's own
+/// `postcard://` links (which open a screen of the app, see ``Route``). A scheme written in any case
+/// (`Http://`) is opened in lower case, so every link shown works. Other schemes (`javascript:`, `file:`,
+/// `data:` …) are never made links, so they cannot be activated from a post.
 enum Links {
     /// The pattern, compiled once by GLib's `GRegex` (PCRE2, UTF-8; case-insensitive for the schemes).
     /// A word character is spelled out as ICU's `\w` is (letters, combining marks, decimal digits,
@@ -32,10 +34,17 @@ enum Links {
             let uri: String
             if lowered.hasPrefix("www.") {
                 uri = "https://" + address
-            } else if !lowered.hasPrefix("http") && !lowered.hasPrefix("mailto:") && !lowered.hasPrefix("postcard:") {
+            } else if lowered.hasPrefix("mailto:") {
+                // The address alone: what follows `?` (attach=, body=, cc=) is not the writer's to ask for.
+                let recipient = address.dropFirst("mailto:".count).prefix { $0 != "?" && $0 != "#" }
+                guard recipient.contains("@"), !recipient.contains("/") else { return nil }
+                uri = "mailto:" + recipient
+            } else if !lowered.hasPrefix("http") && !lowered.hasPrefix("postcard:") {
                 uri = "mailto:" + address  // a plain e-mail address
             } else {
-                uri = address
+                // The scheme in lower case (Http:// opens as http://); the rest as written.
+                let colon = address.firstIndex(of: ":")!
+                uri = address[..<colon].lowercased() + address[colon...]
             }
             return (range, uri)
         }
