@@ -309,14 +309,25 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
             let own = try scan(FriendCode(app.people.identity).link)
             spin(until: { own.resultTitle.text == "This Is Your Own Code" }, timeout: 20, "my own code")
             app.presentedScanner?.closeButton.activate()
-            // A postcard:// link opens its screen; a web address its Web Page.
+            // A postcard:// link opens its screen; a web address is shown, and opens its Web Page only
+            // when the user asks (Open): a code cannot act for the user.
             _ = try scan(Route.post(post.id).link)
             spin(until: { app.router.path == [.post(post.id)] }, timeout: 20, "the post")
             app.mainWindow.stack.popToRoot()
             spin(until: { app.router.path.isEmpty }, "My Profile")
-            _ = try scan("https://example.org/scanned")
+            let web = try scan("https://example.org/scanned")
+            spin(until: { web.resultTitle.text == "Web Address" }, timeout: 20, "the address shown")
+            XCTAssertEqual(web.resultText.text, "https://example.org/scanned")
+            XCTAssertTrue(web.actionButton.isVisible)
+            XCTAssertEqual(web.actionButton.label, "Open")
+            spin(for: 0.5)
+            XCTAssertEqual(app.router.path, [], "nothing opened by itself")
+            XCTAssertNotNil(app.presentedScanner)
+            XCTAssertTrue(web.scanAgainButton.hasFocus, "focus on Scan Again, not on Open")
+            web.actionButton.activate()
             spin(until: { app.router.path == [.webPage("https://example.org/scanned")] }, timeout: 20, "the web page")
             XCTAssertTrue(app.mainWindow.stack.visiblePage is WebPage)
+            XCTAssertNil(app.presentedScanner)
         }
     }
 

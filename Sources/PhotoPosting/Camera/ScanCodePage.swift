@@ -53,6 +53,10 @@ public final class ScanCodePage: Page {
     public let copyButton = Button(label: localized("Copy"))
     /// **Scan Again**, while a code read or refused is shown.
     public let scanAgainButton = Button(label: localized("Scan Again"))
+    /// The owner's action on what was read (**Open** for a web address), while a result offering one
+    /// shows (``showResult(title:text:actionLabel:action:)``); hidden otherwise.
+    public let actionButton = Button(label: "")
+    private var action: (@MainActor () -> Void)?
 
     private let result = Box(.vertical, spacing: 6)
     private var code: ScannedCode?
@@ -75,9 +79,12 @@ public final class ScanCodePage: Page {
         resultTitle.centersLines = true
         let buttons = Box(.horizontal, spacing: 12)
         buttons.horizontalAlignment = .center
+        buttons.append(actionButton)
         buttons.append(copyButton)
         buttons.append(scanAgainButton)
         scanAgainButton.addCSSClass("suggested-action")
+        actionButton.isVisible = false
+        actionButton.onClicked { [weak self] in self?.action?() }
         copyButton.onClicked { [weak self] in self?.copy() }
         scanAgainButton.onClicked { [weak self] in self?.scanAgain() }
         result.append(resultTitle)
@@ -101,12 +108,17 @@ public final class ScanCodePage: Page {
     /// **Scan Again** when a result shows; else the page itself.
     public override var initialFocus: Widget? { result.isVisible ? scanAgainButton : nil }
 
-    /// Shows what the code read is, in the owner's words (e.g. "Web Page" and its address), with
-    /// **Copy** and **Scan Again**. Does nothing unless a code was read.
-    public func showResult(title: String, text: String) {
+    /// Shows what the code read is, in the owner's words (e.g. "Web Address" and the address), with
+    /// **Copy** and **Scan Again**, and, when `actionLabel` is given, a button running `action` (a web
+    /// address read opens only when the user asks: **Open**). Focus stays on **Scan Again**. Does nothing
+    /// unless a code was read.
+    public func showResult(title: String, text: String, actionLabel: String? = nil, action: (@MainActor () -> Void)? = nil) {
         guard case .read = state else { return }
         resultTitle.text = title
         resultText.text = text
+        self.action = action
+        actionButton.label = actionLabel ?? ""
+        actionButton.isVisible = actionLabel != nil && action != nil
     }
 
     /// Refuses the code read, saying why (e.g. "This Is Not a Postcard Code"), with **Scan Again**.
@@ -117,6 +129,7 @@ public final class ScanCodePage: Page {
         resultTitle.text = title
         resultText.text = detail
         copyButton.isVisible = false
+        actionButton.isVisible = false
         result.addCSSClass("error")
     }
 
@@ -124,6 +137,8 @@ public final class ScanCodePage: Page {
     public func scanAgain() {
         guard code != nil else { return }
         code = nil
+        action = nil
+        actionButton.isVisible = false
         result.isVisible = false
         result.removeCSSClass("error")
         hintLabel.isVisible = true

@@ -127,7 +127,13 @@ final class FriendsCoordinator {
                 page.refuse(title: localized("Can't Open the Link"), detail: "\(error)")
             }
         } else if Route.isWebAddress(text) {
-            closeScanner { $0.open(.webPage(text)) }
+            // A code cannot act for the user: its address is shown, and opens only when they ask.
+            // Translators: the headline over a web address read from a QR code (it opens only with Open).
+            page.showResult(title: localized("Web Address"), text: text,
+                            // Translators: a button under a web address read from a QR code: opens it.
+                            actionLabel: localized("Open")) { [weak self] in
+                self?.closeScanner { $0.open(.webPage(text)) }
+            }
         } else {
             // Translators: the headline over the text of a code that is neither a link nor a web address.
             page.showResult(title: localized("Text"), text: text)
