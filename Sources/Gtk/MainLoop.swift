@@ -235,6 +235,21 @@ public final class Application: Object {
         g_application_quit(pointer(as: GApplication.self))
     }
 
+    /// Quits as ``quit()`` does when the process is asked to end — SIGTERM (the session logging out,
+    /// `systemctl`, `kill`), SIGHUP (its terminal closing) or SIGINT (Ctrl+C) — so the app's shutdown
+    /// handler runs (what it keeps is kept), instead of the process dying at once. GLib's
+    /// `g_unix_signal_add`: the handler runs in the main loop, not in the signal. Call once, on the main
+    /// thread, before ``run(arguments:)``.
+    public func quitsWhenAskedToEnd() {
+        for signal in [SIGTERM, SIGHUP, SIGINT] {
+            let box = Unmanaged.passRetained(self).toOpaque()  // lives as long as the process
+            _ = g_unix_signal_add_full(G_PRIORITY_DEFAULT, signal, { data in
+                MainActor.assumeIsolated { Unmanaged<Application>.fromOpaque(data!).takeUnretainedValue().quit() }
+                return 1  // G_SOURCE_CONTINUE: a second SIGTERM while shutting down changes nothing
+            }, box, nil)
+        }
+    }
+
     /// Adds the application action `app.<name>` (a `GSimpleAction`, exported on D-Bus as GApplication
     /// does, so `gapplication action <id> <name>` runs it) that runs `handler`, with keyboard
     /// `accelerators` in GTK's syntax (e.g. `"<Control>q"`) active in the application's windows.

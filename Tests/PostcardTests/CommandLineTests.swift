@@ -144,6 +144,25 @@ final class CommandLineTests: GtkTestCase, @unchecked Sendable {
 /// (`@unchecked Sendable`, as every GTK test case here: XCTest runs its tests one at a time on the main thread,
 /// and the state they touch is the main actor's.)
 final class LinkCommandLineTests: GtkTestCase, @unchecked Sendable {
+    /// A logout sends SIGTERM: Postcard died at once, skipping its quit (the open pages were not kept,
+    /// nor anything else the quit keeps). It quits as Ctrl+Q does.
+    func testSIGTERMQuitsThroughTheQuitPath() throws {
+        let home = makeTemporaryDirectory()
+        let data = home + "/data"
+        let logPath = home + "/term.log"
+        let environment: [String: String?] = ["XDG_DATA_HOME": home + "/xdg", "G_MESSAGES_DEBUG": "Postcard"]
+        let process = try startPostcard(["--data-dir", data, "postcard://messages"], environment: environment, log: logPath)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let text = { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        try waitFor("Messages open", timeout: 30) { text().contains("Opened postcard://messages") }
+        kill(process.processIdentifier, SIGTERM)
+        try waitFor("the quit", timeout: 20) { !process.isRunning }
+        XCTAssertEqual(process.terminationReason, .exit, "ended by its own quit, not by the signal")
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(Files.readText(FilePath(data + "/navigation.gvariant")), "{'path': <['postcard://messages']>}",
+                       "what the quit keeps was kept")
+    }
+
     func testALinkOpensItsScreenAtStartUpAndEachLaterOneInTheRunningPostcard() throws {
         let home = makeTemporaryDirectory()
         try onMain {

@@ -123,6 +123,7 @@ public enum PostcardMain {
             if let last = links.last { running.controller.open(link: last) }
         }
         app.onShutdown { running?.controller.shutdown() }
+        app.quitsWhenAskedToEnd()  // a logout's SIGTERM quits through the shutdown above
         let status = arguments.map { app.run(arguments: $0) } ?? app.runWithProcessArguments()
         MainLoopBridge.drain()  // let flows resumed during shutdown finish
         return failedToStart && running == nil ? 1 : running?.toolStatus ?? status
