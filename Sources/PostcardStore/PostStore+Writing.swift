@@ -8,9 +8,21 @@ import PostcardModel
 /// what was stored, queued draft writes that return at once, and, for tests, the bench and tools, the
 /// same writes waited for (`package`).
 extension PostStore {
-    nonisolated static let insertPost = "INSERT INTO posts (author, profile, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)"
-    nonisolated static let insertReply = "INSERT INTO replies (post_id, author, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)"
-    nonisolated static let insertMessage = "INSERT INTO messages (author, recipient, comment, photo_path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)"
+    // Each insert stores its row only while what it belongs to is there, in the same transaction: a post
+    // on the user's own profile or a friend's, a reply to a post not deleted, a message to a friend (another
+    // Postcard on the folder may have deleted the post or removed the friend since the page was shown).
+    nonisolated static let insertPost = """
+        INSERT INTO posts (author, profile, comment, photo_path, created_at) SELECT ?1, ?2, ?3, ?4, ?5
+        WHERE ?2 = '\(Identity.localID)' OR EXISTS (SELECT 1 FROM friends WHERE person = ?2 AND deleted_by IS NULL)
+        """
+    nonisolated static let insertReply = """
+        INSERT INTO replies (post_id, author, comment, photo_path, created_at) SELECT ?1, ?2, ?3, ?4, ?5
+        WHERE EXISTS (SELECT 1 FROM posts WHERE id = ?1 AND deleted_by IS NULL)
+        """
+    nonisolated static let insertMessage = """
+        INSERT INTO messages (author, recipient, comment, photo_path, created_at) SELECT ?1, ?2, ?3, ?4, ?5
+        WHERE EXISTS (SELECT 1 FROM friends WHERE person = ?2 AND deleted_by IS NULL)
+        """
 
     // MARK: - Posts, replies, messages
 
@@ -82,7 +94,7 @@ extension PostStore {
 
     nonisolated private static func updateComment(on db: OpaquePointer, ofPost id: Int64, to comment: String) throws {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, "UPDATE posts SET comment = ?1 WHERE id = ?2", -1, &statement, nil) == SQLITE_OK else {
+        guard sqlite3_prepare_v2(db, "UPDATE posts SET comment = ?1 WHERE id = ?2 AND deleted_by IS NULL", -1, &statement, nil) == SQLITE_OK else {
             throw PostStoreError(description: localized("Can't save the caption: %s", SQLiteReason.of(db)))
         }
         defer { sqlite3_finalize(statement) }
@@ -270,6 +282,7 @@ extension PostStore {
             guard sqlite3_step(statement) == SQLITE_DONE else {
                 throw PostStoreError(description: SQLiteReason.of(db))
             }
+            guard sqlite3_changes(db) == 1 else { throw PostStoreError(description: what.gone) }
             let id = sqlite3_last_insert_rowid(db)
             try execute("COMMIT", on: db)
             appLog.debug("Stored \(what) \(id) with photo \(storedPath)")
@@ -293,6 +306,18 @@ extension PostStore {
             case .post: "posts"
             case .reply: "replies"
             case .message: "messages"
+            }
+        }
+
+        /// Why the row was not stored when what it belongs to is gone.
+        var gone: String {
+            switch self {
+            // Translators: why a post was not stored: the friend it was for was removed (by another Postcard).
+            case .post: localized("they are no longer your friend")
+            // Translators: why a reply was not stored: its post was deleted (by another Postcard).
+            case .reply: localized("the post was deleted")
+            // Translators: why a message was not stored: its recipient was removed as a friend.
+            case .message: localized("they are no longer your friend")
             }
         }
 

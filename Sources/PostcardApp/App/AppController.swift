@@ -57,6 +57,8 @@ public final class AppController {
     public let presentationChanges = Observers<Destination?>()
     /// Who waits in ``presentationEnds()``.
     var presentationWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The main window's following of the store (a Not Found page whose subject comes back).
+    private var followsStore: ObservationToken?
     /// The Postcard code the newest link opened was, if it was one: its profile route opens Add Friend
     /// for someone who is not a friend yet.
     var linkedFriendCode: FriendCode?
@@ -138,6 +140,13 @@ public final class AppController {
         }
         posting.wire(myProfile)
         friends.wire(myProfile)
+        // A Not Found page whose subject comes back (Undo, a friend added again) shows it instead.
+        followsStore = store.changes.add { [weak self] change in
+            switch change {
+            case .restored, .friendAdded, .postAdded, .messageAdded: self?.replaceNotFoundPagesWhoseSubjectIsBack()
+            default: break
+            }
+        }
         _ = router  // follows the stack from the start
         buildBar()
         if let application { installActions(on: application) }

@@ -68,6 +68,17 @@ extension AppController {
         }
     }
 
+    /// Makes again the pages of the path from the first Not Found page whose route's subject exists now
+    /// (a post brought back by Undo), so it shows what the link asked for.
+    func replaceNotFoundPagesWhoseSubjectIsBack() {
+        let path = router.path
+        guard let index = stack.pages.dropFirst().firstIndex(where: { page in
+            (page as? NotFoundPage).map { subjectExists($0.requestedRoute) } ?? false
+        }).map({ $0 - 1 }), index < path.count else { return }
+        router.setPath(Array(path[..<index]), animated: false)
+        router.setPath(path, animated: false)
+    }
+
     /// Shows `route` with its back path (``backPath(for:)``). Nothing else changes: no post, message or
     /// draft is touched.
     public func open(_ route: Route) {
