@@ -48,6 +48,7 @@ typedef struct {
     JSCValue *(*web_view_evaluate_javascript_finish)(WebKitWebView *, GAsyncResult *, GError **);
     WebKitNavigationAction *(*navigation_policy_decision_get_navigation_action)(WebKitNavigationPolicyDecision *);
     WebKitURIRequest *(*navigation_action_get_request)(WebKitNavigationAction *);
+    gboolean (*navigation_action_is_user_gesture)(WebKitNavigationAction *);
     const char *(*uri_request_get_uri)(WebKitURIRequest *);
     void (*policy_decision_use)(WebKitPolicyDecision *);
     void (*policy_decision_ignore)(WebKitPolicyDecision *);
@@ -78,6 +79,7 @@ static inline const char *navgtk_webkit_open(const char *name, WebKitFunctions *
     POSTCARD_LOAD(web_view_evaluate_javascript_finish, "webkit_web_view_evaluate_javascript_finish")
     POSTCARD_LOAD(navigation_policy_decision_get_navigation_action, "webkit_navigation_policy_decision_get_navigation_action")
     POSTCARD_LOAD(navigation_action_get_request, "webkit_navigation_action_get_request")
+    POSTCARD_LOAD(navigation_action_is_user_gesture, "webkit_navigation_action_is_user_gesture")
     POSTCARD_LOAD(uri_request_get_uri, "webkit_uri_request_get_uri")
     POSTCARD_LOAD(policy_decision_use, "webkit_policy_decision_use")
     POSTCARD_LOAD(policy_decision_ignore, "webkit_policy_decision_ignore")

@@ -272,6 +272,14 @@ public enum DefaultApplication {
     public static func open(_ uri: String) throws {
         _ = try GLibError.check { g_app_info_launch_default_for_uri(uri, nil, $0) }
     }
+
+    /// The name of the application that opens `scheme` links ("Thunderbird Mail" for `mailto`), as the
+    /// desktop shows it (`g_app_info_get_default_for_uri_scheme`), or nil when none does.
+    public static func name(forScheme scheme: String) -> String? {
+        guard let info = g_app_info_get_default_for_uri_scheme(scheme) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
+        return g_app_info_get_display_name(info).map { String(cString: $0) }
+    }
 }
 
 /// A `GtkImage` showing a themed icon at icon size.

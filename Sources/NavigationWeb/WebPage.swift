@@ -184,6 +184,7 @@ public final class WebPage: Page {
     }
 
     private func openOutside(_ uri: String) {
+        openedOutside.append(uri)
         do {
             try DefaultApplication.open(uri)
         } catch let error as GLibError where error.domain == "g-io-error-quark" && error.code == 15 {  // NOT_SUPPORTED
@@ -321,6 +322,39 @@ public final class WebPage: Page {
         webView.setAccessibleLabel(title)
     }
 
+    /// Asked before a link the user clicked to another scheme (`mailto:`, a registered custom scheme)
+    /// is handed to the desktop, as GNOME Web asks ("Open in Mail?"); `answer` is called with true to
+    /// open it. Without it such links are not opened. A link the page follows by itself (a script, a
+    /// `<meta http-equiv="refresh">`, a form sent by a script) never leaves the web view, asked or not,
+    /// and `postcard:` links are never opened from a page. Main actor.
+    public var confirmOpeningOutside: (@MainActor (_ uri: String, _ answer: @escaping @MainActor (Bool) -> Void) -> Void)?
+
+    /// The addresses handed to the desktop so far, oldest first (what the user confirmed).
+    public private(set) var openedOutside: [String] = []
+
+    /// Whether a confirmation is being asked now (one at a time: a page asking again meanwhile is ignored).
+    private var isAskingToOpenOutside = false
+
+    /// A link to another scheme: opened only when the user clicked it and confirms (see
+    /// ``confirmOpeningOutside``); said on the page otherwise.
+    private func openOutsideIfConfirmed(_ uri: String, userClicked: Bool) {
+        let scheme = g_uri_peek_scheme(uri).map { String(cString: $0) } ?? ""
+        guard userClicked, scheme != "postcard" else {
+            // Translators: a web page tried to open another kind of link (%s, e.g. "mailto:") without a click.
+            return show(message: toolkitLocalized("The page tried to open a %s link by itself; it was not opened.", scheme + ":"))
+        }
+        guard let confirm = confirmOpeningOutside else {
+            return show(message: toolkitLocalized("%s links are not opened here.", scheme + ":"))
+        }
+        guard !isAskingToOpenOutside else { return }
+        isAskingToOpenOutside = true
+        confirm(uri) { [weak self] open in
+            guard let self else { return }
+            self.isAskingToOpenOutside = false
+            if open { self.openOutside(uri) }
+        }
+    }
+
     /// Handles a navigation or new-window decision; true when decided here.
     private func decide(_ policy: OpaquePointer, type kind: Int) -> Bool {
         let newWindow = kind == Int(POSTCARD_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION)
@@ -340,7 +374,7 @@ public final class WebPage: Page {
             }
         case .openOutside:
             webKit.policy_decision_ignore(policy)
-            openOutside(uri)
+            openOutsideIfConfirmed(uri, userClicked: webKit.navigation_action_is_user_gesture(action) != 0)
         case .refuse(let reason):
             webKit.policy_decision_ignore(policy)
             show(message: reason)

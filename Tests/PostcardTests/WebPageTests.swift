@@ -1,3 +1,4 @@
+import Adwaita
 import CGtk
 import CXTest
 import Foundation
@@ -288,6 +289,49 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(Links.find(in: "write to sam.rivera@example.org.").map(\.uri), ["mailto:sam.rivera@example.org"])
             XCTAssertEqual(Links.find(in: "(see http://en.wikipedia.org/wiki/Foo_(bar)).").map(\.uri),
                            ["http://en.wikipedia.org/wiki/Foo_(bar)"], "a parenthesis the address opened is kept")
+        }
+    }
+
+    /// A page opened in Postcard started the mail program 60 times in 6 s (mailto: with attach=), any
+    /// registered scheme and postcard:// itself, by script and meta refresh, with no click. Served here
+    /// by the test itself on loopback: nothing it does by itself leaves the web view; a link the user
+    /// clicks to another scheme is asked about first, and declined, is not opened.
+    func testAPageCannotOpenOtherProgramsByItselfAndAClickedLinkIsAskedFirst() throws {
+        try onMain {
+            let port = freePort()
+            try serve(["storm.html": """
+                <title>Storm</title>
+                <meta http-equiv="refresh" content="0;url=mailto:a@example.org?attach=/etc/passwd">
+                <a href="mailto:ada@example.org" style="display:block;position:fixed;left:0;top:0;width:100%;height:100%">Write to Ada</a>
+                <script>
+                location.href = 'postcard://post/1';
+                for (let i = 0; i < 20; i++) setTimeout(() => { location.href = 'mailto:x' + i + '@example.org?attach=/etc/passwd'; }, 20 * i);
+                setTimeout(() => { location.href = 'x-postcard-test://launch'; }, 450);
+                setTimeout(() => { window.open('mailto:popup@example.org'); }, 500);
+                setTimeout(() => { document.title = 'Done'; }, 1000);
+                </script>
+                """], port: port)
+            let app = try makeApp()
+            let web = try XCTUnwrap(app.router.push(.webPage("http://127.0.0.1:\(port)/storm.html")) as? WebPage)
+            spin(until: { app.mainWindow.stack.titleLabel.text == "Done" }, timeout: 20, "the page's own tries")
+            spin(for: 0.3)
+            XCTAssertEqual(web.openedOutside, [], "nothing handed to the desktop")
+            XCTAssertTrue(MessageDialog.shown().isEmpty, "nothing the page did by itself was even asked about")
+            XCTAssertTrue(web.messageLabel.text.contains("by itself; it was not opened"), web.messageLabel.text)
+            XCTAssertEqual(app.router.path, [.webPage("http://127.0.0.1:\(port)/storm.html")], "postcard:// not opened from the page")
+
+            // A real click on the link: asked first (GNOME Web's "Open in Mail?", or this when no program
+            // opens mailto: here), with the address; Cancel, and nothing opens.
+            pressMouseButton(1, over: app.mainWindow.window)
+            spin(until: { MessageDialog.shown().count == 1 }, timeout: 10, "asked about the clicked link")
+            let question = MessageDialog.shown()[0]
+            XCTAssertTrue(question.heading.hasPrefix("Open "), question.heading)
+            XCTAssertEqual(question.keepButton.label, "Cancel")
+            XCTAssertEqual(question.confirmButton.label, "Open")
+            question.keepButton.activate()
+            spin(until: { MessageDialog.shown().isEmpty }, "answered")
+            spin(for: 0.3)
+            XCTAssertEqual(web.openedOutside, [])
         }
     }
 

@@ -37,6 +37,7 @@ extension AppController {
             return help.makeGuide(section: section)
         case .webPage(let uri):
             guard let web = try? WebPage(uri: uri, localFolder: nil) else { help.openOutside(uri); return nil }  // no WebKitGTK
+            help.asksBeforeOpeningOutside(web)
             return web
         }
     }

@@ -1,3 +1,5 @@
+import Adwaita
+import CGtk
 import Gtk
 import Navigation
 import NavigationGtk
@@ -41,7 +43,24 @@ final class HelpCoordinator {
             openOutside(uri)  // no WebKitGTK here: the desktop's browser
             return nil
         }
+        asksBeforeOpeningOutside(guide)
         return guide
+    }
+
+    /// Makes `web` ask before a link the user clicked to another scheme leaves Postcard, as GNOME Web
+    /// asks: "Open in Mail?" (the application that opens it), with the address, Cancel and Open.
+    func asksBeforeOpeningOutside(_ web: WebPage) {
+        web.confirmOpeningOutside = { [weak web] uri, answer in
+            let scheme = g_uri_peek_scheme(uri).map { String(cString: $0) } ?? ""
+            let heading = DefaultApplication.name(forScheme: scheme).map {
+                // Translators: asked before a link clicked in a web page opens another program; %s is its name ("Mail").
+                localized("Open in %s?", $0)
+            } ?? localized("Open This Link Outside Postcard?")
+            // Translators: the button that opens a link in another program, after the user was asked.
+            let question = MessageDialog(over: web?.view, heading: heading, body: String(uri.prefix(300)).escapingControlCharacters,
+                                         keepLabel: localized("Cancel"), confirmLabel: localized("Open"))
+            question.ask { answer($0 == .confirm) }
+        }
     }
 
     /// The guide in the user's language: `guide/<lang>/index.html` for the first of their languages that
@@ -81,6 +100,7 @@ final class HelpCoordinator {
         if page.navigationStack === app.stack {
             app.router.push(.webPage(uri))
         } else if let web = try? WebPage(uri: uri, localFolder: nil) {
+            asksBeforeOpeningOutside(web)
             present(web, over: page)
         } else {
             openOutside(uri)
