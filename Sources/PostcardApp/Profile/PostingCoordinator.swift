@@ -46,8 +46,8 @@ final class PostingCoordinator {
     }
 
     /// Makes `page` follow the store: a post stored on its profile (here or by another Postcard on the
-    /// folder) goes to the top of its feed, an edited caption is shown in its row, and a post deleted or
-    /// brought back reads the feed again.
+    /// folder) goes to the top of its feed, an edited caption is shown in its row, a post deleted is taken
+    /// out of it, and one brought back reads the feed again.
     private func follow(_ page: ProfilePage) {
         guard let store = app?.store else { return }
         page.followsStore = store.changes.add { [weak self, weak page] change in
@@ -55,7 +55,12 @@ final class PostingCoordinator {
             switch change {
             case .postAdded(let post) where post.profile == page.person.id: page.insertNewPost(post)
             case .postEdited(let post) where post.profile == page.person.id: page.update(post)
-            case .deleted(.post), .restored(.post), .reread: self.reload(page)
+            case .deleted(.post(let id)):
+                // In place, once the turn of the deletion is over: the post's own page leaves first, and
+                // the feed gets its focus back on the row that opened it (a screen reader hears only where
+                // focus then goes, New Post, and the toast), before the row goes.
+                MainLoopBridge.afterLayout { [weak page] in page?.removePost(id: id) }
+            case .restored(.post), .reread: self.reload(page)
             default: break
             }
         }

@@ -171,6 +171,13 @@ public final class ProfilePage: Page {
         }
     }
 
+    /// Takes out the post with `id` (deleted, here or by another Postcard) without rebuilding the feed:
+    /// the other rows keep their widgets, focus and the scroll position.
+    public func removePost(id: Int64) {
+        guard feed.remove(id: id) else { return }
+        updateStatus()
+    }
+
     /// Shows `post` in place of the post with its id (an edited caption); only that row is rebound.
     public func update(_ post: Post) { feed.replace(post) }
 

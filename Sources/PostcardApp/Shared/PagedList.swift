@@ -37,6 +37,14 @@ public final class PagedRows<Row: Identifiable & Sendable> where Row.ID == Int64
     /// Adds `row` at `index` (a row just posted), without reading anything.
     func insert(_ row: Row, at index: Int) { rows.insert(row, at: min(index, rows.count)) }
 
+    /// Takes out the row with `id` (deleted), without reading anything; returns its index, or nil when
+    /// it was not read.
+    func remove(id: Int64) -> Int? {
+        guard let index = rows.firstIndex(where: { $0.id == id }) else { return nil }
+        rows.remove(at: index)
+        return index
+    }
+
     /// Replaces the row with `row`'s id (an edited caption); returns its index, or nil when not read yet.
     func replace(_ row: Row) -> Int? {
         guard let index = rows.firstIndex(where: { $0.id == row.id }) else { return nil }
@@ -139,6 +147,16 @@ final class PagedListView<Row: Identifiable & Sendable, Cell: ListCell> where Ro
         source.insert(row, at: index)
         state.rowsByKey[Self.key(row)] = row
         model.insert(Self.key(row), at: position(ofRowAt: min(index, source.rows.count - 1)))
+        return true
+    }
+
+    /// Takes out the record with `id` (deleted) without rebuilding anything: the other rows keep their
+    /// widgets, and focus and scrolling stay where they were. Returns whether it was shown.
+    @discardableResult
+    func remove(id: Int64) -> Bool {
+        guard let source, let index = source.remove(id: id) else { return false }
+        state.rowsByKey["row:\(id)"] = nil
+        model.splice(at: position(ofRowAt: index), removing: 1, with: [])
         return true
     }
 
