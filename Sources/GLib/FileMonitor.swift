@@ -35,7 +35,9 @@ public final class FileMonitor {
     /// Stops watching: `onChange` is not called again. Idempotent.
     public func cancel() { Self.end(monitor, handler); monitor = nil }
 
-    deinit { Self.end(monitor, handler) }
+    // On the main actor wherever the last reference goes (a store released by a task that ended on another
+    // thread): the signal's handler is disconnected in the thread that emits it, never while it runs.
+    isolated deinit { Self.end(monitor, handler) }
 
     nonisolated private static func end(_ monitor: UnsafeMutablePointer<GFileMonitor>?, _ handler: gulong) {
         guard let monitor else { return }
