@@ -9,7 +9,8 @@ import CGLib
 /// it watches until ``cancel()`` or until it is released. Main actor only.
 @MainActor
 public final class FileMonitor {
-    /// The monitor; nil once cancelled.
+    /// The monitor; nil once cancelled. (`nonisolated(unsafe)`: read by the deinit, which is isolated to the
+    /// main actor like every other use, so no two threads ever touch them.)
     nonisolated(unsafe) private var monitor: UnsafeMutablePointer<GFileMonitor>?
     nonisolated(unsafe) private var handler: gulong = 0
 

@@ -12,6 +12,7 @@ import XCTest
 /// with bounded times and a version this Postcard reads; a path deeper than a person could have
 /// navigated is refused or cut to ``maximumPathDepth``, never built, wherever it comes from (a journal, the
 /// saved state, code).
+/// (`@unchecked Sendable`, as every GTK test case here: XCTest runs its tests one at a time on the main thread.)
 final class BoundedInputTests: GtkTestCase, @unchecked Sendable {
     private func journal(_ lines: [String], named name: String = "journey.txt") throws -> String {
         let path = makeTemporaryDirectory() + "/" + name

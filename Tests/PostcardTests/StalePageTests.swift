@@ -11,6 +11,7 @@ import XCTest
 /// Stale pages do not mislead (issue 46, part 3): a page left open while another Postcard on the same
 /// folder deleted what it shows says so when the user acts on it, keeping what they typed; a Not Found
 /// page shows its post again once Undo brought it back.
+/// (`@unchecked Sendable`, as every GTK test case here: XCTest runs its tests one at a time on the main thread.)
 final class StalePageTests: GtkTestCase, @unchecked Sendable {
     /// Waits for the running flow's page of type `P`, then takes `step` in the flow.
     @MainActor

@@ -12,6 +12,7 @@ import XCTest
 /// The store's change stream (``PostStore/changes``): each write told once with what changed, rows
 /// another Postcard on the same folder stores told within a second, and the pages that follow it (a
 /// feed, a thread, Messages, the friends) showing what changed without anyone telling them by hand.
+/// (`@unchecked Sendable`, as every GTK test case here: XCTest runs its tests one at a time on the main thread.)
 final class StoreChangeTests: GtkTestCase, @unchecked Sendable {
     func testEachWriteIsToldOnceWithWhatChangedAndAnotherStoresRowsToo() throws {
         try onMain {
