@@ -41,16 +41,30 @@ public enum DeletableItem: Hashable, Sendable {
 /// A mark whose instance is gone (it crashed, or was killed, before its undo time ran out) is purged
 /// when a store opens (``purgeAbandonedDeletions()``): the user asked for the deletion and did not undo
 /// it. All of it runs on the store's writer, in order with every other write. Main actor.
+///
+/// The user's last word is kept from the press on: the app calls ``recordChoice(_:for:)`` in the turn of
+/// Delete or Undo, before the writer (perhaps busy copying a photo) gets to the row, so a quit, SIGTERM,
+/// crash or kill at any moment after the press ends with what the user chose last (``DeletionIntents``).
 extension PostStore {
+    /// Records on disk, at once, that the user chose `choice` about `item` — Delete (`.delete`) or Undo
+    /// (`.restore`) — before ``markDeleted(_:)`` or ``restoreDeleted(_:)`` gets to the row. Call it in the
+    /// turn of the press. It never waits for the writer (a small file replaced in well under a
+    /// millisecond, see ``DeletionIntents``); a folder that cannot be written is logged, not thrown (the
+    /// row's own write then says why). Main actor.
+    public func recordChoice(_ choice: DeletionChoice, for item: DeletableItem) {
+        intents.record(choice, for: item)
+    }
+
     /// Marks `item` deleted by this instance: it is left out of every read from now on.
     /// - Throws: ``PostStoreError`` in plain words if the database cannot be written, or the item does
     ///   not exist (or is already deleted).
     public func markDeleted(_ item: DeletableItem) async throws {
-        let instance = instanceID
+        let instance = instanceID, intents = intents
         try await writer.run { db in
             try Self.run(on: db, "UPDATE \(item.table) SET deleted_by = ?1 WHERE id = ?2 AND deleted_by IS NULL",
                          [instance, String(item.id)])
             guard sqlite3_changes(db) == 1 else {
+                intents.settle(item, ifStill: .delete)  // nothing to finish at quit or after a crash
                 throw PostStoreError(description: localized("it no longer exists"))
             }
             appLog.debug("Marked deleted: \(item)")
@@ -61,10 +75,11 @@ extension PostStore {
     /// Brings back `item`, marked deleted by this instance and not purged yet (Undo).
     /// - Throws: ``PostStoreError`` if the database cannot be written or it is already gone for good.
     public func restoreDeleted(_ item: DeletableItem) async throws {
-        let instance = instanceID
+        let instance = instanceID, intents = intents
         try await writer.run { db in
             try Self.run(on: db, "UPDATE \(item.table) SET deleted_by = NULL WHERE id = ?1 AND deleted_by = ?2",
                          [String(item.id), instance])
+            intents.settle(item, ifStill: .restore)  // stored, or nothing left to restore
             guard sqlite3_changes(db) == 1 else {
                 throw PostStoreError(description: localized("it was already deleted for good"))
             }
@@ -77,17 +92,59 @@ extension PostStore {
     /// too. Queued on the writer; returns at once. A failure is logged, and the item stays marked (left
     /// out, purged at a later launch).
     public func purgeDeleted(_ item: DeletableItem) {
-        let directory = directory
-        writer.post("Couldn't delete \(item) for good") { db in try Self.purge(item, on: db, directory: directory) }
+        let directory = directory, intents = intents
+        writer.post("Couldn't delete \(item) for good") { db in
+            try Self.purge(item, on: db, directory: directory)
+            intents.settle(item, ifStill: .delete)
+        }
     }
 
-    /// Removes for good everything this instance marked deleted and has not purged (the app quits while an
-    /// Undo is still offered), blocking until it is done.
+    /// Carries out the user's last choices (``recordChoice(_:for:)``: an Undo pressed just before the quit
+    /// is stored even if its task never ran), then removes for good everything this instance marked
+    /// deleted and has not purged (the app quits while an Undo is still offered), blocking until it is
+    /// done.
     public func purgeMarkedDeletionsNow() {
-        let instance = instanceID, directory = directory
-        _ = try? writer.runAndWait { db in
-            for item in try Self.marked(on: db, where: "deleted_by = ?1", [instance]) {
-                try Self.purge(item, on: db, directory: directory)
+        let instance = instanceID, directory = directory, choices = intents.current
+        do {
+            try writer.runAndWait { db in
+                try Self.apply(choices, of: instance, on: db)
+                for item in try Self.marked(on: db, where: "deleted_by = ?1", [instance]) {
+                    try Self.purge(item, on: db, directory: directory)
+                }
+            }
+            intents.removeAll()
+        } catch {
+            appLog.problem("Couldn't finish the deletions at quit (the next launch finishes them): \(error)")
+        }
+    }
+
+    /// Marks or restores each item as `owner`'s user last chose (``DeletionIntents``). The writer's thread.
+    nonisolated private static func apply(_ choices: [DeletableItem: DeletionChoice], of owner: String, on db: OpaquePointer) throws {
+        for (item, choice) in choices {
+            switch choice {
+            case .delete:
+                try Self.run(on: db, "UPDATE \(item.table) SET deleted_by = ?1 WHERE id = ?2 AND deleted_by IS NULL", [owner, String(item.id)])
+            case .restore:
+                try Self.run(on: db, "UPDATE \(item.table) SET deleted_by = NULL WHERE id = ?1 AND deleted_by = ?2", [String(item.id), owner])
+            }
+        }
+    }
+
+    /// Carries out the last choices of the instances that are gone and left some undone (killed or crashed
+    /// between a press and its write). Called as the store opens, before their deletions are finished.
+    private func applyAbandonedChoices() {
+        let suffix = Array(DeletionIntents.suffix.utf8)
+        for name in Files.names(inDirectory: instances.folder) ?? [] where name.bytes.count > suffix.count && name.bytes.suffix(suffix.count).elementsEqual(suffix) {
+            let path = instances.folder.appending(name)
+            guard let owner = FilePath(bytes: name.bytes.dropLast(suffix.count)).string, owner != instanceID,
+                  !instances.isLive(owner) else { continue }
+            let choices = DeletionIntents.read(path)
+            do {
+                try writer.runAndWait { db in try Self.apply(choices, of: owner, on: db) }
+                Files.remove(path)
+                if !choices.isEmpty { appLog.info("Carried out the last choices of a Postcard that is gone: \(choices.count) item(s)") }
+            } catch {
+                appLog.problem("Couldn't carry out earlier deletions or undos: \(error)")
             }
         }
     }
@@ -95,6 +152,7 @@ extension PostStore {
     /// Removes for good what other instances marked deleted and could not purge: those that are gone
     /// (their lock is free: crashed, killed, or quit). Called as the store opens; blocking.
     func purgeAbandonedDeletions() {
+        applyAbandonedChoices()
         let directory = directory
         let owners = (try? query("""
             SELECT deleted_by FROM posts WHERE deleted_by IS NOT NULL UNION SELECT deleted_by FROM replies WHERE deleted_by IS NOT NULL

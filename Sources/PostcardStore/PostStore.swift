@@ -34,6 +34,9 @@ public final class PostStore {
     public let clock: @Sendable () -> Int64
     /// This instance among the Postcards that have the folder open (see ``InstanceLocks``).
     let instances: InstanceLocks
+    /// The user's last choices about what this instance deleted, on disk from the press on (see
+    /// ``DeletionIntents``).
+    let intents: DeletionIntents
     /// This store's instance id: the owner of the drafts its flows keep.
     public var instanceID: String { instances.id }
     /// Whether this is the first Postcard to have opened the folder of those that have it open now: only
@@ -62,6 +65,7 @@ public final class PostStore {
             throw PostStoreError(description: localized("Can't create the data folder: %s", "\(error)"))
         }
         instances = InstanceLocks(directory: directory)
+        intents = DeletionIntents(instances: instances.folder, id: instances.id)
         sweepLeftovers()
         let path = directory.appending("posts.sqlite3")
         if path.withCString({ sqlite3_open_v2($0, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) }) != SQLITE_OK {

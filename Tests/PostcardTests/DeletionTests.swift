@@ -182,6 +182,28 @@ final class DeletionTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// Ctrl+Z (Undo), then Ctrl+Q in the same turn, before the Undo's task has run (as when both keys come
+    /// in one burst): the post the user brought back stays, photo included, though the quit cancels the
+    /// task and then removes for good what is still marked deleted (the choice, written at the press, is
+    /// carried out first).
+    func testUndoThenQuitInTheSameTurnKeepsThePost() throws {
+        try onMain {
+            let data = makeTemporaryDirectory()
+            let app = try makeApp(posts: ["Bring me back"], dataDirectory: data)
+            let post = try XCTUnwrap(app.store.posts(onProfile: "me").first)
+            app.open(.post(post.id))
+            settle(app, depth: 2)
+            let detail = try XCTUnwrap(app.mainWindow.stack.visiblePage as? PhotoDetailPage)
+            try XCTUnwrap(findButton(labeled: "Delete", in: detail.content)).activate()
+            spin(until: { app.undoToast != nil }, "the toast with Undo")
+            app.undoToast!.activateAction()  // Ctrl+Z
+            app.shutdown()  // Ctrl+Q's handler (Application.quit() ends in it), before the Undo's task ran
+            let next = try PostStore(directory: FilePath(data))
+            XCTAssertEqual(try next.post(id: post.id)?.comment, "Bring me back", "the Undo stands")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: post.photoPath.displayName), "with its photo")
+        }
+    }
+
     /// A real Postcard deletes a post (Delete pressed over AT-SPI) and is killed with SIGKILL while its
     /// Undo is still offered: the next store to open the folder finishes the deletion, row and photo.
     func testAPostcardKilledWhileUndoIsOfferedLeavesNothingHalfDeleted() throws {

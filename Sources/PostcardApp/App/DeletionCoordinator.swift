@@ -11,7 +11,9 @@ import PostcardStore
 /// The item is marked deleted in the store at once (every list and page leaves it out; a page showing it
 /// is popped or closed), and removed for good with its photo when the toast goes without Undo, when the
 /// next toast replaces it, or at quit. Killed in between, the next launch finishes it (see
-/// ``PostStore/markDeleted(_:)``). Main actor only.
+/// ``PostStore/markDeleted(_:)``). What the user chose last — Delete, or Undo — is written in the turn
+/// of the press (``PostStore/recordChoice(_:for:)``), so a quit, SIGTERM, crash or kill a few
+/// milliseconds later ends with that choice. Main actor only.
 @MainActor
 final class DeletionCoordinator {
     /// Weak: a deletion's store work may still be under way when the app is freed (quit right after
@@ -28,6 +30,8 @@ final class DeletionCoordinator {
     /// the toast.
     func delete(_ item: DeletableItem, named name: String? = nil) {
         guard let store = app?.store, let recorded = journeyTerms(item) else { return }
+        appLog.debug("Delete pressed: \(item)")
+        store.recordChoice(.delete, for: item)  // the user's word is on disk before anything else happens
         app?.tasks.start { [weak self] in
             do {
                 try await store.markDeleted(item)
@@ -62,6 +66,8 @@ final class DeletionCoordinator {
 
     private func undo(_ item: DeletableItem, recorded: JourneyDeletion, named name: String?) {
         guard let store = app?.store else { return }
+        appLog.debug("Undo pressed: \(item)")
+        store.recordChoice(.restore, for: item)  // kept even if the app quits or is killed before the write
         app?.returnFocusFromTheToast()  // Undo pressed on the toast (F6): heard where the focus was
         app?.tasks.start { [weak self] in
             var restored = false
