@@ -23,8 +23,15 @@ import NavigationGtk
 /// fails to load (no network, unknown host, TLS error, the web process gone) shows why and **Try Again**,
 /// never a blank view.
 ///
-/// **Web processes.** The page's web process is ended when the page leaves its stack or dialog, or its
-/// window is destroyed.
+/// **Web processes: at most one per web page shown.** A page starts loading (and WebKit starts its web
+/// process) only when it is first shown, so a path of fifty guide pages set at once (a link, a journal,
+/// restored pages) starts one process, for the page on top. A page covered by a pushed page ends its process
+/// once the push is over, keeping its address and how far it was scrolled; shown again (Back), it loads
+/// them again. Its process also ends when the page leaves its stack or dialog, or its window is destroyed.
+/// The cost of that choice: going back to a web page loads it again (from WebKit's cache when it can)
+/// instead of finding it as it was, and what its scripts held is gone; GNOME Web keeps background tabs
+/// alive, but Postcard's web pages are passing ones (a guide, a link in a post), and a stack of them kept
+/// each one's process (about 100 MB apiece) for nothing.
 ///
 /// Main actor only.
 @MainActor
@@ -54,7 +61,8 @@ public final class WebPage: Page {
     public private(set) var currentURI: String
     /// Why the last load failed, while the error state shows; nil otherwise.
     public private(set) var loadError: String?
-    /// Whether a load is in progress.
+    /// Whether a load is in progress (true from creation: a page loads once first shown, see the type's
+    /// docs).
     public private(set) var isLoading = false
     /// The inset pushed into the document now, in pixels (0 when presented with an opaque bar).
     public private(set) var appliedInset: Int32 = 0
@@ -62,6 +70,7 @@ public final class WebPage: Page {
     private let webKitView: OpaquePointer  // the WebKitWebView that webView wraps
     private let webKit: WebKitFunctions
     private let frame = Overlay()
+    private let webSlot = Box(.vertical)  // holds webView once the page is first shown
 
     /// Creates a page that loads `uri`. `localFolder` (an absolute path) is the folder whose `file://`
     /// pages may load here; `title` fixes the bar's title (nil: the document's `<title>`). Main actor.
@@ -89,10 +98,28 @@ public final class WebPage: Page {
         webView.setAccessibleLabel(title ?? toolkitLocalized("Web page"))
         build()
         connectSignals()
-        load(uri)
+        if decision(for: uri) == .load {
+            loadsWhenShown = uri  // no web process before the page is shown (see the type's docs)
+            isLoading = true  // to its callers, the load has begun
+        } else {
+            load(uri)  // opened outside or refused: no web process either
+        }
     }
 
-    isolated deinit { webKit.web_view_terminate_web_process(webKitView) }
+    /// The address (and scroll offset, in CSS pixels) to load the next time the page is shown: set until
+    /// it is first shown, and again while it is covered by a pushed page (its process ended).
+    private var loadsWhenShown: String?
+    private var scrollToAfterLoad: Double?
+
+    /// Whether the page's web process is ended while the page is covered and loads again when shown (see
+    /// the type's docs): true from its creation until it is first shown, and while it is covered.
+    public var isSuspended: Bool { loadsWhenShown != nil }
+
+    isolated deinit {
+        MainLoopBridge.cancel(resumeSource)
+        MainLoopBridge.cancel(suspendSource)
+        webKit.web_view_terminate_web_process(webKitView)
+    }
 
     /// Why web pages cannot be shown on this computer (WebKitGTK 6.0, Debian `libwebkitgtk-6.0-4`, is
     /// not installed), or nil when they can: what creating a page would throw. Opens WebKitGTK the first
@@ -121,6 +148,7 @@ public final class WebPage: Page {
     public func load(_ uri: String) {
         switch decision(for: uri) {
         case .load:
+            loadsWhenShown = nil
             currentURI = uri
             showError(nil)
             isLoading = true
@@ -226,12 +254,18 @@ public final class WebPage: Page {
         sizer.expandsVertically = true
         sizer.expandsHorizontally = true
         frame.setChild(sizer)
-        frame.addOverlay(webView)
+        // The web view joins the window when the page is first shown: WebKit starts a web process as soon
+        // as its view is realized, which a page covered in a stack is (see the type's docs).
+        webSlot.expandsVertically = true
+        webSlot.expandsHorizontally = true
+        webView.expandsVertically = true
+        webView.expandsHorizontally = true
+        frame.addOverlay(webSlot)
         frame.addOverlay(errorBackground)
         frame.addOverlay(progressBar)
         frame.addOverlay(messageLabel)
         frame.onPlaceChild { [weak self] child, width, height in
-            guard let self, child == self.webView.widget else { return nil }
+            guard let self, child == self.webSlot.widget else { return nil }
             return Overlay.Rect(x: 0, y: -self.appliedInset, width: width, height: height + self.appliedInset)
         }
         frame.drawsOutsideBounds = true
@@ -243,12 +277,71 @@ public final class WebPage: Page {
             self.openOutside(self.currentURI)
         }
         // Taken out of its window (popped, dismissed) or its window destroyed: the view is unrealized, and
-        // its web process ends. (Covered by a pushed page, it stays realized and keeps its process.)
+        // its web process ends. Covered by a pushed page, it stays realized but is unmapped once the push is
+        // over: it remembers where it was and ends its process too, then loads again when shown.
         webView.connect("unrealize") { [weak self] _ in self?.endWebProcess() }
+        frame.connect("unmap") { [weak self] _ in self?.suspend() }
+        frame.connect("map") { [weak self] _ in self?.resume() }
         applyInset(0)
     }
 
     private var errorBackground: Box?
+
+    /// Hidden: once the turn is over and it is still hidden (a stack takes a covered page out and puts it
+    /// back while a push starts), ends the web process, keeping the address and the scroll offset read as
+    /// the covering push began (once the page is hidden, WebKit reports an offset of 0).
+    private func suspend() {
+        guard loadsWhenShown == nil, loadError == nil, suspendSource == 0 else { return }
+        suspendSource = MainLoopBridge.afterLayout { [weak self] in
+            guard let self else { return }
+            self.suspendSource = 0
+            guard !self.frame.isMapped, self.loadsWhenShown == nil, self.loadError == nil else { return }
+            let uri = self.currentURI
+            self.loadsWhenShown = uri
+            guard !self.isLoading else { return self.endWebProcess() }  // nothing scrolled yet
+            Task { [weak self] in
+                let offset = await self?.scrollReading?.value
+                guard let self, self.loadsWhenShown == uri, !self.frame.isMapped else { return }
+                self.scrollToAfterLoad = offset ?? nil
+                self.endWebProcess()
+            }
+        }
+    }
+
+    private var suspendSource: UInt32 = 0
+
+    /// Reads how far the page is scrolled, as a push that will cover it begins.
+    private func readScrollOffset() {
+        guard frame.isMapped, loadsWhenShown == nil, !isLoading, loadError == nil else { return }
+        scrollReading = Task { [weak self] in
+            (try? await self?.evaluateJavaScript("window.scrollY")).flatMap(Double.init)
+        }
+    }
+
+    private var scrollReading: Task<Double?, Never>?
+    private var stackEvents: ObservationToken?
+
+    /// Shown (first, or again after it was covered): loads what it was showing, once the turn is over
+    /// and the page is still shown (a stack may map a page for a moment while it builds a path).
+    private func resume() {
+        MainLoopBridge.cancel(suspendSource)
+        suspendSource = 0
+        guard loadsWhenShown != nil, resumeSource == 0 else { return }
+        resumeSource = MainLoopBridge.afterLayout { [weak self] in
+            guard let self else { return }
+            self.resumeSource = 0
+            guard self.frame.isMapped, let uri = self.loadsWhenShown else { return }
+            if self.webView.parentWidget == nil { self.webSlot.append(self.webView) }
+            if self.stackEvents == nil, let stack = self.navigationStack {
+                self.stackEvents = stack.observeEvents { [weak self] event, _ in
+                    if case .pushed = event { self?.readScrollOffset() }
+                }
+            }
+            self.load(uri)
+        }
+    }
+
+    private var resumeSource: UInt32 = 0
 
     private func applyInset(_ inset: Int32) {
         appliedInset = inset
@@ -276,6 +369,10 @@ public final class WebPage: Page {
             guard let self else { return }
             let event = Int(args.enumValue(at: 1))
             self.isLoading = event != Int(POSTCARD_WEBKIT_LOAD_FINISHED)
+            if event == Int(POSTCARD_WEBKIT_LOAD_FINISHED), let offset = self.scrollToAfterLoad {
+                self.scrollToAfterLoad = nil
+                Task { _ = try? await self.evaluateJavaScript("window.scrollTo(0, \(offset))") }
+            }
             self.progressBar.isVisible = self.isLoading
             if event == Int(POSTCARD_WEBKIT_LOAD_COMMITTED), let pointer = self.webKit.web_view_get_uri(self.webKitView) {
                 let committed = String(cString: pointer)

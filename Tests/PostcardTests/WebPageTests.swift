@@ -183,6 +183,42 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// At most one web process per web page shown (issue 46): a path of fifty guide pages set at once
+    /// starts one process, for the page on top; a guide covered by a pushed page ends its process once the
+    /// push is over, and shown again (Back) loads again where it was scrolled to.
+    func testOnlyTheShownWebPageHasAWebProcessAndACoveredOneComesBackWhereItWas() throws {
+        try onMain {
+            let app = try makeApp()
+            let window = app.mainWindow
+            let before = webProcessIDs
+            func ours() -> Int { webProcessIDs.subtracting(before).count }
+            var peak = 0
+            let sampler = MainLoopBridge.repeating(milliseconds: 5) { peak = max(peak, ours()); return true }
+            defer { g_source_remove(sampler) }
+            app.router.setPath(Array(repeating: .guide(section: nil), count: 50))
+            spin(until: { window.stack.pages.count == 51 && window.stack.transition == .idle }, "fifty guide pages")
+            let top = try XCTUnwrap(window.stack.visiblePage as? WebPage)
+            waitUntilLoaded(top, "the guide on top")
+            spin(for: 0.5)
+            XCTAssertEqual(peak, 1, "one web process for fifty guide pages, one shown")
+            let covered = window.stack.pages.dropLast().compactMap { $0 as? WebPage }
+            XCTAssertEqual(covered.count, 49)
+            XCTAssertTrue(covered.allSatisfy(\.isSuspended), "the covered guides have not loaded")
+
+            _ = evaluate("window.scrollTo(0, 400); window.scrollY", in: top)
+            app.router.push(.messages)
+            spin(until: { window.stack.transition == .idle && top.isSuspended && ours() == 0 },
+                 "the covered guide's process ends once the push is over")
+            peak = 0
+            window.stack.goBack()
+            spin(until: { window.stack.visiblePage === top && window.stack.transition == .idle }, "Back to the guide")
+            waitUntilLoaded(top, "the guide again")
+            spin(until: { self.number("window.scrollY", in: top) == 400 }, "where it was scrolled to")
+            XCTAssertEqual(peak, 1, "one process again")
+            XCTAssertFalse(top.isSuspended)
+        }
+    }
+
     func testHelpInThePrimaryMenuPushesTheGuideAndClosingTheWindowEndsItsWebProcess() throws {
         try onMain {
             let app = try makeApp()
