@@ -116,8 +116,6 @@ public final class WebPage: Page {
     public var isSuspended: Bool { loadsWhenShown != nil }
 
     isolated deinit {
-        MainLoopBridge.cancel(resumeSource)
-        MainLoopBridge.cancel(suspendSource)
         webKit.web_view_terminate_web_process(webKitView)
     }
 
@@ -280,68 +278,61 @@ public final class WebPage: Page {
         // its web process ends. Covered by a pushed page, it stays realized but is unmapped once the push is
         // over: it remembers where it was and ends its process too, then loads again when shown.
         webView.connect("unrealize") { [weak self] _ in self?.endWebProcess() }
-        frame.connect("unmap") { [weak self] _ in self?.suspend() }
-        frame.connect("map") { [weak self] _ in self?.resume() }
+        // Shown and hidden as its stack (or split view) says (``Page/observeLifecycle(_:)``), once each
+        // change's transition is over; a page shown in a window by itself, with no host, loads when mapped.
+        lifecycleToken = observeLifecycle { [weak self] event in
+            switch event {
+            case .shown: self?.resume()
+            case .hiding: self?.readScrollOffset()
+            case .hidden: self?.suspend()
+            case .showing: break
+            }
+        }
+        frame.connect("map") { [weak self] _ in
+            guard let self, self.navigationStack == nil, self.lifecycle == nil else { return }
+            MainLoopBridge.afterLayout { [weak self] in
+                guard let self, self.frame.isMapped, self.navigationStack == nil, self.lifecycle == nil else { return }
+                self.resume()
+            }
+        }
         applyInset(0)
     }
 
     private var errorBackground: Box?
+    private var lifecycleToken: ObservationToken?
 
-    /// Hidden: once the turn is over and it is still hidden (a stack takes a covered page out and puts it
-    /// back while a push starts), ends the web process, keeping the address and the scroll offset read as
-    /// the covering push began (once the page is hidden, WebKit reports an offset of 0).
+    /// Covered, or taken out (its transition over): ends the web process, keeping the address and the
+    /// scroll offset read as the change began (once the page is hidden, WebKit reports an offset of 0).
     private func suspend() {
-        guard loadsWhenShown == nil, loadError == nil, suspendSource == 0 else { return }
-        suspendSource = MainLoopBridge.afterLayout { [weak self] in
-            guard let self else { return }
-            self.suspendSource = 0
-            guard !self.frame.isMapped, self.loadsWhenShown == nil, self.loadError == nil else { return }
-            let uri = self.currentURI
-            self.loadsWhenShown = uri
-            guard !self.isLoading else { return self.endWebProcess() }  // nothing scrolled yet
-            Task { [weak self] in
-                let offset = await self?.scrollReading?.value
-                guard let self, self.loadsWhenShown == uri, !self.frame.isMapped else { return }
-                self.scrollToAfterLoad = offset ?? nil
-                self.endWebProcess()
-            }
+        guard loadsWhenShown == nil, loadError == nil else { return }
+        let uri = currentURI
+        loadsWhenShown = uri
+        guard !isLoading, let reading = scrollReading else { return endWebProcess() }
+        Task { [weak self] in
+            let offset = await reading.value
+            guard let self, self.loadsWhenShown == uri, self.lifecycle != .shown else { return }
+            self.scrollToAfterLoad = offset
+            self.endWebProcess()
         }
     }
 
-    private var suspendSource: UInt32 = 0
-
-    /// Reads how far the page is scrolled, as a push that will cover it begins.
+    /// Reads how far the page is scrolled, as a change that will cover it begins.
     private func readScrollOffset() {
-        guard frame.isMapped, loadsWhenShown == nil, !isLoading, loadError == nil else { return }
+        scrollReading = nil
+        guard loadsWhenShown == nil, !isLoading, loadError == nil else { return }
         scrollReading = Task { [weak self] in
             (try? await self?.evaluateJavaScript("window.scrollY")).flatMap(Double.init)
         }
     }
 
     private var scrollReading: Task<Double?, Never>?
-    private var stackEvents: ObservationToken?
 
-    /// Shown (first, or again after it was covered): loads what it was showing, once the turn is over
-    /// and the page is still shown (a stack may map a page for a moment while it builds a path).
+    /// Shown (first, or again after it was covered): loads what it was showing.
     private func resume() {
-        MainLoopBridge.cancel(suspendSource)
-        suspendSource = 0
-        guard loadsWhenShown != nil, resumeSource == 0 else { return }
-        resumeSource = MainLoopBridge.afterLayout { [weak self] in
-            guard let self else { return }
-            self.resumeSource = 0
-            guard self.frame.isMapped, let uri = self.loadsWhenShown else { return }
-            if self.webView.parentWidget == nil { self.webSlot.append(self.webView) }
-            if self.stackEvents == nil, let stack = self.navigationStack {
-                self.stackEvents = stack.observeEvents { [weak self] event, _ in
-                    if case .pushed = event { self?.readScrollOffset() }
-                }
-            }
-            self.load(uri)
-        }
+        guard let uri = loadsWhenShown else { return }
+        if webView.parentWidget == nil { webSlot.append(webView) }
+        load(uri)
     }
-
-    private var resumeSource: UInt32 = 0
 
     private func applyInset(_ inset: Int32) {
         appliedInset = inset

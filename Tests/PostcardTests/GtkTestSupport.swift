@@ -424,3 +424,30 @@ extension Identity {
     /// The user the tests' stores have (the name the app's pictures and fixtures show).
     static let sample = Identity(id: "0d6a2c1e-8b3f-4e57-9a10-c4f2e7b85d93", name: "Sam Rivera")
 }
+
+/// WebKit's web processes as `/proc` shows them, for the tests of how many a page or a link storm starts.
+enum WebProcesses {
+    /// The live (not yet reaped zombies excluded) processes named WebKitWebProcess that descend from
+    /// process `ancestor` (WebKit starts them through `bwrap`, so they may be grandchildren), by id.
+    static func descending(from ancestor: Int32) -> Set<Int32> {
+        func stat(of pid: Int32) -> (state: Character, parent: Int32)? {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = text.lastIndex(of: ")") else { return nil }
+            let fields = text[text.index(close, offsetBy: 2)...].split(separator: " ")
+            guard fields.count > 1, let state = fields[0].first, let parent = Int32(fields[1]) else { return nil }
+            return (state, parent)
+        }
+        let all = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return Set(all.compactMap(Int32.init).filter { pid in
+            guard let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8),
+                  name.hasPrefix("WebKitWebProces"), let own = stat(of: pid), own.state != "Z", own.state != "X" else { return false }
+            var current = own.parent
+            for _ in 0..<8 {
+                if current == ancestor { return true }
+                guard current > 1, let up = stat(of: current) else { return false }
+                current = up.parent
+            }
+            return false
+        })
+    }
+}

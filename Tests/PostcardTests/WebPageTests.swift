@@ -93,26 +93,7 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
     private var webProcesses: Int { webProcessIDs.count }
 
     /// This process's WebKit web processes (its descendants named WebKitWebProcess), by process id.
-    private var webProcessIDs: Set<Int32> {
-        let me = getpid()
-        func parent(of pid: Int32) -> Int32? {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
-            return stat[stat.index(close, offsetBy: 2)...].split(separator: " ").dropFirst().first.flatMap { Int32($0) }
-        }
-        let all = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return all.compactMap(Int32.init).filter { pid in
-            guard let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8),
-                  name.hasPrefix("WebKitWebProces") else { return false }
-            var current = pid
-            for _ in 0..<8 {
-                guard let up = parent(of: current), up > 1 else { return false }
-                if up == me { return true }
-                current = up
-            }
-            return false
-        }.reduce(into: Set<Int32>()) { $0.insert($1) }
-    }
+    private var webProcessIDs: Set<Int32> { WebProcesses.descending(from: getpid()) }
 
     /// Where WebKitGTK cannot be opened, creating a page fails with what is missing, instead of stopping
     /// the app (the initialiser trapped before): the app then opens the address in the desktop's browser.

@@ -62,6 +62,8 @@ public final class AppController {
     /// The Postcard code the newest link opened was, if it was one: its profile route opens Add Friend
     /// for someone who is not a friend yet.
     var linkedFriendCode: FriendCode?
+    /// The idle that opens the newest link received from outside (``receive(link:)``), or 0.
+    var linkArrivals: UInt32 = 0
     /// The main window's toasts (libadwaita's `AdwToastOverlay` around its content): what just happened
     /// (posted, sent, saved, copied, deleted, with View or Undo), and a link waiting.
     public let toasts: ToastOverlay

@@ -136,6 +136,43 @@ extension AppController {
         return .success(route)
     }
 
+    /// Opens a `postcard://` link that arrived from outside — the desktop's Open (`gio open`, a launcher,
+    /// D-Bus), a later launch's command line — as ``open(link:)`` does, except that links arriving faster
+    /// than they can be shown are coalesced, the newest winning, as while a flow is open: the link waits
+    /// until the main loop has nothing more urgent to do (an idle at GLib's low priority, after input,
+    /// drawing and every message already received), and only the newest one waiting then opens. So a
+    /// thousand links sent within a second cost the main loop a parse each and open a handful of paths,
+    /// not a thousand. A link that cannot be read changes nothing; a toast says why. Main actor.
+    /// - Returns: the route, or the reason the link cannot be opened.
+    @discardableResult
+    public func receive(link: String) -> Result<Route, RouteLinkError> {
+        let route: Route
+        do {
+            route = try Route(link: link)
+        } catch is RouteLinkError {
+            return open(link: link)  // says why, the same way
+        } catch {
+            return .failure(.malformed)
+        }
+        receive(route, friendCode: try? FriendCode(reading: link))
+        return .success(route)
+    }
+
+    /// Opens `route`, from a link that arrived from outside (`friendCode`: the stranger's code it carries),
+    /// coalesced with the links arriving after it as ``receive(link:)`` says.
+    public func receive(_ route: Route, friendCode: FriendCode? = nil) {
+        pendingLink = route
+        linkedFriendCode = friendCode
+        guard linkArrivals == 0 else { return }  // the newest will open
+        linkArrivals = MainLoopBridge.afterLayout { [weak self] in
+            guard let self else { return }
+            self.linkArrivals = 0
+            guard let route = self.pendingLink else { return }  // opened meanwhile (a flow ended)
+            self.pendingLink = nil
+            self.openWhenPossible(route)
+        }
+    }
+
     /// Opens `route` (from a link) now, or, while something is presented (``presented``), once it has gone
     /// (the newest link wins; the main window says it is waiting). Raises the main window, or the dialogs
     /// over it.

@@ -120,7 +120,7 @@ public enum PostcardMain {
             if startsNow, !running.controller.offerDraft(), links.isEmpty { running.controller.restoreNavigation() }
             running.start(AppOptions(), restoring: false)
             if let first = uris.first(where: { !Route.isLink($0) }) { running.controller.startNewPost(with: first) }
-            if let last = links.last { running.controller.open(link: last) }
+            if let last = links.last { running.controller.receive(link: last) }  // coalesced: the newest wins
         }
         app.onShutdown { running?.controller.shutdown() }
         app.quitsWhenAskedToEnd()  // a logout's SIGTERM quits through the shutdown above

@@ -71,8 +71,7 @@ final class RunningApp {
             if restoring, !started, !recording, !controller.offerDraft(), options.link == nil { controller.restoreNavigation() }
             if let first = options.files.first { controller.startNewPost(with: first) }
             if let link = options.link {
-                controller.linkedFriendCode = options.friendCode  // a stranger's code: Add Friend
-                controller.openWhenPossible(link)
+                controller.receive(link, friendCode: options.friendCode)  // a stranger's code: Add Friend
             }
         }
     }
