@@ -284,8 +284,8 @@ bench-navigation: bench-programs
 	$(RUN_BENCH) --navigation-only --navigation-out "$(CURDIR)/bench/navigation.md"
 
 # The hostile-input benchmarks alone (issue 22: a photo file far larger than its pixels, a megabyte of
-# comment, each against an ordinary photo and comment in the same run): a few minutes; results go to
-# bench/hostile-input.md.
+# comment, each against an ordinary photo and comment in the same run; issue 46: a storm of 1,000 links over
+# D-Bus against the last link alone): a few minutes; results go to bench/hostile-input.md.
 bench-hostile: bench-programs
 	$(RUN_BENCH) --hostile-only --hostile-out "$(CURDIR)/bench/hostile-input.md"
 

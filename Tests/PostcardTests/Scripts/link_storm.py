@@ -6,6 +6,8 @@
 #
 #     link_storm.py BUS_NAME COUNT SECONDS FINAL LINK...
 #
+# BUS_NAME is the application's id (its object path is made from it, as GApplication does), or a connection's
+# unique name followed by the object path (":1.42/io/github/postcard/Postcard": a non-unique instance).
 # Prints `sent N`, `errors N`, `longest-answer-ms X` and `answers N` once every call has been answered.
 # Used by the GTK tests (LinkStormTests) and by `make bench-hostile`.
 import sys
@@ -14,7 +16,7 @@ import time
 from gi.repository import Gio, GLib
 
 name, count, seconds, final, links = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5:]
-path = "/" + name.replace(".", "/")
+name, path = (name.split("/", 1)[0], "/" + name.split("/", 1)[1]) if "/" in name else (name, "/" + name.replace(".", "/"))
 bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
 loop = GLib.MainLoop()
 state = {"sent": 0, "answered": 0, "errors": 0, "longest": 0.0, "probes": 0, "probing": False}
