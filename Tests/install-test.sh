@@ -59,6 +59,23 @@ SCRIPT
 output=$(dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" bash "$root/start.sh" "${clean_env[@]}" G_DEBUG=fatal-warnings \
   "$root$prefix/bin/postcard" 2>/dev/null) || fail "the installed app did not start, show My Profile and quit: $output"
 grep -qx "frame|Postcard" <<< "$output" || fail "the installed app showed no window named Postcard: $output"
+# A journey replayed by the installed program, built for release: New Post, Cancel, Keep Editing, Post, a
+# reply discarded, My Code. Posting waits on the store's writer thread and comes back to the main thread (a
+# release build once skipped that hop and crashed on Post, while the debug-built tests passed).
+cat > "$root/replay.sh" <<SCRIPT
+"\$@" > "$root/replay.out" 2>&1 & app=\$!
+for _ in \$(seq 1 300); do
+  grep -q "^Replayed " "$root/replay.out" && { kill -TERM \$app; wait \$app; exit \$?; }
+  kill -0 \$app 2>/dev/null || { wait \$app; echo "exited with status \$?" >> "$root/replay.out"; exit 1; }
+  sleep 0.2
+done
+kill \$app; exit 1
+SCRIPT
+mkdir -p "$root/replayed"
+dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" bash "$root/replay.sh" "${clean_env[@]}" G_DEBUG=fatal-warnings \
+  "$root$prefix/bin/postcard" --replay "$PWD/Tests/PostcardTests/Fixtures/post-reply-and-code.journey" --fast --data-dir "$root/replayed" \
+  || fail "the installed app did not replay a journey that posts: $(tail -5 "$root/replay.out")"
+ls "$root/replayed/photos/" | grep -q . || fail "the replayed post's photo is not in the store"
 # The tools are not installed: the shipped program is only the app.
 [ ! -e "$root$prefix/bin/postcard-review" ] && [ ! -e "$root$prefix/bin/postcard-measure" ] || fail "a tool was installed"
 

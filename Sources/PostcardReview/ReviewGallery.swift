@@ -180,6 +180,8 @@ public enum ReviewGallery {
                      caption: "Its own bar with Close and the title; the camera's picture (a still photo here) and the hint under it."),
         ReviewScreen(name: "scan-a-code-read", screen: "Scan a Code", state: "a code of plain text read",
                      caption: "Code Read: the text as written, with Copy and Scan Again; the picture goes on."),
+        ReviewScreen(name: "scan-a-code-web-address", screen: "Scan a Code", state: "a web address read",
+                     caption: "Web Address: the address shown, not opened; Open beside Copy and Scan Again opens it, only when asked."),
         ReviewScreen(name: "scan-a-code-no-camera", screen: "Scan a Code", state: "no camera",
                      caption: "No Camera Found, what to do, and Close; nothing looks broken."),
         ReviewScreen(name: "my-code", screen: "My Code", state: "presented alone from the main menu",

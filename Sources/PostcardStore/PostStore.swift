@@ -7,7 +7,8 @@ import PostcardModel
 ///
 /// Layout under the data directory (`$XDG_DATA_HOME/postcard/` by default): `posts.sqlite3` (write-ahead
 /// log, schema versioned with `PRAGMA user_version`, see ``migrations``), `photos/`, `photos.lock`,
-/// `instances/` and `navigation.lock` (which Postcards have the folder open, see ``InstanceLocks``) and
+/// `instances/` and `navigation.lock` (which Postcards have the folder open, see ``InstanceLocks``; the
+/// user's last choices about what they deleted, `instances/<id>.deletions`, see ``DeletionIntents``) and
 /// `navigation.gvariant`. Rows store photo paths relative to the data directory, so the folder can be moved;
 /// other paths are refused on read. Adding a post copies the photo into `photos/` under a temporary
 /// name, flushes it, moves it into place without replacing anything, flushes the folder, then inserts

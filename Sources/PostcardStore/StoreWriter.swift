@@ -91,10 +91,14 @@ extension PostStore {
         /// Runs `work` on the writer with its connection, after every write queued before, and returns
         /// its result.
         /// - Throws: ``PostStoreError`` if the database cannot be opened; whatever `work` throws.
-        /// The caller waits on its own actor (`nonisolated(nonsending)`), resumed by the writer thread.
-        nonisolated(nonsending)
-        func run<T: Sendable>(_ work: @escaping @Sendable (OpaquePointer) throws -> T) async throws -> T {
-            try await withCheckedThrowingContinuation { continuation in
+        /// The caller waits on its own actor (`isolation`, the main actor for the store), resumed there by
+        /// the writer thread. (Declared `nonisolated(nonsending)`, a release build of Swift 6.3 resumed it on
+        /// Swift's default executor and then ran the store's main-actor code after it on that pool's
+        /// thread, without the hop back: posting crashed with "@MainActor function … was not called on the
+        /// main thread". An `isolated` parameter is the older, explicit way to the same meaning.)
+        func run<T: Sendable>(isolation: isolated (any Actor)? = #isolation,
+                              _ work: @escaping @Sendable (OpaquePointer) throws -> T) async throws -> T {
+            try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
                 enqueue(Job { connection in continuation.resume(with: Result { try work(try connection.get()) }) })
             }
         }

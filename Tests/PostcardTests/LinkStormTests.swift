@@ -4,8 +4,9 @@ import XCTest
 
 /// A link storm over D-Bus (issue 46): 1,000 `postcard://` links sent to a running Postcard within a second
 /// blocked its main loop for 14 s, ran up to 363 web processes at once, took 3.2 GB, and showed the last
-/// link after 17–25 s. Links arriving faster than they can be shown are coalesced (the newest wins), a web
-/// page has a web process only while it is shown, and the window keeps answering.
+/// link after 17–25 s. Links arriving faster than they can be shown are coalesced (the newest wins, once
+/// no newer one has come for 0.1 s), a web page has a web process only while it is shown, and the window
+/// keeps answering.
 final class LinkStormTests: GtkTestCase, @unchecked Sendable {
     func testAThousandLinksInASecondOpenTheNewestWhileTheWindowKeepsAnswering() throws {
         let home = makeTemporaryDirectory()
@@ -46,7 +47,8 @@ final class LinkStormTests: GtkTestCase, @unchecked Sendable {
         try waitFor("the newest link shown", timeout: 20) { opened().last?.contains("Opened \(final):") == true }
         usleep(1_500_000)  // anything still coming would have come
         XCTAssertTrue(opened().last?.contains("Opened \(final):") == true, "the newest link wins: \(opened().suffix(3))")
-        XCTAssertLessThan(opened().count, 100, "coalesced: a handful of paths built, not a thousand")
+        // A link opens once no newer one has come for 0.1 s, or after a second of them: one or two paths.
+        XCTAssertLessThanOrEqual(opened().count, 3, "coalesced: \(opened().count) paths built for a thousand links")
         XCTAssertEqual(WebProcesses.descending(from: pid).count, 1, "one web process, for the one web page shown")
         // One shown; while a page replaces another, WebKit takes a moment (about 0.1–0.2 s here) to end
         // the previous page's process after its page has gone.

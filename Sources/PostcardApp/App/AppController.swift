@@ -62,8 +62,10 @@ public final class AppController {
     /// The Postcard code the newest link opened was, if it was one: its profile route opens Add Friend
     /// for someone who is not a friend yet.
     var linkedFriendCode: FriendCode?
-    /// The idle that opens the newest link received from outside (``receive(link:)``), or 0.
+    /// The timeout that opens the newest link received from outside (``receive(link:)``), or 0.
     var linkArrivals: UInt32 = 0
+    /// When the first of the links now waiting to open arrived (GLib's monotonic clock, µs), or nil.
+    var firstWaitingArrival: Int64?
     /// The main window's toasts (libadwaita's `AdwToastOverlay` around its content): what just happened
     /// (posted, sent, saved, copied, deleted, with View or Undo), and a link waiting.
     public let toasts: ToastOverlay

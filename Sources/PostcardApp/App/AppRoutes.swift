@@ -138,11 +138,11 @@ extension AppController {
 
     /// Opens a `postcard://` link that arrived from outside — the desktop's Open (`gio open`, a launcher,
     /// D-Bus), a later launch's command line — as ``open(link:)`` does, except that links arriving faster
-    /// than they can be shown are coalesced, the newest winning, as while a flow is open: the link waits
-    /// until the main loop has nothing more urgent to do (an idle at GLib's low priority, after input,
-    /// drawing and every message already received), and only the newest one waiting then opens. So a
-    /// thousand links sent within a second cost the main loop a parse each and open a handful of paths,
-    /// not a thousand. A link that cannot be read changes nothing; a toast says why. Main actor.
+    /// than they can be shown are coalesced, the newest winning, as while a flow is open: a link opens
+    /// once no newer one has come for a tenth of a second (at most a second while they keep coming), and
+    /// only the newest one waiting opens. So a thousand links sent within a second cost the main loop a
+    /// parse each and build two paths, not a thousand. A link that cannot be read changes nothing; a toast
+    /// says why. Main actor.
     /// - Returns: the route, or the reason the link cannot be opened.
     @discardableResult
     public func receive(link: String) -> Result<Route, RouteLinkError> {
@@ -163,15 +163,30 @@ extension AppController {
     public func receive(_ route: Route, friendCode: FriendCode? = nil) {
         pendingLink = route
         linkedFriendCode = friendCode
-        guard linkArrivals == 0 else { return }  // the newest will open
-        linkArrivals = MainLoopBridge.afterLayout { [weak self] in
+        let now = DateText.monotonicMicroseconds
+        let firstArrival = firstWaitingArrival ?? now
+        firstWaitingArrival = firstArrival
+        MainLoopBridge.cancel(linkArrivals)
+        // Opened once no other link has come for a moment, but never held back longer than a second.
+        let waited = Double(now - firstArrival) / 1_000_000
+        let delay = max(0, min(Self.linkQuietTime, Self.longestLinkWait - waited))
+        linkArrivals = MainLoopBridge.after(seconds: delay) { [weak self] in
             guard let self else { return }
             self.linkArrivals = 0
+            self.firstWaitingArrival = nil
             guard let route = self.pendingLink else { return }  // opened meanwhile (a flow ended)
             self.pendingLink = nil
             self.openWhenPossible(route)
         }
     }
+
+    /// How long a link from outside waits for a newer one before it opens, in seconds: long enough that a
+    /// burst of links builds one path (each path of web pages starts a web process), short enough not to
+    /// be noticed after a click.
+    static let linkQuietTime = 0.1
+    /// The longest a link from outside waits while newer ones keep coming, in seconds: a storm that does
+    /// not stop still shows its newest link every second.
+    static let longestLinkWait = 1.0
 
     /// Opens `route` (from a link) now, or, while something is presented (``presented``), once it has gone
     /// (the newest link wins; the main window says it is waiting). Raises the main window, or the dialogs
