@@ -69,7 +69,7 @@ make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/x
 # The locales the tests run the app in (German; generated if missing, as Debian's locales package leaves them out).
 TEST_LOCALES := de_DE.UTF-8
 
-.PHONY: deps deps-orca build run test test-model test-gtk test-install test-example test-orca install uninstall resources review bench bench-programs bench-navigation bench-hostile clean po locale stress
+.PHONY: deps deps-orca build run test test-model test-gtk test-install test-example test-orca install uninstall resources review bench bench-programs bench-navigation bench-hostile clean po locale stress docs
 
 # $(call install-missing,PACKAGES,APT_OPTIONS): installs those of PACKAGES that are not installed yet.
 install-missing = missing=""; for p in $(1); do \
@@ -144,7 +144,7 @@ test: deps deps-orca locale
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product postcard
 	@dir=$$($(SWIFT) package dump-symbol-graph --minimum-access-level public 2>&1 | sed -n 's/^Files written to //p'); \
-	  /usr/bin/python3 Tests/check-public-api.py "$$dir"
+	  /usr/bin/python3 Tests/check-public-api.py "$$dir" && SWIFT="$(SWIFT)" Tests/build-docs.sh "$$dir" .build/docs $(DOC_MODULES)
 	set -o pipefail; env -u DISPLAY -u WAYLAND_DISPLAY $(SWIFT) test --skip-build --filter '^NavigationTests\.' 2>&1 \
 	  | tee .build/test-model.log
 	rm -rf $(TEST_CACHE)
@@ -190,7 +190,7 @@ stress: deps locale
 # Installs into a temporary DESTDIR, validates the desktop files and starts the installed app with the
 # toolchain off PATH and LD_LIBRARY_PATH (Tests/install-test.sh).
 # The toolkit as another app uses it: Examples/ (a package of its own) built, tested and started; the
-# README's snippets checked against it.
+# snippets of docs/toolkit.md checked against it.
 test-example: deps
 	SWIFT="$(SWIFT)" Tests/example-test.sh
 
@@ -288,6 +288,14 @@ bench-navigation: bench-programs
 # D-Bus against the last link alone): a few minutes; results go to bench/hostile-input.md.
 bench-hostile: bench-programs
 	$(RUN_BENCH) --hostile-only --hostile-out "$(CURDIR)/bench/hostile-input.md"
+
+# The toolkit's API documentation (DocC): each library module's public symbol graph with its catalogue of
+# articles (Sources/<Module>/<Module>.docc), converted by the toolchain's docc into a static site in
+# .build/docs (serve it: python3 -m http.server -d .build/docs). A warning fails it; make test runs it.
+DOC_MODULES := GLib Gtk Navigation NavigationGtk NavigationWeb
+docs: deps
+	@dir=$$($(SWIFT) package dump-symbol-graph --minimum-access-level public 2>&1 | sed -n 's/^Files written to //p'); \
+	  SWIFT="$(SWIFT)" Tests/build-docs.sh "$$dir" .build/docs $(DOC_MODULES)
 
 clean:
 	rm -rf .build review review.previous review-journey review-journey.previous

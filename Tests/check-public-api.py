@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fails when a public declaration of the toolkit's library products mentions a C type or a raw pointer.
+"""Fails when a public declaration of the toolkit's library products mentions a C type or a raw pointer, or
+has no documentation comment.
 
 Reads the symbol graphs that `swift package dump-symbol-graph --minimum-access-level public` wrote (the
 folder is argv[1]) and checks every public symbol of GLib, Gtk, Navigation, NavigationGtk and NavigationWeb:
@@ -8,7 +9,9 @@ folder is argv[1]) and checks every public symbol of GLib, Gtk, Navigation, Navi
   a typedef, such as GtkWidget);
 - no raw pointer (Unsafe…Pointer, OpaquePointer) except in escape hatches named `unsafe…` and in
   FilePath's C-string bridge (`init(cString:)`, `withCString(_:)`, as String has them).
-What needs a raw pointer is `package` (the app's own modules may use it). Prints each offender; exit
+What needs a raw pointer is `package` (the app's own modules may use it). Every public symbol has a doc
+comment, but for what a protocol gives (`hashValue`, `hash(into:)`, the literal initializers, an option
+set's `insert(_:)`, an executor's `asUnownedTaskExecutor()`), documented there. Prints each offender; exit
 status 1 if any.
 """
 import json
@@ -41,11 +44,20 @@ for module, symbol in symbols:
     if c_types or raw:
         declaration = "".join(f["spelling"] for f in symbol.get("declarationFragments", []))
         offenders.append(f"{module}: {declaration}  — {', '.join(sorted(c_types | raw))}")
+# What a protocol gives, documented by the protocol (DocC shows its comment).
+FROM_PROTOCOLS = {"hashValue", "hash(into:)", "init(unicodeScalarLiteral:)", "init(extendedGraphemeClusterLiteral:)",
+                  "insert(_:)", "asUnownedTaskExecutor()"}
+undocumented = [f"{module}: {'.'.join(symbol['pathComponents'])} has no documentation comment"
+                for module, symbol in symbols
+                if symbol.get("accessLevel") == "public" and "docComment" not in symbol
+                and symbol["names"]["title"] not in FROM_PROTOCOLS]
+offenders += undocumented
 for line in offenders:
     print(line, file=sys.stderr)
 if not symbols:
     print(f"public API check: no symbol graphs of the products in {folder}", file=sys.stderr)
     sys.exit(1)
 print(f"public API: {len(symbols)} public symbols of {', '.join(sorted(PRODUCTS))}; "
-      + (f"{len(offenders)} mention C types or raw pointers" if offenders else "none mentions a C type or a raw pointer"))
+      + (f"{len(offenders) - len(undocumented)} mention C types or raw pointers, {len(undocumented)} have no documentation"
+         if offenders else "none mentions a C type or a raw pointer, each is documented"))
 sys.exit(1 if offenders else 0)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make test-example`: the toolkit used as another app uses it. Builds Examples/ (a separate package that
-# depends on this checkout by path, as the README says), checks the build prints no warning, runs its
+# depends on this checkout by path, as docs/toolkit.md says), checks the build prints no warning, runs its
 # tests under Xvfb, starts the `swatches` program and reads its window over AT-SPI, and checks that every
-# Swift snippet in the README's "Using the navigation toolkit" is that example's code, word for word.
+# Swift code listing in the toolkit's DocC articles (Sources/*/*.docc) is that example's code, word for word.
 # Prints "example test: passed" or what failed (exit 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -89,10 +89,9 @@ wakeups=$(sed -n 's/^idle-wake-ups //p' .build/example-idle.log)
   fail "swatches woke $wakeups times in 10 s of idle after its flow (0 expected)"; }
 echo "swatches after its flow twice: 0 wake-ups in 10 s idle"
 
-/usr/bin/python3 - <<'PY' || fail "the README's snippets differ from Examples/ (above)"
+/usr/bin/python3 - <<'PY' || fail "the code listings of the toolkit's articles differ from Examples/ (above)"
 import pathlib, re, sys
-readme = pathlib.Path("README.md").read_text()
-section = readme.split("## Using the navigation toolkit", 1)[1].split("\n## ", 1)[0]
+section = "\n".join(p.read_text() for p in sorted(pathlib.Path("Sources").glob("*/*.docc/*.md")))
 sources = "\n".join(p.read_text() for p in pathlib.Path("Examples").rglob("*.swift") if ".build" not in p.parts)
 snippets = re.findall(r"```swift\n(.*?)```", section, re.S)
 missing = [s for s in snippets if s.strip() not in sources]
@@ -100,6 +99,6 @@ for s in missing:
     print("not in Examples/:\n" + s, file=sys.stderr)
 if not snippets or missing:
     sys.exit(1)
-print(f"README: {len(snippets)} snippets, each the example's own code")
+print(f"the toolkit's articles: {len(snippets)} code listings, each the example's own code")
 PY
 echo "example test: passed"

@@ -8,9 +8,9 @@ import Synchronization
 ///
 /// - main-actor code (`@MainActor` functions, `Task { }` started on the main actor, `MainActor.run`, a
 ///   continuation's task resumed from any thread, the main actor after `Task.sleep`) runs on the main
-///   thread from GLib's default main context: ``MainContextExecutor``, one idle source per job;
+///   thread from GLib's default main context: `MainContextExecutor`, one idle source per job;
 /// - nonisolated work (`Task.detached`, `async let` and task-group children, nonisolated `async`
-///   functions, the hop of a resumed continuation) runs on a GLib thread pool: ``GLibTaskPool``;
+///   functions, the hop of a resumed continuation) runs on a GLib thread pool: `GLibTaskPool`;
 /// - delays (`Task.sleep`, `ContinuousClock.sleep`) are kept by an idle thread of that pool, which
 ///   waits until the deadline without a timer of its own and then runs the job that is due.
 ///
@@ -36,7 +36,7 @@ public enum GLibExecutors {
 
     private static let installed = InstallOnce()
 
-    /// Makes the runtime send main-actor jobs to ``main`` and every other job to ``pool``. Idempotent and
+    /// Makes the runtime send main-actor jobs to `main` and every other job to `pool`. Idempotent and
     /// thread-safe; takes effect for jobs enqueued afterwards, so call it before the first `Task`.
     public static func install() {
         installed.run { _createExecutors(factory: Factory.self) }
@@ -90,7 +90,7 @@ final class MainContextExecutor: MainExecutor, SchedulingExecutor, @unchecked Se
         }, unsafeBitCast(UnownedJob(job), to: UnsafeMutableRawPointer.self), nil)
     }
 
-    /// Queues `job` to run on the main thread `delay` from now (a GLib timeout; see ``GLibTaskPool`` for
+    /// Queues `job` to run on the main thread `delay` from now (a GLib timeout; see `GLibTaskPool` for
     /// the clock). Any thread.
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
         let milliseconds = GLibTaskPool.milliseconds(delay, clock: clock)

@@ -15,8 +15,11 @@ public final class FileMonitor {
     nonisolated(unsafe) private var handler: gulong = 0
 
     /// Watches `path`; `onChange` is told each event's kind (`GFileMonitorEvent`'s value).
-    /// - Parameter rateLimit: the least time between two reports of writes to the file, in milliseconds
-    ///   (GIO's default is 800).
+    /// - Parameters:
+    ///   - path: the file (or folder) to watch; it need not exist yet.
+    ///   - rateLimit: the least time between two reports of writes to the file, in milliseconds (GIO's
+    ///     default is 800).
+    ///   - onChange: called on the main actor with each event's kind.
     /// - Throws: ``GLibError`` when GIO cannot watch it (no inotify watch left, a path it refuses).
     public init(watching path: FilePath, rateLimit: Int32 = 100, onChange: @escaping @MainActor (Int) -> Void) throws(GLibError) {
         let file = path.withCString { g_file_new_for_path($0) }!

@@ -122,7 +122,7 @@ public enum Files {
     }
 
     /// The names in the folder at `path` (bytes, without "." and ".."), or nil when it cannot be read.
-    /// Blocking: for the app's own folders, not for a photo library (see ``DirectoryReader``).
+    /// Blocking: for the app's own folders, not for a photo library (see `DirectoryReader`).
     public static func names(inDirectory path: FilePath) -> [FilePath]? {
         guard let folder = path.withCString({ opendir($0) }) else { return nil }
         defer { closedir(folder) }

@@ -3,7 +3,7 @@ import CGLib
 /// Structured logging through GLib (`g_log_structured_array`) in one log domain, so messages go where
 /// every GNOME app's go: the journal when run from a desktop session, standard error otherwise, with
 /// the source file, line and function attached. An app makes one for its own domain
-/// (`Logger(domain: "Postcard")`); the toolkit logs in its own, `NavigationGtk` (``toolkit``).
+/// (`Logger(domain: "Postcard")`); the toolkit logs in its own, `NavigationGtk` (`toolkit`).
 ///
 /// - ``problem(_:file:line:function:)``: something went wrong that the user is also shown (a photo
 ///   that can't be read, a post that failed) — GLib's message level, always printed.

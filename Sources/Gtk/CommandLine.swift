@@ -72,7 +72,7 @@ public struct CommandLineOptions {
         return String(cString: g_variant_get_string(variant, nil))
     }
 
-    /// The file name given with `--name`, byte for byte (see ``FilePath``), or nil.
+    /// The file name given with `--name`, byte for byte (see `FilePath`), or nil.
     public func filename(_ name: String) -> FilePath? {
         guard let variant = value(name) else { return nil }
         defer { g_variant_unref(variant) }
@@ -81,7 +81,7 @@ public struct CommandLineOptions {
     }
 
     /// The remaining arguments (``CommandLineOption/remainingFilenames(description:argumentDescription:)``),
-    /// in order, decoded for Swift (a name that is not UTF-8 shows "�"; use ``remainingFileURIs(resolve:)``
+    /// in order, decoded for Swift (a name that is not UTF-8 shows "�"; use `remainingFileURIs(resolve:)`
     /// to open them); empty when there are none.
     public var remainingFilenames: [String] {
         withRemainingFilenames { $0.map { String(cString: $0) } }

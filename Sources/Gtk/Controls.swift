@@ -104,7 +104,7 @@ public final class Button: Widget {
     /// Sets a custom child (e.g. an image with a caption).
     public func setChild(_ child: Widget) { gtk_button_set_child(pointer(), child.widget) }
 
-    /// Runs `handler` on click, Space/Return while focused, or ``activate()``.
+    /// Runs `handler` on click, Space/Return while focused, or `activate()`.
     public func onClicked(_ handler: @escaping @MainActor () -> Void) {
         connect("clicked") { _ in handler() }
     }
@@ -128,7 +128,7 @@ public final class Label: Widget {
 
     /// Creates an empty label that screen readers treat as an alert (GTK's and AT-SPI's `alert` role):
     /// one that says something the user must know (a save that failed), which Orca
-    /// speaks when it is shown. Give it an accessible name with its text (``setAccessibleLabel(_:)``):
+    /// speaks when it is shown. Give it an accessible name with its text (`setAccessibleLabel(_:)`):
     /// GTK 4.8 does not name alerts after their text.
     public init(alert: Void) { super.init(navgtk_alert_label_new(), transfer: .full) }
 
@@ -267,7 +267,7 @@ public final class ProgressBar: Widget {
 /// program for `mailto`), as GNOME apps do: `g_app_info_launch_default_for_uri`.
 public enum DefaultApplication {
     /// Opens `uri` in the default application for its scheme. Main thread (it may start a program).
-    /// - Throws: ``GLibError`` with GIO's reason, e.g. when no application handles the scheme.
+    /// - Throws: `GLibError` with GIO's reason, e.g. when no application handles the scheme.
     @MainActor
     public static func open(_ uri: String) throws {
         _ = try GLibError.check { g_app_info_launch_default_for_uri(uri, nil, $0) }

@@ -49,7 +49,7 @@ public final class DirectoryReader {
     }
 
     /// Opens the folder at `uri` for listing.
-    /// - Throws: ``GLibError`` with GIO's reason (missing, not a folder, no permission);
+    /// - Throws: `GLibError` with GIO's reason (missing, not a folder, no permission);
     ///   `CancellationError` when the calling task is cancelled.
     public static func open(uri: String) async throws -> DirectoryReader {
         let folder = g_file_new_for_uri(uri)!
@@ -83,7 +83,7 @@ public final class DirectoryReader {
     }
 
     /// The next up to `count` entries; an empty array when the listing is finished.
-    /// - Throws: ``GLibError`` when the folder cannot be read further; `CancellationError` when the
+    /// - Throws: `GLibError` when the folder cannot be read further; `CancellationError` when the
     ///   calling task is cancelled.
     public func next(_ count: Int32) async throws -> [DirectoryEntry] {
         let enumerator = self.enumerator, folder = self.folder

@@ -44,7 +44,7 @@ public final class KeyController: EventController {
     }
 }
 
-/// A `GtkGestureClick`: pointer button presses (any button when ``button`` is 0).
+/// A `GtkGestureClick`: pointer button presses (any button when `button` is 0).
 @MainActor
 public final class ClickGesture: EventController {
     /// Creates a click gesture for `button` (1 primary, 3 secondary, 8 back, 9 forward; 0 any).

@@ -74,7 +74,7 @@ public final class HeaderBar: Widget {
     }
 
     /// A start child of the bar's own that may go into the current layer's overflow menu last, after
-    /// every end item that may, while ``startItemMayMove`` says so (a dialog's Cancel while its Back is
+    /// every end item that may, while `startItemMayMove` says so (a dialog's Cancel while its Back is
     /// shown); hidden in place meanwhile.
     public private(set) var movableStartItem: Widget?
     package private(set) var startItemMayMove: @MainActor () -> Bool = { false }

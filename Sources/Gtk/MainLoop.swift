@@ -3,11 +3,11 @@ import CGtk
 /// GLib's main loop for Swift code: waiting on it in tests and tools, and running closures on it from C
 /// callbacks.
 ///
-/// Swift concurrency itself needs no bridge: ``GLibExecutors`` (installed by ``install()``,
+/// Swift concurrency itself needs no bridge: `GLibExecutors` (installed by ``install()``,
 /// ``Application/init(id:unique:)`` and ``initializeGtk()``) makes the main actor's executor GLib's
 /// default main context, so `Task { }`, `await` and `MainActor.run` run inside `g_application_run`.
 public enum MainLoopBridge {
-    /// Makes Swift concurrency run on GLib (``GLibExecutors/install()``). Idempotent; any thread, before
+    /// Makes Swift concurrency run on GLib (`GLibExecutors/install()`). Idempotent; any thread, before
     /// the first task (``Application/init(id:unique:)`` and the test helpers do it for you).
     public static func install() {
         GLibExecutors.install()
@@ -276,7 +276,7 @@ public final class Application: Object {
 
     /// Registers the application on the session bus (what `run()` does first); tests call it to use
     /// actions and accelerators without running the application's own loop.
-    /// - Throws: ``GLibError`` when registration fails (e.g. no session bus).
+    /// - Throws: `GLibError` when registration fails (e.g. no session bus).
     public func register() throws {
         _ = try GLibError.check { g_application_register(pointer(as: GApplication.self), nil, $0) }
     }

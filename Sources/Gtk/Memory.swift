@@ -13,7 +13,7 @@ public enum Memory {
     /// Gives memory the program has freed back to the system `seconds` from now (`malloc_trim`): glibc
     /// keeps freed blocks for reuse, so after a big free (a flow's photos) the process would otherwise
     /// stay as large as at its peak. The delay is a GLib timeout on the main loop; the trim runs on a
-    /// thread of ``trimmer`` (not Swift's global executor, whose pool would wake the process every second
+    /// thread of `trimmer` (not Swift's global executor, whose pool would wake the process every second
     /// from then on). Main actor.
     @MainActor
     public static func returnFreedMemory(after seconds: Double) {

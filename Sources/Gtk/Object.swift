@@ -5,7 +5,7 @@ import CGtk
 ///
 /// A GObject has at most one Swift wrapper: the wrapper records itself on the object (GLib's qdata,
 /// `g_object_set_qdata`), and code that meets a GObject made elsewhere (a focus widget, a popover GTK
-/// made) finds that wrapper with ``Object/wrapper(of:)`` or ``Widget/widget(wrapping:)``; state kept per
+/// made) finds that wrapper with `Object/wrapper(of:)` or `Widget/widget(wrapping:)`; state kept per
 /// object lives on its wrapper. Making a second wrapper for one object is a programming error, reported
 /// with a GLib critical.
 ///
@@ -34,7 +34,7 @@ open class Object {
 
     /// Wraps `pointer`, taking ownership as `transfer` says. Floating references are always sunk
     /// (`g_object_ref_sink`), so widgets from `gtk_*_new` can be passed with either value. The object
-    /// must have no wrapper yet (see ``wrapper(of:)``): a second one is reported with a GLib critical.
+    /// must have no wrapper yet (see `wrapper(of:)`): a second one is reported with a GLib critical.
     package init(_ pointer: UnsafeMutableRawPointer, transfer: Transfer) {
         gobject = pointer.assumingMemoryBound(to: GObject.self)
         if navgtk_is_floating(pointer) != 0 || transfer == .none {

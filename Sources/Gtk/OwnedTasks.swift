@@ -3,7 +3,7 @@
 ///
 /// A task's code may then read its owner after an `await` without checking whether a quit freed it
 /// meanwhile: ``closeAndWait(timeout:)`` returns once every task has ended (or the time is up), and the
-/// owner is released after that. Once closed, ``start(_:)`` starts nothing. Main actor only.
+/// owner is released after that. Once closed, `start(_:)` starts nothing. Main actor only.
 @MainActor
 public final class OwnedTasks {
     private var running: [UInt64: Task<Void, Never>] = [:]

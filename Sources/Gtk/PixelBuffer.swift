@@ -27,7 +27,7 @@ public final class PixelBuffer: @unchecked Sendable {
 
     /// Writes the pixels as a JPEG file at `path` (GdkPixbuf's JPEG saver; `quality` 1…100). Blocking:
     /// call it off the main thread.
-    /// - Throws: ``GLibError`` whose message is GdkPixbuf's reason (e.g. no space left, no permission).
+    /// - Throws: `GLibError` whose message is GdkPixbuf's reason (e.g. no space left, no permission).
     public func writeJPEG(to path: FilePath, quality: Int = 90) throws {
         guard let pixbuf = gdk_pixbuf_new_from_bytes(bytes, GDK_COLORSPACE_RGB, 0, 8, width, height, Int32(stride)) else {
             // Translators: a width and a height in pixels.

@@ -40,7 +40,7 @@ public enum ProcessThreads {
     }
 
     /// The threads of libdispatch's pool in this process — Swift's default global executor on Linux
-    /// without ``GLibExecutors`` (which the toolkit installs), and what `DispatchQueue.global()` runs on;
+    /// without `GLibExecutors` (which the toolkit installs), and what `DispatchQueue.global()` runs on;
     /// empty while nothing has run there. libdispatch names its threads after their root queue
     /// ("com.apple.root.default-qos", "….overcommit"), which Linux cuts to their last 15 bytes, so they end
     /// in "-qos" or "qos.overcommit". Once started, the pool's monitor wakes the process every second for
@@ -49,7 +49,7 @@ public enum ProcessThreads {
         all().filter { $0.name.hasSuffix("-qos") || $0.name.hasSuffix("qos.overcommit") }
     }
 
-    /// The wake-ups of each thread between two readings of ``all()`` (`before`, then `after`): the
+    /// The wake-ups of each thread between two readings of `all()` (`before`, then `after`): the
     /// threads that woke, with how often, by id; threads that started in between count from 0.
     public static func wakeUps(from before: [Thread], to after: [Thread]) -> [(thread: Thread, count: Int)] {
         let earlier = Dictionary(before.map { ($0.id, $0.switches) }, uniquingKeysWith: { first, _ in first })

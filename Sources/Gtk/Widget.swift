@@ -307,7 +307,7 @@ extension Widget {
     /// `croppedToWidget`, else of everything it draws (a window's shadow too), with `overlays` (open
     /// popovers of its window) drawn over it where they are on screen. At the widget's scale factor
     /// (``scaleFactor``): on a 2× screen the texture has twice the pixels each way, as the screen shows it.
-    /// - Throws: ``GLibError`` saying why: not shown, no size, nothing drawn, rendering failed.
+    /// - Throws: `GLibError` saying why: not shown, no size, nothing drawn, rendering failed.
     private func render(croppedToWidget: Bool, overlays: [Widget] = []) throws -> Texture {
         guard isMapped, let native = gtk_widget_get_native(widget), let renderer = gtk_native_get_renderer(native) else {
             throw GLibError.toolkit("can't snapshot \(typeName): not shown on screen")
@@ -371,7 +371,7 @@ extension Widget {
     /// spinner or a scroll indicator can ask at any time, so a picture taken outside a frame may find
     /// nothing. Waits for up to `frames` frames that still draw nothing (a window waiting for its layout).
     /// Otherwise as ``saveSnapshot(toPNG:overlays:)``. Main actor.
-    /// - Throws: ``GLibError`` when the widget is not on screen, has no size, is not drawn within `frames`
+    /// - Throws: `GLibError` when the widget is not on screen, has no size, is not drawn within `frames`
     ///   frames or 10 seconds (the frame clock stopped: its window was hidden), or the file cannot be
     ///   written.
     public func saveSnapshotOfNextFrame(toPNG path: FilePath, overlays: [Widget] = [], frames: Int = 100) async throws {
@@ -416,7 +416,7 @@ extension Widget {
     /// at its scale factor (``scaleFactor``). `overlays` are open popovers (menus) of its window,
     /// drawn over it where the screen shows them (a popover is a surface of its own, not part of its
     /// window's drawing). The widget must be mapped (shown in a realized window).
-    /// - Throws: ``GLibError`` when it is not mapped, has no size, or the file cannot be written.
+    /// - Throws: `GLibError` when it is not mapped, has no size, or the file cannot be written.
     public func saveSnapshot(toPNG path: FilePath, overlays: [Widget] = []) throws {
         guard try render(croppedToWidget: false, overlays: overlays).save(toPNG: path) else {
             throw GLibError.toolkit("can't write \(path)")

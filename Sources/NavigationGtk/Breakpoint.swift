@@ -10,14 +10,14 @@ import Navigation
 /// the **last** added breakpoint whose ``condition`` matches it is the current one: its setters are
 /// applied, each remembering the value it replaced; when it stops being current (another matches, or
 /// none), those values come back before the next one's setters apply. Lengths in `sp` follow the
-/// desktop's text size (``DesktopStyle/textDPI``).
+/// desktop's text size (`DesktopStyle/textDPI`).
 ///
 /// The switch never happens in the middle of a layout: the frame being laid out is drawn as it was,
 /// and the values change at the next frame clock tick, with keyboard focus kept where it was (as
 /// libadwaita's breakpoint bin does). Main actor only.
 @MainActor
 public final class Breakpoint {
-    /// When the breakpoint applies (see ``BreakpointCondition``).
+    /// When the breakpoint applies (see `BreakpointCondition`).
     public let condition: BreakpointCondition
 
     /// A breakpoint for `condition`, with no setters yet.
@@ -26,7 +26,7 @@ public final class Breakpoint {
     }
 
     /// A breakpoint for the condition in `text` (e.g. `"max-width: 600sp"`).
-    /// - Throws: ``BreakpointCondition/ParseError`` when `text` is not a condition.
+    /// - Throws: `BreakpointCondition/ParseError` when `text` is not a condition.
     public convenience init(_ text: String) throws {
         self.init(condition: try BreakpointCondition(parsing: text))
     }

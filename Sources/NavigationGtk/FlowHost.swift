@@ -2,7 +2,7 @@ import Gtk
 import Navigation
 
 /// Where a flow shows its pages — in a ``ModalDialog`` of its own, or pushed onto the navigation stack
-/// of the page it starts from — so the flow's code is the same either way (one ``Presentation``
+/// of the page it starts from — so the flow's code is the same either way (one `Presentation`
 /// argument decides).
 ///
 /// - **Modal**: a dialog over the anchor page's window; Cancel (start of the bar, on every page),
@@ -38,7 +38,7 @@ public final class FlowHost {
     public let dialog: ModalDialog?
     /// The flow's own Cancel button on its page shown now (or its last page) when pushed onto a stack
     /// that has none; nil otherwise. Each of the flow's pages has a Cancel of its own at the start of its
-    /// part of the bar, kept there for the page's life (see ``BarLayer``): all of them cancel the flow.
+    /// part of the bar, kept there for the page's life (see `BarLayer`): all of them cancel the flow.
     public var ownCancelButton: Button? {
         let page = pages.last { $0 === stack.visiblePage } ?? pages.last
         return page.flatMap { ownCancelButtons[ObjectIdentifier($0)] }

@@ -7,10 +7,10 @@ import Navigation
 ///
 /// - The path lists the routes of the pages above the stack's root page, nearest the root first (the
 ///   root page is not part of it: an empty path shows the root alone).
-/// - Setting it makes the fewest changes to get there (``PathChange``): pages for the routes both paths
+/// - Setting it makes the fewest changes to get there (`PathChange`): pages for the routes both paths
 ///   start with are kept as they are; the rest is popped, pushed, or both, with the stack's normal
 ///   transitions (one push or one pop, however many pages change).
-/// - The route of each page is kept in the stack's own state (``NavigationStackState/Entry/route``),
+/// - The route of each page is kept in the stack's own state (`NavigationStackState/Entry/route`),
 ///   so the path is read from what the stack shows, never from a list kept beside it: the user's Back,
 ///   Escape, swipe, the Back button's history menu and Forward change it, and ``observePath(_:)``
 ///   hears every change, whoever made it.
@@ -74,7 +74,7 @@ public final class NavigationRouter<Route: Hashable & Codable & Sendable> {
         return stack.state.top?.route?.value(as: Route.self)
     }
 
-    /// The deepest path a router shows: ``maximumPathDepth`` (64) pages above the root, far more than a
+    /// The deepest path a router shows: `maximumPathDepth` (64) pages above the root, far more than a
     /// person navigates by hand. A longer path (from a damaged file, a journal, a storm of links) is cut to
     /// it before any page is made, and a push beyond it is refused; both are logged.
     public static var maximumDepth: Int { maximumPathDepth }

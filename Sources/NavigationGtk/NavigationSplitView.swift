@@ -33,8 +33,24 @@ import Navigation
 open class NavigationSplitView: Page {
     /// The split view's properties, for ``observeSplitProperties(_:)`` (libadwaita's `notify::…`).
     public enum SplitProperty: Equatable, Sendable {
-        case sidebar, contentPage, collapsed, showsContent, sidebarPosition
-        case minSidebarWidth, maxSidebarWidth, sidebarWidthFraction, sidebarWidthUnit
+        /// ``sidebar`` changed.
+        case sidebar
+        /// ``contentPage`` changed.
+        case contentPage
+        /// ``isCollapsed`` changed.
+        case collapsed
+        /// ``showsContent`` changed.
+        case showsContent
+        /// ``sidebarPosition`` changed.
+        case sidebarPosition
+        /// ``minSidebarWidth`` changed.
+        case minSidebarWidth
+        /// ``maxSidebarWidth`` changed.
+        case maxSidebarWidth
+        /// ``sidebarWidthFraction`` changed.
+        case sidebarWidthFraction
+        /// ``sidebarWidthUnit`` changed.
+        case sidebarWidthUnit
     }
 
     /// Which side the sidebar is on, in the reading direction (mirrored for right-to-left languages).
@@ -61,7 +77,7 @@ open class NavigationSplitView: Page {
     }
 
     /// The content pages, first to deepest: ``contentPage`` and the pages pushed above it
-    /// (``pushContent(_:)``, or pushed on the stack above the split view while collapsed).
+    /// (`pushContent(_:)`, or pushed on the stack above the split view while collapsed).
     public private(set) var contentPages: [Page] = []
 
     /// Whether the split view shows one page at a time (see the type's docs). False by default.
@@ -117,7 +133,7 @@ open class NavigationSplitView: Page {
     }
 
     /// The unit of ``minSidebarWidth`` and ``maxSidebarWidth`` (`sp` by default: they grow with the
-    /// desktop's text size, ``DesktopStyle/textDPI``).
+    /// desktop's text size, `DesktopStyle/textDPI`).
     public var sidebarWidthUnit = BreakpointCondition.LengthUnit.sp {
         didSet { if sidebarWidthUnit != oldValue { area.queueResize(); notify(.sidebarWidthUnit) } }
     }

@@ -39,7 +39,7 @@ extension NavigationStack {
     /// swipe do, and what a custom gesture can do through this API: the visible page follows
     /// ``updateSwipeBack(progress:)`` over the page below (both live; the page below is shown and hears
     /// `showing`, the visible page `hiding`). A custom gesture can decide its release as the stack's own
-    /// do, with a ``SwipeTracker``.
+    /// do, with a `SwipeTracker`.
     /// - Returns: false, changing nothing, when the user cannot go back now (the root, a page that
     ///   cannot pop, a transition running, a swipe already started, the stack not on screen).
     @discardableResult
@@ -68,7 +68,7 @@ extension NavigationStack {
 
     /// Ends the swipe: `commit` slides the page away and goes back (asking the page's
     /// ``Page/shouldLeave`` first), else it slides back into place (the page hears `shown` again, the one
-    /// below `hidden`). The slide is libadwaita's navigation spring (``Spring/navigation``) from where the
+    /// below `hidden`). The slide is libadwaita's navigation spring (`Spring/navigation`) from where the
     /// page is, starting at `velocity` (progress per second, positive toward going back: the fingers'
     /// speed, so the page goes on as they left it), clamped when it goes back as libadwaita's pop is. On
     /// the frame clock: the position at each frame is the spring's closed form at the frame's time since
@@ -130,7 +130,7 @@ extension NavigationStack {
 
     /// The stack's swipe gestures on its pages: a touchpad's two-finger swipe toward the trailing edge,
     /// and a touch screen's swipe from the leading edge (left in left-to-right locales), as libadwaita's
-    /// navigation view has them, decided on release by a ``SwipeTracker`` (the fingers' speed, then
+    /// navigation view has them, decided on release by a `SwipeTracker` (the fingers' speed, then
     /// where the page is). Mirrored in right-to-left locales.
     func installSwipeGestures() {
         let touchpad = ScrollController()

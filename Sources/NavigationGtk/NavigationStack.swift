@@ -3,13 +3,13 @@ import Gtk
 import Navigation
 
 /// A navigation stack of ``Page``s shown in a ``PageStackView`` under a `GtkHeaderBar` — the GTK host of the
-/// ``NavigationStackState`` model, with what libadwaita's `AdwNavigationView` gives GNOME apps:
+/// `NavigationStackState` model, with what libadwaita's `AdwNavigationView` gives GNOME apps:
 ///
 /// - The bar shows the visible page's title, its end bar items, and a Back button
 ///   (`go-previous-symbolic`, accessible name "Back", tooltip = the previous page's title) whenever there
 ///   is a page to go back to.
 /// - Push slides the new page over (from the end edge); pop slides it away, uncovering the page below
-///   (mirrored in right-to-left locales), moved by libadwaita's navigation spring (``Spring/navigation``:
+///   (mirrored in right-to-left locales), moved by libadwaita's navigation spring (`Spring/navigation`:
 ///   about 218 ms for a push, 292 ms for a pop, which is clamped). With animations off (``isAnimated``,
 ///   or the desktop's) a change is shown at once. Pointer input is ignored while a transition runs; a change
 ///   requested during one finishes it cleanly. Popped pages are removed from the widget tree only after
@@ -62,7 +62,14 @@ public final class NavigationStack {
     public internal(set) var lastSlide: SlideEdge = .none
 
     /// Where a page slides to or from.
-    public enum SlideEdge: Equatable, Sendable { case left, right, none }
+    public enum SlideEdge: Equatable, Sendable {
+        /// The left edge.
+        case left
+        /// The right edge.
+        case right
+        /// No slide: the change was shown at once.
+        case none
+    }
 
     /// The header bar showing Back and, for each page on the stack, the page's ``Page/barLayer`` (its
     /// title and bar items), the visible page's shown and, while pages change, two cross-fading with the
@@ -86,7 +93,7 @@ public final class NavigationStack {
     /// A page on the stack changed the routes it shows inside it (a ``NavigationSplitView``'s pane).
     func hostedContentDidChange() { hostedContentObservers.notify(()) }
 
-    /// The Back button (visible when ``NavigationStackState/canUserGoBack``).
+    /// The Back button (visible when `NavigationStackState/canUserGoBack`).
     public let backButton = Button(iconName: "go-previous-symbolic", accessibleLabel: toolkitLocalized("Back"))
 
     /// Whether the stack names its pages for screen readers by their titles (``Page/isNamedForScreenReaders``)
@@ -155,7 +162,7 @@ public final class NavigationStack {
     var pagesAwaitingRemoval: [Page] = []
     /// Pages added with ``add(_:)``, by tag, for ``push(tag:)``.
     var addedPages: [String: Page] = [:]
-    /// The page Forward pushes again (kept alive while ``NavigationStackState/forwardEntry`` names it).
+    /// The page Forward pushes again (kept alive while `NavigationStackState/forwardEntry` names it).
     var forwardPage: Page?
     var lastTitle: String?
     /// Notifications of changes already applied, waiting to be delivered in order (see ``deliver()``).

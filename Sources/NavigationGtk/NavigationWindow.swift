@@ -16,7 +16,7 @@ import Navigation
 ///
 /// **The focus is heard on return.** Each time the window becomes active (shown, or given back the
 /// focus when a dialog over it closes or the user comes back from another window), a screen reader
-/// hears the control that has the keyboard focus (``Window/sayFocusOnceActive(delay:)``): GTK 4.8 tells
+/// hears the control that has the keyboard focus (`Window/sayFocusOnceActive(delay:)`): GTK 4.8 tells
 /// it of focus changes only, and Orca 43 said only the window's name.
 ///
 /// Main actor only.
@@ -375,7 +375,7 @@ public final class ModalDialog {
 
     /// Puts an item made by `make` at the very end of the dialog's bar on every page shown in the
     /// dialog's stack (outside the page's own bar items), e.g. a flow's Help: one item per page, made once
-    /// when the page's part of the bar is, and kept with it (see ``BarLayer``), so it cross-fades with the
+    /// when the page's part of the bar is, and kept with it (see `BarLayer`), so it cross-fades with the
     /// page's other items. A page presented alone (its own bar) gets none.
     public func addEndBarItem(_ make: @escaping @MainActor () -> Widget) {
         stack.addEndBarItemToEveryPage(make)

@@ -15,7 +15,7 @@ import Navigation
 /// and the stack's bar shows the title and Back.
 ///
 /// **Its bar items.** The page's title (``titleView``) and its bar items (``addEndBarItem(_:)``) are
-/// one ``BarLayer``, built once, which the bar showing the page holds for as long as it does: the
+/// one `BarLayer`, built once, which the bar showing the page holds for as long as it does: the
 /// stack's bar keeps a layer per page and cross-fades between them, so an item is never taken out of a
 /// bar and put back as pages come and go. It moves only when the page changes host (presented alone
 /// after being pushed, or the other way round).
@@ -39,7 +39,16 @@ open class Page {
 
     /// A property of a page that observers can follow (``observeProperties(_:)``), as GObject's
     /// `notify` signal for libadwaita's `AdwNavigationPage` properties.
-    public enum Property: Equatable, Sendable { case title, subtitle, tag, canPop }
+    public enum Property: Equatable, Sendable {
+        /// ``title`` changed.
+        case title
+        /// ``subtitle`` changed.
+        case subtitle
+        /// ``tag`` changed.
+        case tag
+        /// ``canPop`` changed.
+        case canPop
+    }
 
     private let propertyObservers = Observers<Property>()
 
@@ -59,7 +68,7 @@ open class Page {
 
     /// What hosts show: the standalone bar (when visible) above ``content``. Screen readers find it as a
     /// group (libadwaita's `AdwNavigationPage` is one), named by the page's title while a stack shows it
-    /// (``isNamedForScreenReaders``).
+    /// (`isNamedForScreenReaders`).
     public let view = Box(groupRole: ())
 
     /// Whether screen readers find ``view`` named by the page's title: Orca 43 then says "Title panel" as

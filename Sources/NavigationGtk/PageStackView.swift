@@ -6,7 +6,7 @@ import Navigation
 /// slides: a push slides the incoming page over the outgoing one from the trailing edge; a pop slides
 /// the outgoing page away to it, uncovering the page below (mirrored in right-to-left locales), as
 /// GtkStack's `over` and `under` slides and libadwaita's navigation view do. The stack moves the slide
-/// each frame by its spring (``Spring/navigation``); GtkStack's own slides have a fixed 200 ms ease,
+/// each frame by its spring (`Spring/navigation`); GtkStack's own slides have a fixed 200 ms ease,
 /// which is why this replaced it. Pages not shown are not mapped (not drawn, not focusable). Clipped to
 /// its bounds while a page slides (as GtkStack clips its transitions), not at rest: a page may draw
 /// outside them then (content scrolled under the translucent bar above it).

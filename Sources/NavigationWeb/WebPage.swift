@@ -3,13 +3,13 @@ import CWebKit
 import Gtk
 import NavigationGtk
 
-/// A ``Page`` showing a web page in a WebKitGTK web view: pushed onto a window's stack it runs under
-/// the window's translucent bar yet starts below it; presented alone (``ModalDialog/init(over:presenting:width:height:)``) or in a dialog, it
+/// A `Page` showing a web page in a WebKitGTK web view: pushed onto a window's stack it runs under
+/// the window's translucent bar yet starts below it; presented alone (`ModalDialog/init(over:presenting:width:height:)`) or in a dialog, it
 /// sits below its own opaque bar with no inset.
 ///
 /// **The inset.** A web page lays itself out from the top of its view, so the view cannot simply start
 /// below the bar: content that scrolls under the bar must be drawn there. The view is placed from the
-/// top of the bar down, and the bar's height (``Page/topInset``, measured by the window at layout time)
+/// top of the bar down, and the bar's height (`Page/topInset`, measured by the window at layout time)
 /// is pushed into the document as a user style sheet — `padding-top` on the root, `scroll-padding-top`
 /// so in-page anchor jumps land below the bar, and the scroll bar track's top margin — each time the
 /// bar's height changes (shown or hidden, text size, a narrow window).
@@ -162,7 +162,7 @@ public final class WebPage: Page {
     public func reload() { load(currentURI) }
 
     /// Runs `script` in the page and returns its result as JSON text (`webkit_web_view_evaluate_javascript`).
-    /// - Throws: ``GLibError`` when the script throws or the page has gone; `CancellationError` when the
+    /// - Throws: `GLibError` when the script throws or the page has gone; `CancellationError` when the
     ///   calling task is cancelled (WebKit stops waiting for the script).
     public func evaluateJavaScript(_ script: String) async throws -> String {
         let webKitView = self.webKitView, webKit = self.webKit
@@ -278,14 +278,14 @@ public final class WebPage: Page {
         // its web process ends. Covered by a pushed page, it stays realized but is unmapped once the push is
         // over: it remembers where it was and ends its process too, then loads again when shown.
         webView.connect("unrealize") { [weak self] _ in self?.endWebProcess() }
-        // Shown and hidden as its stack (or split view) says (``Page/observeLifecycle(_:)``), once each
+        // Shown and hidden as its stack (or split view) says (`Page/observeLifecycle(_:)`), once each
         // change's transition is over; a page shown in a window by itself, with no host, loads when mapped.
         lifecycleToken = observeLifecycle { [weak self] event in
             switch event {
+            case .showing: self?.attachWebView()  // in the window before the stack focuses it
             case .shown: self?.resume()
             case .hiding: self?.readScrollOffset()
             case .hidden: self?.suspend()
-            case .showing: break
             }
         }
         frame.connect("map") { [weak self] _ in
@@ -330,8 +330,21 @@ public final class WebPage: Page {
     /// Shown (first, or again after it was covered): loads what it was showing.
     private func resume() {
         guard let uri = loadsWhenShown else { return }
-        if webView.parentWidget == nil { webSlot.append(webView) }
+        attachWebView()
         load(uri)
+    }
+
+    /// Puts the web view in the page (once): done as the page starts to show, so that it is in the window
+    /// when its stack gives it the keyboard focus (``initialFocus``), and never for a page that is only
+    /// covered (WebKit starts a web process as soon as the view is realized).
+    private func attachWebView() {
+        guard webView.parentWidget == nil else { return }
+        webSlot.append(webView)
+        // The stack focused the page as it came (the view was not there yet to take it, and the page took
+        // focus itself, "Guide panel." to a screen reader): the view has it now, as it would have.
+        if view.hasFocus || view.rootWindow.map({ gtk_window_get_focus($0) == nil }) == true, loadError == nil {
+            _ = webView.grabFocus()
+        }
     }
 
     private func applyInset(_ inset: Int32) {

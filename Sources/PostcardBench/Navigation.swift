@@ -240,7 +240,7 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
       whose *workqueue monitor*, a 1-second timer on its manager thread (`-qos.overcommit`), runs for the
       rest of the process once the pool has started (`_dispatch_workq_init_once` in swift-corelibs-libdispatch's
       `src/event/workqueue.c`) — is never started: `GLibExecutors` runs Swift concurrency on GLib's main
-      loop and thread pools (see the README's "Threads"). After every screen:
+      loop and thread pools (see docs/development.md, "Threads"). After every screen:
       `postcard-review --review-tour` at 1280 px with `POSTCARD_REVIEW_IDLE=10` walks every screen, then puts
       100 posts on My Profile (`Sources/PostcardReview/IdleAfterTour.swift`), settles 8 s and counts 10 s,
       then counts 10 s again from 35 s after the posts. The first window holds threads that retire once:

@@ -49,7 +49,7 @@ public struct AppOptions: Equatable, Sendable {
     /// last one given. A running instance receives it and opens it (see ``AppController/open(link:)``).
     public var link: Route?
     /// The Postcard code ``link`` is, when it is one (`postcard://profile/ID?name=NAME&v=1`): a
-    /// stranger's opens Add Friend on New Friend, as the README says, rather than Not Found.
+    /// stranger's opens Add Friend on New Friend, as docs/manual.md says ("Friends and codes"), rather than Not Found.
     public var friendCode: FriendCode?
 
     /// `--version`: print the version and quit.
