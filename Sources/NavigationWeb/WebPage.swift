@@ -2,6 +2,7 @@ import CGtk
 import CWebKit
 import Gtk
 import NavigationGtk
+import Synchronization
 
 /// A `Page` showing a web page in a WebKitGTK web view: pushed onto a window's stack it runs under
 /// the window's translucent bar yet starts below it; presented alone (`ModalDialog/init(over:presenting:width:height:)`) or in a dialog, it
@@ -125,6 +126,15 @@ public final class WebPage: Page {
     public static var unavailableReason: String? {
         if case .failure(let unavailable) = WebKitLibrary.opened { return unavailable.reason }
         return nil
+    }
+
+    /// Loads WebKitGTK 6.0's library into the process on a thread of its own (`dlopen`, some 50–90 ms),
+    /// so that the first page made afterwards does not wait for it on the main thread. Call it when a web
+    /// page is likely soon (a link to one arrived); it returns at once, and only the first call starts a
+    /// thread. Any thread.
+    nonisolated public static func preload() {
+        guard WebKitPreload.start() else { return }
+        g_thread_unref(g_thread_new("webkit-preload", WebKitPreload.load, nil))
     }
 
     /// The page scrolls under a window's translucent bar (see the type's docs).
@@ -537,7 +547,9 @@ public struct WebPageUnavailable: Error, CustomStringConvertible {
 @MainActor
 package enum WebKitLibrary {
     /// The library's functions, or why WebKitGTK 6.0 cannot be opened; opened the first time it is asked.
-    static let opened: Result<WebKitFunctions, WebPageUnavailable> = open("libwebkitgtk-6.0.so.4")
+    static let opened: Result<WebKitFunctions, WebPageUnavailable> = open(fileName)
+    /// The library's file name (Debian's `libwebkitgtk-6.0-4`).
+    nonisolated static let fileName = "libwebkitgtk-6.0.so.4"
 
     /// Opens the shared library `name` as WebKitGTK 6.0: its functions, or why it cannot be opened.
     package static func open(_ name: String) -> Result<WebKitFunctions, WebPageUnavailable> {
@@ -546,5 +558,18 @@ package enum WebKitLibrary {
             return .failure(WebPageUnavailable(reason: toolkitLocalized("Web pages need WebKitGTK 6.0: %s", String(cString: reason))))
         }
         return .success(table)
+    }
+}
+
+/// ``WebPage/preload()``'s state: whether it has started (once per process), and its thread's function.
+private enum WebKitPreload {
+    private static let started = Atomic<Bool>(false)
+    /// True the first time only. Any thread.
+    static func start() -> Bool { !started.exchange(true, ordering: .relaxed) }
+
+    /// The preloading thread's function (a C callback on a thread of its own, not main-actor code).
+    static let load: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { _ in
+        _ = dlopen(WebKitLibrary.fileName, RTLD_NOW | RTLD_GLOBAL)  // kept for the process's life
+        return nil
     }
 }

@@ -161,6 +161,13 @@ extension AppController {
     /// Opens `route`, from a link that arrived from outside (`friendCode`: the stranger's code it carries),
     /// coalesced with the links arriving after it as ``receive(link:)`` says.
     public func receive(_ route: Route, friendCode: FriendCode? = nil) {
+        switch route {
+        case .guide, .webPage:
+            // WebKitGTK's library loads on a thread while the link waits (some 50-90 ms that the turn
+            // building the page took on the main thread: the one turn of a link storm over 100 ms).
+            WebPage.preload()
+        default: break
+        }
         pendingLink = route
         linkedFriendCode = friendCode
         let now = DateText.monotonicMicroseconds
