@@ -172,9 +172,8 @@ func runHostileInputBenchmarks(outPath: String, cacheRoot: String, repository: S
     loop is idle), a web page starts its web process only once shown, and a replaced page's process ends a moment \
     after its page has gone (hence one shown and, for about 0.1–0.2 s, one ending). Memory is the resident memory of \
     the app and its web processes, summed, sampled every 5 ms; the stall is the 1 ms timer's, as above, with the \
-    cairo renderer. Before (issue 46): a 14 s stall, 363 web processes and 3.2 GB. The storm's longest stall is its first web page's: \
-    the ordinary run, one link, stalls as long (WebKitGTK's first view on the main thread: the library, its web context, the network \
-    process), and a storm adds nothing to it; loading the library ahead on another thread made it longer (the loader's lock).
+    cairo renderer. Before (issue 46): a 14 s stall, 363 web processes and 3.2 GB. The first web page's WebKitGTK library loads on a thread of its own while the link waits \
+    (`WebPage.preload()`): in the turn that built the page, its `dlopen` alone took 75–90 ms.
 
     """
     try! report.write(toFile: outPath, atomically: true, encoding: .utf8)
