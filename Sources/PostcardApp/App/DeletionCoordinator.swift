@@ -30,8 +30,8 @@ final class DeletionCoordinator {
     /// the toast.
     func delete(_ item: DeletableItem, named name: String? = nil) {
         guard let store = app?.store, let recorded = journeyTerms(item) else { return }
-        appLog.debug("Delete pressed: \(item)")
         store.recordChoice(.delete, for: item)  // the user's word is on disk before anything else happens
+        appLog.debug("Delete pressed: \(item)")  // after it: the tests kill the app the moment they read this
         app?.tasks.start { [weak self] in
             do {
                 try await store.markDeleted(item)
@@ -66,8 +66,8 @@ final class DeletionCoordinator {
 
     private func undo(_ item: DeletableItem, recorded: JourneyDeletion, named name: String?) {
         guard let store = app?.store else { return }
-        appLog.debug("Undo pressed: \(item)")
         store.recordChoice(.restore, for: item)  // kept even if the app quits or is killed before the write
+        appLog.debug("Undo pressed: \(item)")
         app?.returnFocusFromTheToast()  // Undo pressed on the toast (F6): heard where the focus was
         app?.tasks.start { [weak self] in
             var restored = false
