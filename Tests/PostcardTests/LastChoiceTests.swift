@@ -10,6 +10,7 @@ import XCTest
 /// logout's SIGTERM (the same `Application.quit()` as Ctrl+Q) a few milliseconds after the press was
 /// handled. The next store to open the folder must find what the user chose last: a deleted post gone with
 /// its photo, an undone one back with its photo.
+/// (`@unchecked Sendable`, as every GTK test case here: XCTest runs its tests one at a time on the main thread.)
 final class LastChoiceTests: GtkTestCase, @unchecked Sendable {
     private struct Running {
         let postcard: Process

@@ -7,6 +7,8 @@ import XCTest
 /// link after 17–25 s. Links arriving faster than they can be shown are coalesced (the newest wins, once
 /// no newer one has come for 0.1 s), a web page has a web process only while it is shown, and the window
 /// keeps answering.
+/// (`@unchecked Sendable`, as every GTK test case here: XCTest runs its tests one at a time on the main thread;
+/// the storm test's sampler thread shares only `Mutex`es.)
 final class LinkStormTests: GtkTestCase, @unchecked Sendable {
     func testAThousandLinksInASecondOpenTheNewestWhileTheWindowKeepsAnswering() throws {
         let home = makeTemporaryDirectory()
