@@ -36,9 +36,19 @@ ORCA_REVIEW = dbus-run-session -- xvfb-run -a -n 420 -s "-screen 0 2560x1600x24"
   "$$($(SWIFT) build --show-bin-path)/postcard-review"
 ORCA_REVIEW_CHECK = rm -rf .build/review-orca && $(ORCA_REVIEW) .build/review-orca --journey Tests/orca/review-check.journey \
   --expect Tests/orca/review-check.txt
-# The navigation toolkit's own GTK tests run in a process of their own without libadwaita, as a plain GTK 4
-# app uses the toolkit (Swatches); the app's tests run with libadwaita initialized, as the app does.
-TOOLKIT_TESTS := NavigationStackHostTests|AnnouncementTests|BarLayerTests|NavigationSplitViewTests|NavigationStackInsidesTests|NavigationStackContractTests|NavigationRouterTests|ToolkitSoundnessTests|ConcurrencyOnGLibTests
+# The navigation toolkit's own tests (Tests/NavigationTests, the model; Tests/NavigationGtkTests, GTK) build
+# with POSTCARD_TOOLKIT_ONLY=1 in a scratch path of their own: the manifest then declares the toolkit and
+# its tests alone, so the app is not built. The GTK tests run twice, as a plain GTK 4 app uses the toolkit
+# (Swatches) and with libadwaita loaded and initialized, as an app built on it (Postcard) does.
+TOOLKIT_BUILD := .build/toolkit
+TOOLKIT_SWIFT = POSTCARD_TOOLKIT_ONLY=1 $(SWIFT)
+TOOLKIT_TEST = $(TOOLKIT_SWIFT) test --skip-build --scratch-path $(TOOLKIT_BUILD)
+RUN_TOOLKIT_TESTS = set -o pipefail; env -u DISPLAY -u WAYLAND_DISPLAY $(TOOLKIT_TEST) --filter '^NavigationTests\.' 2>&1 \
+	  | tee .build/test-model.log && rm -rf $(TEST_CACHE)-toolkit && \
+	  $(TEST_ENV) XDG_CACHE_HOME=$(TEST_CACHE)-toolkit $(XVFB) $(TOOLKIT_TEST) --filter '^NavigationGtkTests\.' 2>&1 \
+	  | tee .build/test-toolkit.log && \
+	  NAVIGATION_GTK_TESTS_WITH_LIBADWAITA=1 $(TEST_ENV) XDG_CACHE_HOME=$(TEST_CACHE)-toolkit $(XVFB) $(TOOLKIT_TEST) \
+	    --filter '^NavigationGtkTests\.' 2>&1 | tee .build/test-toolkit-adwaita.log
 
 # Translations, in two gettext domains:
 # - the app's, "postcard": po/postcard.pot from the app's sources (make po), one po/<lang>.po per language
@@ -69,7 +79,7 @@ make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/x
 # The locales the tests run the app in (German; generated if missing, as Debian's locales package leaves them out).
 TEST_LOCALES := de_DE.UTF-8
 
-.PHONY: deps deps-orca build run test test-model test-gtk test-install test-example test-orca install uninstall resources review bench bench-programs bench-navigation bench-hostile clean po locale stress docs
+.PHONY: deps deps-orca build run test test-toolkit api-baseline test-model test-gtk test-install test-example test-orca install uninstall resources review bench bench-programs bench-navigation bench-hostile clean po locale stress docs
 
 # $(call install-missing,PACKAGES,APT_OPTIONS): installs those of PACKAGES that are not installed yet.
 install-missing = missing=""; for p in $(1); do \
@@ -143,23 +153,22 @@ test: deps deps-orca locale
 	  { echo "Sources/NavigationGtkResources/resources.c is older than navigation.css: run make resources"; exit 1; }
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product postcard
+	$(TOOLKIT_SWIFT) build --build-tests --scratch-path $(TOOLKIT_BUILD)
 	@dir=$$($(SWIFT) package dump-symbol-graph --minimum-access-level public 2>&1 | sed -n 's/^Files written to //p'); \
 	  /usr/bin/python3 Tests/check-public-api.py "$$dir" && SWIFT="$(SWIFT)" Tests/build-docs.sh "$$dir" .build/docs $(DOC_MODULES)
-	set -o pipefail; env -u DISPLAY -u WAYLAND_DISPLAY $(SWIFT) test --skip-build --filter '^NavigationTests\.' 2>&1 \
-	  | tee .build/test-model.log
+	/usr/bin/python3 Tests/api-baseline.py "$$($(SWIFT) build --show-bin-path)"
 	rm -rf $(TEST_CACHE)
 	@# Orca's spoken journeys run beside the GTK suites (their own display and buses), from start to end.
 	set -o pipefail; { $(ORCA_JOURNEYS) >.build/test-orca.log 2>&1; echo $$? >.build/test-orca.rc; \
 	  $(ORCA_REVIEW_CHECK) >.build/test-review-orca.log 2>&1; echo $$? >.build/test-review-orca.rc; } & orca=$$!; \
-	  POSTCARD_TESTS_WITHOUT_LIBADWAITA=1 $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build \
-	    --filter '^PostcardTests\.($(TOOLKIT_TESTS))/' 2>&1 | tee .build/test-toolkit.log; toolkit=$$?; \
+	  $(MAKE) --no-print-directory test-toolkit; toolkit=$$?; \
 	  $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.' 2>&1 | tee .build/test-gtk.log; gtk=$$?; \
 	  wait $$orca; grep -E '^[a-z0-9-]+: (heard|DIFFERS|skipped)|^  |^orca journeys:|^kept ' .build/test-orca.log; \
 	  [ "$$(cat .build/test-orca.rc)" = 0 ] || { echo "Orca's journeys differ (.build/test-orca.log, .build/orca-journeys.actual.txt)"; exit 1; }; \
 	  grep -E '^review under Orca:' .build/test-review-orca.log; \
 	  [ "$$(cat .build/test-review-orca.rc)" = 0 ] || { echo "The review tour under Orca failed (.build/test-review-orca.log)"; exit 1; }; \
 	  [ $$toolkit = 0 ] && [ $$gtk = 0 ]
-	@total=0; failed=0; skipped=0; for log in .build/test-model.log .build/test-toolkit.log .build/test-gtk.log; do \
+	@total=0; failed=0; skipped=0; for log in .build/test-model.log .build/test-toolkit.log .build/test-toolkit-adwaita.log .build/test-gtk.log; do \
 	  line=$$(grep -E 'Executed [0-9]+ tests?, with .*[0-9]+ failures? \(' $$log | tail -1); \
 	  n=$$(echo "$$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); f=$$(echo "$$line" | sed -E 's/.* ([0-9]+) failures? \(.*/\1/'); \
 	  s=$$(echo "$$line" | sed -E -n 's/.*with ([0-9]+) tests? skipped.*/\1/p'); \
@@ -167,6 +176,12 @@ test: deps deps-orca locale
 	  echo "tests: $$((total - failed - skipped)) passed, $$skipped skipped (each says why above), $$failed failed"
 	$(MAKE) --no-print-directory test-example
 	$(MAKE) --no-print-directory test-install
+
+# The navigation toolkit alone (see TOOLKIT_BUILD): built without the app, its model tests, then its GTK
+# tests without and with libadwaita. make test runs the same beside the app's tests.
+test-toolkit: deps
+	$(TOOLKIT_SWIFT) build --build-tests --scratch-path $(TOOLKIT_BUILD)
+	$(RUN_TOOLKIT_TESTS)
 
 # The random-action stress test, long: STRESS_SEQUENCES sequences (make test runs 200), shared out over
 # STRESS_JOBS processes (one per core), each with its own Xvfb, D-Bus session and cache, running the
@@ -288,6 +303,12 @@ bench-navigation: bench-programs
 # D-Bus against the last link alone): a few minutes; results go to bench/hostile-input.md.
 bench-hostile: bench-programs
 	$(RUN_BENCH) --hostile-only --hostile-out "$(CURDIR)/bench/hostile-input.md"
+
+# The toolkit's public API as swift-api-digester dumps it, written to api/ (make test fails while the API
+# differs from it, with the digester's diagnosis): run after an intended API change and commit api/ with it.
+api-baseline: deps
+	$(SWIFT) build
+	/usr/bin/python3 Tests/api-baseline.py "$$($(SWIFT) build --show-bin-path)" --update
 
 # The toolkit's API documentation (DocC): each library module's public symbol graph with its catalogue of
 # articles (Sources/<Module>/<Module>.docc), converted by the toolchain's docc into a static site in

@@ -3,6 +3,15 @@
 // Layers (lower never import higher): CGLib → GLib → CGtk → Gtk → Navigation / NavigationGtk → (Adwaita) → PhotoPosting → Postcard.
 import PackageDescription
 
+// `make test-toolkit` builds with POSTCARD_TOOLKIT_ONLY=1 (in a scratch path of its own): the package then
+// declares only the navigation toolkit (GLib, Gtk, Navigation, NavigationGtk and what they use) and its
+// own tests, so the toolkit is built and tested without building the app. Everything else sees the whole
+// package.
+let toolkitOnly = Context.environment["POSTCARD_TOOLKIT_ONLY"] == "1"
+/// The targets the toolkit's build and tests need (everything else is the app and its tools).
+let toolkitTargets: Set<String> = ["CGLib", "CGtk", "CXTest", "GLib", "Gtk", "Navigation", "NavigationGtkResources",
+                                   "NavigationGtk", "GtkTesting", "NavigationTests", "NavigationGtkTests"]
+
 let package = Package(
     name: "Postcard",
     platforms: [.macOS(.v14)],
@@ -82,11 +91,22 @@ let package = Package(
         // construct ran (ConcurrencyOnGLibTests runs it).
         .executableTarget(name: "ExecutorProbe", dependencies: ["GLib", "CGLib", "CGStreamer"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
+        // What the package's GTK tests share (a test case running GTK, XTEST input, AT-SPI reading); not a
+        // product.
+        .target(name: "GtkTesting", dependencies: ["NavigationGtk", "Gtk", "CGtk", "CXTest"], path: "Tests/GtkTesting",
+                exclude: ["Scripts"]),  // the AT-SPI reader
+        // The navigation toolkit's own GTK tests: they depend on the toolkit only (make test-toolkit).
+        .testTarget(name: "NavigationGtkTests", dependencies: ["GtkTesting", "NavigationGtk", "Navigation", "Gtk", "CGtk", "CGLib", "CXTest"]),
         .testTarget(
             name: "PostcardTests",
             dependencies: ["PostcardApp", "PostcardReview", "PostcardJourney", "PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "CAdwaita", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CGtk", "CSQLite", "CXTest", "CGStreamer",
-                           "PostcardResources"],
+                           "PostcardResources", "GtkTesting"],
             exclude: ["Fixtures", "Scripts"]  // images in every format people have; the AT-SPI reader
         ),
     ]
 )
+
+if toolkitOnly {
+    package.products = package.products.filter { $0.name == "GLib" || $0.name == "Gtk" || $0.name == "Navigation" || $0.name == "NavigationGtk" }
+    package.targets = package.targets.filter { toolkitTargets.contains($0.name) }
+}

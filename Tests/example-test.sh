@@ -33,7 +33,7 @@ grep -E "Executed [0-9]+ tests, with 0 failures" .build/example-test.log | tail 
 bin=$($swift build --package-path Examples --show-bin-path)
 # The toolkit is plain GTK: a program built on it does not load libadwaita (Postcard adds that itself).
 if ldd "$bin/swatches" | grep -q libadwaita; then fail "swatches links libadwaita: the toolkit must stay plain GTK"; fi
-names="/usr/bin/python3 Tests/PostcardTests/Scripts/atspi_names.py"
+names="/usr/bin/python3 Tests/GtkTesting/Scripts/atspi_names.py"
 cat > .build/example-run.sh <<SCRIPT
 LANGUAGE=de LANG=de_DE.UTF-8 "$bin/swatches" & app=\$!
 for _ in \$(seq 1 100); do

@@ -41,7 +41,7 @@ clean_env=(env -u LD_LIBRARY_PATH PATH=/usr/bin:/bin HOME="$root" XDG_DATA_HOME=
 "${clean_env[@]}" LANG=de_DE.UTF-8 LANGUAGE= LC_ALL= "$root$prefix/bin/postcard" --help | grep -qF "$(german "Show the version and quit")" \
   || fail "postcard --help in German"
 # Its window, read the way a screen reader reads it (AT-SPI), then quit through its D-Bus action.
-names="/usr/bin/python3 $PWD/Tests/PostcardTests/Scripts/atspi_names.py"
+names="/usr/bin/python3 $PWD/Tests/GtkTesting/Scripts/atspi_names.py"
 cat > "$root/start.sh" <<SCRIPT
 "\$@" & app=\$!
 for _ in \$(seq 1 150); do

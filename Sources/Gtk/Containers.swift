@@ -82,10 +82,15 @@ public final class Stack: Widget {
     /// The name of the visible child, or nil.
     public var visibleChildName: String? { gtk_stack_get_visible_child_name(stack).map { String(cString: $0) } }
 
-    /// Transition length in milliseconds (GTK's default is 200).
-    public var transitionDuration: UInt32 {
-        get { gtk_stack_get_transition_duration(stack) }
-        set { gtk_stack_set_transition_duration(stack, newValue) }
+    /// How long a transition between children lasts (GTK's default is 200 ms), kept by GTK in whole
+    /// milliseconds: a finer duration is rounded down, a negative one is zero.
+    public var transitionDuration: Duration {
+        get { .milliseconds(gtk_stack_get_transition_duration(stack)) }
+        set {
+            let (seconds, attoseconds) = newValue.components
+            let milliseconds = max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+            gtk_stack_set_transition_duration(stack, UInt32(clamping: milliseconds))
+        }
     }
 
     /// Number of pages (children) in the stack, including ones still sliding out.

@@ -39,8 +39,10 @@ public struct SwipeTracker: Sendable {
         public let progress: Double
     }
 
-    /// How far back in time the speed is measured, in milliseconds (libadwaita's 150).
-    public static let historyMilliseconds: UInt32 = 150
+    /// How far back in time the speed is measured (libadwaita's 150 ms).
+    public static let velocityWindow: Duration = .milliseconds(150)
+    /// ``velocityWindow`` in the events' unit (milliseconds).
+    private static let historyMilliseconds = Int64(velocityWindow.components.seconds * 1000 + velocityWindow.components.attoseconds / 1_000_000_000_000_000)
     /// Below this speed (pixels per millisecond) a touch swipe is decided by where it is.
     public static let touchVelocityThreshold = 0.3
     /// Below this speed (scroll units per millisecond) a touchpad swipe is decided by where it is.
@@ -109,7 +111,7 @@ public struct SwipeTracker: Sendable {
     /// libadwaita's: |v| × deceleration ÷ (1 − deceleration) ÷ 1000 of the way for |v| up to 2 px/ms
     /// (so about half the way per px/ms on a touch screen), growing as a parabola beyond.
     public func released(at time: UInt32) -> Outcome {
-        let recent = history.filter { Self.elapsed(from: $0.time, to: time) <= Int64(Self.historyMilliseconds) }
+        let recent = history.filter { Self.elapsed(from: $0.time, to: time) <= Self.historyMilliseconds }
         var velocity = 0.0  // pixels (or scroll units) per millisecond
         if let first = recent.first, let last = recent.last, last.time != first.time {
             velocity = recent.dropFirst().reduce(0) { $0 + $1.delta } / Double(Self.elapsed(from: first.time, to: last.time))
@@ -143,7 +145,7 @@ public struct SwipeTracker: Sendable {
     static func elapsed(from start: UInt32, to end: UInt32) -> Int64 { Int64(Int32(bitPattern: end &- start)) }
 
     private mutating func moved(_ delta: Double, time: UInt32) -> Double {
-        history.removeAll { Self.elapsed(from: $0.time, to: time) > Int64(Self.historyMilliseconds) }
+        history.removeAll { Self.elapsed(from: $0.time, to: time) > Self.historyMilliseconds }
         history.append((delta, time))
         rawProgress += delta / distance
         return progress

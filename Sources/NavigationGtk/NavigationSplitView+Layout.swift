@@ -63,9 +63,9 @@ extension NavigationSplitView {
     }
 
     /// The sidebar pane's width now, in pixels (0 when it is not shown).
-    public var allocatedSidebarWidth: Int32 { sidebarPane.isVisible ? sidebarPane.width : 0 }
+    public var allocatedSidebarWidth: Int { sidebarPane.isVisible ? Int(sidebarPane.width) : 0 }
     /// The content pane's width now, in pixels (0 when it is not shown).
-    public var allocatedContentWidth: Int32 { contentPane.isVisible ? contentPane.width : 0 }
+    public var allocatedContentWidth: Int { contentPane.isVisible ? Int(contentPane.width) : 0 }
 }
 
 /// The split view's two panes and the line between them, placed by ``NavigationSplitView``.

@@ -74,7 +74,7 @@ public final class NavigationStack {
     /// The header bar showing Back and, for each page on the stack, the page's ``Page/barLayer`` (its
     /// title and bar items), the visible page's shown and, while pages change, two cross-fading with the
     /// slide or the swipe. The host window sets it as its titlebar.
-    public let headerBar = HeaderBar()
+    package let headerBar = HeaderBar()
 
     /// The widget that shows the pages; put it in the window.
     public let view = PageStackView()
@@ -94,7 +94,7 @@ public final class NavigationStack {
     func hostedContentDidChange() { hostedContentObservers.notify(()) }
 
     /// The Back button (visible when `NavigationStackState/canUserGoBack`).
-    public let backButton = Button(iconName: "go-previous-symbolic", accessibleLabel: toolkitLocalized("Back"))
+    package let backButton = Button(iconName: "go-previous-symbolic", accessibleLabel: toolkitLocalized("Back"))
 
     /// Whether the stack names its pages for screen readers by their titles (``Page/isNamedForScreenReaders``)
     /// and focuses a page with no control of its own. On by default.
@@ -105,11 +105,11 @@ public final class NavigationStack {
     /// The Back button's history menu (see ``showHistoryMenu()``).
     // Translators: what a screen reader calls the menu of pages behind Back (Shift+F10 on Back): "Go Back
     // To menu. My Profile".
-    public private(set) lazy var historyMenu = PopupMenu(anchor: backButton, accessibleLabel: toolkitLocalized("Go Back To"))
+    package private(set) lazy var historyMenu = PopupMenu(anchor: backButton, accessibleLabel: toolkitLocalized("Go Back To"))
 
     /// The bar's title widget: the visible page's ``Page/titleView`` (an empty one, in no bar, with no
     /// page).
-    public var titleView: TitleView { visiblePage.map { $0.titleView } ?? emptyTitleView }
+    package var titleView: TitleView { visiblePage.map { $0.titleView } ?? emptyTitleView }
     private var emptyTitleView: TitleView {
         if let madeEmptyTitleView { return madeEmptyTitleView }
         let made = TitleView()
@@ -118,7 +118,19 @@ public final class NavigationStack {
     }
 
     /// The bar's title label.
-    public var titleLabel: Label { titleView.titleLabel }
+    package var titleLabel: Label { titleView.titleLabel }
+
+    /// The title the stack's bar shows: the visible page's ``Page/title`` as the bar has it now (empty
+    /// with no page). Main thread.
+    public var title: String { titleLabel.text }
+
+    /// Whether the bar shows Back now: the user can go back from the visible page
+    /// (`NavigationStackState/canUserGoBack`). Main thread.
+    public var isShowingBackButton: Bool { backButton.isVisible }
+
+    /// Back's tooltip: the title of the page Back returns to, as GNOME apps name it (nil when Back is
+    /// hidden or the page below has no title). Main thread.
+    public var backButtonTooltip: String? { backButton.isVisible ? backButton.tooltip : nil }
 
     /// Called when Escape is pressed on the root page (nothing to pop). A modal dialog cancels its flow.
     public var onEscapeAtRoot: (@MainActor () -> Void)?
@@ -143,7 +155,7 @@ public final class NavigationStack {
     /// The height in pixels of the translucent bar floating over this stack's pages (0 when the bar is
     /// opaque or hidden), as the window hosting the stack measured it at its last layout. Pages whose
     /// ``Page/extendsUnderTopBar`` is true are told each change (``Page/topInsetDidChange(_:)``).
-    public internal(set) var topInset: Int32 = 0 {
+    public internal(set) var topInset: Int = 0 {
         didSet {
             guard topInset != oldValue else { return }
             for page in pages where page.extendsUnderTopBar { page.setTopInset(topInset) }

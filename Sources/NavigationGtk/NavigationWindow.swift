@@ -30,7 +30,7 @@ public final class NavigationWindow {
     public let overlay = Overlay()
 
     /// The top inset in pixels applied at the last layout (the bar's height; 0 when hidden).
-    public private(set) var topInset: Int32 = 0
+    public private(set) var topInset: Int = 0
 
     private var titleObservation: ObservationToken?
 
@@ -42,7 +42,7 @@ public final class NavigationWindow {
 
     /// Creates the window with `root` as the first page. `width`/`height` are the default size in pixels.
     /// The window's title follows the visible page (see ``windowTitle``).
-    public init(application: Application? = nil, root: Page, width: Int32 = 720, height: Int32 = 680) {
+    public init(application: Application? = nil, root: Page, width: Int = 720, height: Int = 680) {
         window = Window(application: application)
         stack = NavigationStack(root: root)
         window.title = root.title
@@ -50,7 +50,7 @@ public final class NavigationWindow {
             guard let self else { return }
             self.window.title = self.windowTitle(title)
         }
-        window.setDefaultSize(width: width, height: height)
+        window.setDefaultSize(width: Int32(clamping: width), height: Int32(clamping: height))
         window.hideTitlebar()  // the stack's bar floats in the content
         stack.headerBar.addCSSClass("translucent-bar")
         let base = Box(.vertical)
@@ -143,8 +143,8 @@ public final class NavigationWindow {
             return Overlay.Rect(x: 0, y: 0, width: width, height: barHeight)
         }
         if child == stack.view.widget {
-            topInset = barHeight
-            stack.topInset = barHeight  // pages drawing under the bar (web pages) pad their content by it
+            topInset = Int(barHeight)
+            stack.topInset = Int(barHeight)  // pages drawing under the bar (web pages) pad their content by it
             return Overlay.Rect(x: 0, y: barHeight, width: width, height: max(0, height - barHeight))
         }
         for (depth, sheet) in sheets.enumerated() {
@@ -152,7 +152,7 @@ public final class NavigationWindow {
             if child == sheet.sheet.widget {
                 // Nearly the whole height, as libadwaita's bottom sheet: the dimmed window shows above it;
                 // a sheet over a sheet starts a little lower, so the one below still shows.
-                let top = min(ModalDialog.sheetTopGap * Int32(depth + 1), height / 3)
+                let top = min(Int32(ModalDialog.sheetTopGap * (depth + 1)), height / 3)
                 return Overlay.Rect(x: 0, y: top + max(0, sheet.offset()), width: width, height: max(0, height - top))
             }
         }
@@ -191,9 +191,9 @@ public final class ModalDialog {
     }
 
     /// Parent windows narrower than this, in pixels, show the dialog as a bottom sheet.
-    public static let bottomSheetWidth: Int32 = 450
+    public static let bottomSheetWidth = 450
     /// The gap above a bottom sheet, in pixels, where the dimmed window shows.
-    public static let sheetTopGap: Int32 = 48
+    public static let sheetTopGap = 48
     /// How far, in pixels, the sheet's handle must be dragged down to ask to leave.
     public static let sheetDismissDistance = 120.0
 
@@ -250,7 +250,7 @@ public final class ModalDialog {
     /// with **Close** at the start, as ``init(over:presenting:width:height:)`` shows it); pages pushed above it show the stack's
     /// bar, with Cancel and Back, and going back to the first page brings its own bar back. This is how
     /// a flow that starts on a page usable on its own (a camera) keeps that page's standalone look.
-    public init(over anchor: Page?, root: Page, width: Int32 = 560, height: Int32 = 640, presentsRootAlone: Bool = false) {
+    public init(over anchor: Page?, root: Page, width: Int = 560, height: Int = 640, presentsRootAlone: Bool = false) {
         self.presentsRootAlone = presentsRootAlone
         self.root = root
         stack = NavigationStack()
@@ -275,7 +275,7 @@ public final class ModalDialog {
             sheet?.setAccessibleLabel(title)
         }.store(in: &observations)
         if style == .window { window.makeModal(over: parent) }
-        window.setDefaultSize(width: width, height: height)
+        window.setDefaultSize(width: Int32(clamping: width), height: Int32(clamping: height))
         window.addCSSClass("navigation-dialog")
         sheet?.addCSSClass("navigation-dialog")
         stack.headerBar.showsTitleButtons = false
@@ -355,7 +355,7 @@ public final class ModalDialog {
     /// which dismisses it unless the owner replaces that handler (to ask first). ``dismissed()`` returns
     /// then; focus returns to the widget that had it in the parent. `width`/`height` are the default
     /// size in pixels.
-    public convenience init(over anchor: Page?, presenting page: Page, width: Int32 = 560, height: Int32 = 640) {
+    public convenience init(over anchor: Page?, presenting page: Page, width: Int = 560, height: Int = 640) {
         self.init(over: anchor, root: page, width: width, height: height, presentsRootAlone: true)
         onCancelRequest = { [weak self] in self?.dismiss() }
     }

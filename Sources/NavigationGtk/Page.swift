@@ -8,13 +8,13 @@ import Navigation
 /// did through its own events or async results, and never pushes, pops, presents or dismisses anything
 /// itself: whoever created it (a flow, an app screen) decides what comes next.
 ///
-/// **The standalone bar.** A page has its own `GtkHeaderBar` (``standaloneBar``) at the top of
-/// ``view``, made the first time it is asked for (a page only ever pushed never builds it). The host
+/// **The standalone bar.** A page has its own `GtkHeaderBar` (its standalone bar,
+/// ``isShowingStandaloneBar``) at the top of ``view``, made the first time it is asked for (a page only ever pushed never builds it). The host
 /// decides, each time it shows the page, whether that bar is visible: presented alone (modally) it is,
 /// with the page's title and the host's Close or Cancel at the start; pushed onto a stack it is hidden,
 /// and the stack's bar shows the title and Back.
 ///
-/// **Its bar items.** The page's title (``titleView``) and its bar items (``addEndBarItem(_:)``) are
+/// **Its bar items.** The page's title (``title``, ``subtitle``) and its bar items (``addEndBarItem(_:)``) are
 /// one `BarLayer`, built once, which the bar showing the page holds for as long as it does: the
 /// stack's bar keeps a layer per page and cross-fades between them, so an item is never taken out of a
 /// bar and put back as pages come and go. It moves only when the page changes host (presented alone
@@ -88,7 +88,7 @@ open class Page {
     /// The page's own header bar, visible only when the page is presented alone (see the type's docs).
     /// Made, hidden, at the top of ``view`` the first time it is asked for: building a header bar (its
     /// window buttons, their icons) is a good part of what a page costs, and a pushed page never shows it.
-    public var standaloneBar: HeaderBar {
+    package var standaloneBar: HeaderBar {
         if let madeStandaloneBar { return madeStandaloneBar }
         let bar = HeaderBar()
         bar.isVisible = false
@@ -100,7 +100,7 @@ open class Page {
 
     /// The page's title widget (title and subtitle) in whichever bar shows the page: the middle of its
     /// ``barLayer``. Made when first asked for.
-    public var titleView: TitleView {
+    package var titleView: TitleView {
         if let madeTitleView { return madeTitleView }
         let titleView = TitleView()
         titleView.set(title: title, subtitle: subtitle, minimumCharacters: minimumTitleCharacters)
@@ -111,7 +111,7 @@ open class Page {
 
     /// The page's part of the bar showing it: its start items, ``titleView`` and end items, with their
     /// overflow menu. Built the first time a bar shows the page, then kept (see the type's docs).
-    public var barLayer: BarLayer {
+    package var barLayer: BarLayer {
         if let madeBarLayer { return madeBarLayer }
         let layer = BarLayer(title: titleView)
         for item in startBarItems { layer.packStart(item) }
@@ -150,16 +150,16 @@ open class Page {
     /// The height in pixels of a translucent bar floating over this page (0 when it has an opaque bar,
     /// is presented alone, or is on no stack). Set during layout, for pages whose
     /// ``extendsUnderTopBar`` is true; see ``topInsetDidChange(_:)``.
-    public private(set) var topInset: Int32 = 0
+    public private(set) var topInset: Int = 0
 
     /// Called (during layout, on the main thread) when ``topInset`` changes: bar shown or hidden, its
     /// height changed by a resize or text size, the page pushed onto or popped off a window's stack.
     /// Content that cannot draw outside its own area (a web view) uses it to start below the bar and
     /// scroll under it, as libadwaita's `AdwToolbarView` lets content extend under a raised top bar.
     /// Default: nothing.
-    open func topInsetDidChange(_ inset: Int32) {}
+    open func topInsetDidChange(_ inset: Int) {}
 
-    func setTopInset(_ inset: Int32) {
+    func setTopInset(_ inset: Int) {
         guard inset != topInset else { return }
         topInset = inset
         topInsetDidChange(inset)
@@ -328,7 +328,7 @@ open class Page {
 
     /// Shows the standalone bar with `leading` (the host's Close or Cancel) at its start and the page's
     /// bar layer in it (taken from a stack's bar if one held it); used by hosts that present the page alone.
-    public func showStandaloneBar(leading: Widget?) {
+    package func showStandaloneBar(leading: Widget?) {
         let bar = standaloneBar
         if let leading, !bar.holds(leading) { bar.packStart(leading) }
         bar.addLayer(barLayer)
@@ -339,7 +339,7 @@ open class Page {
     /// Hides the standalone bar (the page is pushed on a stack whose bar shows its title and Back);
     /// `leading` is removed from it if it was put there. The page's bar layer stays in it until a stack's
     /// bar takes it.
-    public func hideStandaloneBar(removing leading: Widget?) {
+    package func hideStandaloneBar(removing leading: Widget?) {
         guard let bar = madeStandaloneBar else { return }  // never shown: nothing to hide
         if let leading, bar.holds(leading) { bar.remove(leading) }
         bar.isVisible = false

@@ -66,7 +66,7 @@ public final class WebPage: Page {
     /// docs).
     public private(set) var isLoading = false
     /// The inset pushed into the document now, in pixels (0 when presented with an opaque bar).
-    public private(set) var appliedInset: Int32 = 0
+    public private(set) var appliedInset: Int = 0
 
     private let webKitView: OpaquePointer  // the WebKitWebView that webView wraps
     private let webKit: WebKitFunctions
@@ -144,7 +144,7 @@ public final class WebPage: Page {
 
     /// Pushes the new inset into the document (see the type's docs) and places the view from the bar's
     /// top edge down.
-    public override func topInsetDidChange(_ inset: Int32) {
+    public override func topInsetDidChange(_ inset: Int) {
         applyInset(inset)
         frame.queueResize()
     }
@@ -274,7 +274,8 @@ public final class WebPage: Page {
         frame.addOverlay(messageLabel)
         frame.onPlaceChild { [weak self] child, width, height in
             guard let self, child == self.webSlot.widget else { return nil }
-            return Overlay.Rect(x: 0, y: -self.appliedInset, width: width, height: height + self.appliedInset)
+            let inset = Int32(clamping: self.appliedInset)
+            return Overlay.Rect(x: 0, y: -inset, width: width, height: height + inset)
         }
         frame.drawsOutsideBounds = true
         frame.expandsVertically = true
@@ -357,7 +358,7 @@ public final class WebPage: Page {
         }
     }
 
-    private func applyInset(_ inset: Int32) {
+    private func applyInset(_ inset: Int) {
         appliedInset = inset
         let manager = webKit.web_view_get_user_content_manager(webKitView)
         webKit.user_content_manager_remove_all_style_sheets(manager)

@@ -2,6 +2,7 @@ import Adwaita
 import CGtk
 import Foundation
 import Gtk
+import GtkTesting
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp

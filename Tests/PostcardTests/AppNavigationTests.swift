@@ -3,6 +3,7 @@ import CGtk
 import CSQLite
 import CXTest
 import Gtk
+import GtkTesting
 import Navigation
 import NavigationGtk
 import PhotoPosting
@@ -597,8 +598,8 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
                 let scroller = app.myProfile.scroller.bounds(in: window.window)!
                 XCTAssertGreaterThanOrEqual(scroller.y, barBottom, "the scrollbar is not under the bar: \(what)", file: file, line: line)
                 let stackTop = window.stack.view.bounds(in: window.overlay)!.y
-                XCTAssertEqual(Int32(stackTop), window.topInset, "pages placed at the inset", file: file, line: line)
-                XCTAssertEqual(window.topInset, bar.naturalHeight(forWidth: window.overlay.width), "inset = the bar's height",
+                XCTAssertEqual(Int(stackTop), window.topInset, "pages placed at the inset", file: file, line: line)
+                XCTAssertEqual(window.topInset, Int(bar.naturalHeight(forWidth: window.overlay.width)), "inset = the bar's height",
                                file: file, line: line)
             }
             expectFirstItemBelowBar("at load")

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import Gtk
+import GtkTesting
 import Navigation
 import NavigationGtk
 import PhotoPosting

@@ -2,6 +2,7 @@ import CGtk
 import CXTest
 import Foundation
 import Gtk
+import GtkTesting
 import Navigation
 import NavigationGtk
 import PhotoPosting
@@ -13,6 +14,16 @@ import XCTest
 /// Take Photo and Quick Snap with a real GStreamer pipeline: `videotestsrc` (pattern ball, 1280 × 720)
 /// stands in for a webcam, so preview, capture, post and every teardown path run for real.
 final class CameraTests: GtkTestCase, @unchecked Sendable {
+    /// The device monitor's lists handed over by GStreamer are freed with every element (the toolkit's
+    /// list walk, `consumeObjectList`), and only the devices returned are kept.
+    func testAHundredCameraProbesLeaveNoDeviceBehind() async {
+        // Without a camera the monitor lists none; with one, each probe's list and references are freed.
+        var last: [CameraDevice] = []
+        for _ in 0..<100 { last = await CameraDevice.available(for: [.automatic]) }
+        let again = await CameraDevice.available(for: [.automatic])
+        XCTAssertEqual(last.map(\.name), again.map(\.name), "each probe sees the same cameras")
+    }
+
     private var dialog: ModalDialog? { MainActor.assumeIsolated { self.lastApp?.flowDialog } }
 
     /// The process's threads now (`/proc/self/task`).

@@ -1,6 +1,7 @@
 import Adwaita
 import CGtk
 import Gtk
+import GtkTesting
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp

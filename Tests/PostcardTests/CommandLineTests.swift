@@ -2,6 +2,7 @@ import CGtk
 import CXTest
 import Foundation
 import Gtk
+import GtkTesting
 import PhotoPosting
 @testable import PostcardApp
 import PostcardModel
@@ -539,7 +540,7 @@ extension GtkTestCase {
 
     /// What a screen reader hears from another process (`role|name` lines, see ``readAccessibilityTree(file:line:)``).
     func readAccessibilityTree(ofProcess pid: Int32) throws -> [String] {
-        let script = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Scripts/atspi_names.py")
+        let script = ToolkitTestCase.accessibilityReaderScript
         let run = try runProgram("/usr/bin/python3", [script, String(pid)])
         guard run.status == 0 else { throw TimedOut(what: "the AT-SPI reader: \(run.errors)") }
         return run.output.split(separator: "\n").map(String.init)

@@ -2,6 +2,7 @@ import Adwaita
 import CGtk
 import CXTest
 import Gtk
+import GtkTesting
 import Navigation
 import NavigationGtk
 import PhotoPosting

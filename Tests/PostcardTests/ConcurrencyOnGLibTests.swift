@@ -1,6 +1,7 @@
 import CGLib
 import Foundation
 import Gtk
+import GtkTesting
 import XCTest
 
 /// Ordinary Swift concurrency runs on GLib (``GLibExecutors``), whatever the code writes: the

@@ -4,6 +4,7 @@ import CSQLite
 import CXTest
 import Foundation
 import Gtk
+import GtkTesting
 import NavigationGtk
 @testable import PostcardApp
 import PostcardModel
@@ -224,7 +225,7 @@ final class DeletionTests: GtkTestCase, @unchecked Sendable {
         try waitFor("the post's page", timeout: 30) {
             (try? readAccessibilityTree(ofProcess: postcard.processIdentifier))?.contains("push button|Delete") == true
         }
-        let script = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Scripts/atspi_names.py")
+        let script = ToolkitTestCase.accessibilityReaderScript
         XCTAssertEqual(try runProgram("/usr/bin/python3", [script, String(postcard.processIdentifier), "--press", "Delete"]).status, 0)
         try waitFor("the toast with Undo", timeout: 10) {
             let heard = (try? readAccessibilityTree(ofProcess: postcard.processIdentifier)) ?? []

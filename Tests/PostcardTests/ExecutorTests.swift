@@ -2,6 +2,7 @@ import CGLib
 import CGtk
 import Dispatch
 import Gtk
+import GtkTesting
 import Synchronization
 import XCTest
 

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import Gtk
+import GtkTesting
 import PhotoPosting
 @testable import PostcardApp
 import PostcardModel

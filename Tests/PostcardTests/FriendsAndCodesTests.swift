@@ -2,6 +2,7 @@ import CGStreamer
 import CGtk
 import Foundation
 import Gtk
+import GtkTesting
 import Navigation
 import NavigationGtk
 import NavigationWeb

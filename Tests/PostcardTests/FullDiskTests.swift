@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Gtk
+import GtkTesting
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp

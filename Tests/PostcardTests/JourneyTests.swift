@@ -3,6 +3,7 @@ import Adwaita
 import CXTest
 import Foundation
 import Gtk
+import GtkTesting
 import NavigationGtk
 import PhotoPosting
 import PostcardApp

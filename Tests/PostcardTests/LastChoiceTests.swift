@@ -3,6 +3,7 @@ import Foundation
 import GLib
 import PostcardModel
 @testable import PostcardStore
+import GtkTesting
 import XCTest
 
 /// Delete and Undo keep the user's last word whatever ends the app right after the press (issue 46): a
@@ -46,7 +47,7 @@ final class LastChoiceTests: GtkTestCase, @unchecked Sendable {
     /// - Returns: whether the app handled the press before it ended.
     @discardableResult
     private func press(_ button: String, in running: Running, then signal: Int32, after milliseconds: Int?) throws -> Bool {
-        let script = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Scripts/atspi_names.py")
+        let script = ToolkitTestCase.accessibilityReaderScript
         let run = try runProgram("/usr/bin/python3", [script, String(running.postcard.processIdentifier), "--press", button])
         XCTAssertEqual(run.status, 0, run.errors)
         func handled() -> Bool { (try? String(contentsOfFile: running.log, encoding: .utf8))?.contains("\(button) pressed") ?? false }
@@ -69,7 +70,7 @@ final class LastChoiceTests: GtkTestCase, @unchecked Sendable {
     /// Deletes the post, waits for its toast with Undo, and presses Undo followed by `signal`.
     /// - Returns: whether the app handled Undo before it ended.
     private func deleteThenUndo(in running: Running, then signal: Int32, after milliseconds: Int?) throws -> Bool {
-        let script = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Scripts/atspi_names.py")
+        let script = ToolkitTestCase.accessibilityReaderScript
         XCTAssertEqual(try runProgram("/usr/bin/python3", [script, String(running.postcard.processIdentifier), "--press", "Delete"]).status, 0)
         try waitFor("the toast with Undo", timeout: 10) {
             (try? readAccessibilityTree(ofProcess: running.postcard.processIdentifier))?.contains("push button|Undo") == true

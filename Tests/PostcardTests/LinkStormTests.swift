@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import GtkTesting
 import XCTest
 
 /// A link storm over D-Bus (issue 46): 1,000 `postcard://` links sent to a running Postcard within a second

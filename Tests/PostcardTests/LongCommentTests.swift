@@ -1,5 +1,6 @@
 import Foundation
 import Gtk
+import GtkTesting
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp

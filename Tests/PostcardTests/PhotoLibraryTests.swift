@@ -2,6 +2,7 @@ import CGtk
 import CXTest
 import Foundation
 import Gtk
+import GtkTesting
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import Gtk
+import GtkTesting
 @testable import PostcardApp
 @testable import PostcardReview
 import XCTest

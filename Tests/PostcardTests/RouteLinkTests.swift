@@ -1,6 +1,7 @@
 import Adwaita
 import CGtk
 import Gtk
+import GtkTesting
 import Navigation
 import NavigationGtk
 import PhotoPosting

@@ -2,6 +2,7 @@ import Adwaita
 import CSQLite
 import Foundation
 import Gtk
+import GtkTesting
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp
@@ -37,7 +38,7 @@ final class SharedDataFolderTests: GtkTestCase, @unchecked Sendable {
         let first = try startPostcard(["--data-dir", data, bundledPhotos + "/coffee.png"], environment: environment, log: logPath)
         defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
         try waitFor("the first Postcard on Add a Comment", timeout: 30) { log().contains("Flow started: New Post") }
-        let script = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Scripts/atspi_names.py")
+        let script = ToolkitTestCase.accessibilityReaderScript
         let typed = "The first one's words"
         try waitFor("the comment typed over AT-SPI", timeout: 20) {
             (try? runProgram("/usr/bin/python3", [script, String(first.processIdentifier), "--set-text", "Comment", typed]))?.status == 0
@@ -120,7 +121,7 @@ final class StartupErrorTests: GtkTestCase, @unchecked Sendable {
         let message = try XCTUnwrap(heard.first { $0.hasPrefix("label|") && $0.contains("newer Postcard") }, "\(heard)")
         XCTAssertTrue(message.contains(file), "it names the database: \(message)")
         XCTAssertTrue(message.contains("--data-dir"), "and what to do: \(message)")
-        let script = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Scripts/atspi_names.py")
+        let script = ToolkitTestCase.accessibilityReaderScript
         XCTAssertEqual(try runProgram("/usr/bin/python3", [script, String(postcard.processIdentifier), "--press", "Close"]).status, 0)
         try waitFor("Postcard to end", timeout: 10) { !postcard.isRunning }
         XCTAssertEqual(postcard.terminationStatus, 1, "it ends with a failure status")

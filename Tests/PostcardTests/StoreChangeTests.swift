@@ -2,6 +2,7 @@ import CGtk
 import CSQLite
 import Foundation
 import Gtk
+import GtkTesting
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp
@@ -64,7 +65,7 @@ final class StoreChangeTests: GtkTestCase, @unchecked Sendable {
             defer { if second.isRunning { kill(second.processIdentifier, SIGKILL) } }
             func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
             spin(until: { log().contains("Flow started: New Post") }, timeout: 30, "the second Postcard on Add a Comment")
-            let script = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Scripts/atspi_names.py")
+            let script = ToolkitTestCase.accessibilityReaderScript
             let words = "From the other window"
             spin(until: { (try? self.runProgram("/usr/bin/python3", [script, String(second.processIdentifier), "--set-text", "Comment", words]))?.status == 0 },
                  timeout: 20, "the comment typed over AT-SPI")

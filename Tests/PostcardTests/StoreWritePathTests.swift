@@ -2,6 +2,7 @@ import CSQLite
 import GLib
 import PostcardModel
 @testable import PostcardStore
+import GtkTesting
 import XCTest
 
 /// The store's one write path: every write goes through its writer thread, in the order asked for, and

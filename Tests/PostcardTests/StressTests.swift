@@ -2,6 +2,7 @@ import CGtk
 import CXTest
 import Foundation
 import Gtk
+import GtkTesting
 import NavigationGtk
 import PhotoPosting
 @testable import PostcardApp
@@ -23,17 +24,7 @@ import XCTest
 /// count. A failure names the seed: `POSTCARD_STRESS_SEED=<seed> POSTCARD_STRESS_SEQUENCES=1` replays it.
 final class StressTests: GtkTestCase, @unchecked Sendable {
     /// SplitMix64: small, fast, and the same sequence for the same seed everywhere.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
-    }
+    typealias Random = SplitMix64
 
     /// Buttons a random user may press: not ones that leave the app (a browser, the file chooser), start
     /// a web view (a WebKit web process per press: too slow for hundreds of sequences; WebPageTests

@@ -3,6 +3,7 @@ import CGtk
 import CXTest
 import Foundation
 import Gtk
+import GtkTesting
 import Navigation
 import NavigationGtk
 import NavigationWeb

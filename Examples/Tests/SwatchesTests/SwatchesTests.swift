@@ -34,11 +34,11 @@ final class SwatchesTests: XCTestCase, @unchecked Sendable {
     func testPushedPageShowsItsTitleAndBackInTheStacksBar() {
         MainActor.assumeIsolated {
             let app = launch()
-            XCTAssertFalse(app.window.stack.backButton.isVisible, "no Back on the root page")
+            XCTAssertFalse(app.window.stack.isShowingBackButton, "no Back on the root page")
             _ = app.home.detailsButton.activate()
             spin(until: { app.window.stack.visiblePage is ColorDetailPage && settled(app.window.stack) }, "Details")
-            XCTAssertEqual(app.window.stack.titleLabel.text, "No color yet")
-            XCTAssertTrue(app.window.stack.backButton.isVisible, "Back in the stack's bar")
+            XCTAssertEqual(app.window.stack.title, "No color yet")
+            XCTAssertTrue(app.window.stack.isShowingBackButton, "Back in the stack's bar")
             app.window.stack.goBack()
             spin(until: { app.window.stack.visiblePage === app.home && settled(app.window.stack) }, "back home")
             app.window.window.destroy()
@@ -54,7 +54,7 @@ final class SwatchesTests: XCTestCase, @unchecked Sendable {
             app.router.setPath([.details("Red"), .details("Blue")])
             spin(until: { settled(app.window.stack) }, "the path")
             XCTAssertEqual(app.window.stack.pages.map(\.title), ["Swatches", "Red", "Blue"])
-            XCTAssertEqual(app.window.stack.backButton.tooltip, "Red", "Back names the page below")
+            XCTAssertEqual(app.window.stack.backButtonTooltip, "Red", "Back names the page below")
             app.window.stack.goBack()
             spin(until: { settled(app.window.stack) }, "back")
             XCTAssertEqual(app.router.path, [.details("Red")], "the user's Back changes the path")
@@ -94,7 +94,7 @@ final class SwatchesTests: XCTestCase, @unchecked Sendable {
 
             resize(360, collapsed: true)
             XCTAssertEqual(stack.pages.map(\.title), ["Swatches", "Colors", "Blue"], "Blue pushed over the list")
-            XCTAssertTrue(stack.backButton.isVisible)
+            XCTAssertTrue(stack.isShowingBackButton)
             XCTAssertEqual(app.router.path, [.palette, .swatch("Blue")], "the same path at 360 px")
             XCTAssertNil(split.palette.highlighted, "no highlight on a list that is its own screen")
             stack.goBack()
@@ -144,11 +144,11 @@ final class SwatchesTests: XCTestCase, @unchecked Sendable {
             _ = app.home.aboutButton.activate()
             spin(until: { app.about?.window.isMapped == true }, "About Colors")
             let about = app.about!
-            XCTAssertTrue(about.root.standaloneBar.isVisible, "its own bar")
+            XCTAssertTrue(about.root.isShowingStandaloneBar, "its own bar")
             XCTAssertEqual(about.window.title, "About Colors")
             _ = about.closeButton.activate()
             spin(until: { about.isDismissed }, "closed")
-            XCTAssertFalse(about.root.standaloneBar.isVisible, "the bar goes with the dialog")
+            XCTAssertFalse(about.root.isShowingStandaloneBar, "the bar goes with the dialog")
             app.window.window.destroy()
         }
     }

@@ -113,7 +113,7 @@ final class HelpCoordinator {
     }
 
     @discardableResult
-    private func present(_ web: WebPage, over page: Page, width: Int32 = 720) -> ModalDialog {
+    private func present(_ web: WebPage, over page: Page, width: Int = 720) -> ModalDialog {
         let dialog = ModalDialog(over: page, presenting: web, width: width, height: 640)
         presentedWebPage = dialog
         dialog.present()

@@ -1,6 +1,7 @@
 import CGtk
 import CXTest
 import Gtk
+import GtkTesting
 import Navigation
 import NavigationGtk
 import XCTest
@@ -11,9 +12,9 @@ import XCTest
 /// what libadwaita's navigation view has (pop on Escape as a switch, removing a page from below, finding
 /// an added page by tag, a page's property changes).
 /// `@unchecked Sendable` as every GTK test case: XCTest runs its tests one at a time on the main thread.
-final class NavigationStackInsidesTests: GtkTestCase, @unchecked Sendable {
+final class NavigationStackInsidesTests: ToolkitTestCase, @unchecked Sendable {
     @MainActor
-    private func makeWindow(_ counter: LifeCounter, pages titles: [String] = [], width: Int32 = 640) -> NavigationWindow {
+    private func makeWindow(_ counter: LifeCounter, pages titles: [String] = [], width: Int = 640) -> NavigationWindow {
         let window = NavigationWindow(root: CountedPage("Root", counter: counter), width: width, height: 480)
         show(window.window)
         for title in titles { window.stack.push(CountedPage(title, counter: counter)) }

@@ -1,5 +1,6 @@
 import CGtk
 import Gtk
+import GtkTesting
 import Navigation
 import NavigationGtk
 import XCTest
@@ -7,7 +8,7 @@ import XCTest
 /// The split view (issue 43): libadwaita's `tests/test-navigation-split-view.c` ported (its 11 tests, in
 /// its order, the GObject `notify` counts as ``NavigationSplitView/observeSplitProperties(_:)`` counts),
 /// then what collapsing into a navigation stack and expanding out of it must keep.
-final class NavigationSplitViewTests: GtkTestCase, @unchecked Sendable {  // XCTestCase is not Sendable; runs on the main thread only
+final class NavigationSplitViewTests: ToolkitTestCase, @unchecked Sendable {  // XCTestCase is not Sendable; runs on the main thread only
     /// Counts of a page's lifecycle events.
     @MainActor
     private final class LifecycleCount {
@@ -402,20 +403,20 @@ final class NavigationSplitViewTests: GtkTestCase, @unchecked Sendable {  // XCT
             let (window, stack, _, split, _, _, _) = splitOnStack(width: 1200)
             spin(until: { split.allocatedSidebarWidth > 0 }, "the panes laid out")
             XCTAssertEqual(split.allocatedSidebarWidth, 280, "about 1200 × 0.25 = 300, clamped to 280")
-            XCTAssertEqual(split.allocatedSidebarWidth + 1 + split.allocatedContentWidth, window.width)
+            XCTAssertEqual(split.allocatedSidebarWidth + 1 + split.allocatedContentWidth, Int(window.width))
             let dpi = DesktopStyle.textDPI
             DesktopStyle.textDPI = 120  // Large Text
             defer { DesktopStyle.textDPI = dpi }
             split.sidebarWidthFraction = 0.25  // unchanged; the text size alone moves it
             split.view.queueResize()
             XCTAssertTrue(stack.visiblePage === split)
-            let quarter = Int32((Double(split.view.width) * 0.25).rounded())
+            let quarter = Int((Double(split.view.width) * 0.25).rounded())
             spin(until: { split.allocatedSidebarWidth == quarter }, "280 sp at 1.25 is 350 px, so the fraction's \(quarter) px wins")
             window.setDefaultSize(width: 800, height: 600)
             spin(until: { split.view.width < 820 }, "the window 800 px wide")
             spin(for: 0.2)
             XCTAssertEqual(split.allocatedSidebarWidth, 225, "180 sp at 1.25 = 225 px, more than a quarter of \(split.view.width) px")
-            XCTAssertEqual(split.allocatedSidebarWidth + 1 + split.allocatedContentWidth, split.view.width)
+            XCTAssertEqual(split.allocatedSidebarWidth + 1 + split.allocatedContentWidth, Int(split.view.width))
             window.destroy()
         }
     }

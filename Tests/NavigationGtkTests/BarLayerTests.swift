@@ -1,5 +1,6 @@
 import CGtk
 import Gtk
+import GtkTesting
 import Navigation
 import NavigationGtk
 import XCTest
@@ -7,7 +8,7 @@ import XCTest
 /// The bar's per-page layers (issue 42 part 3): a page's bar items are built once and never taken out
 /// and put back as pages come and go; they sit exactly where a `GtkHeaderBar` puts items packed into it;
 /// and while pages change, both pages' layers are seen cross-fading with the slide or the swipe.
-final class BarLayerTests: GtkTestCase, @unchecked Sendable {  // XCTestCase is not Sendable; runs on the main thread only
+final class BarLayerTests: ToolkitTestCase, @unchecked Sendable {  // XCTestCase is not Sendable; runs on the main thread only
     /// A label as a bar item or title: the same text gives the same width in both bars compared.
     @MainActor
     private func label(_ text: String, ellipsizes: Bool = false) -> Label {
@@ -254,7 +255,7 @@ final class BarLayerTests: GtkTestCase, @unchecked Sendable {  // XCTestCase is 
             var random = SystemRandomNumberGenerator()
             var seed = UInt64.random(in: 0..<UInt64.max, using: &random)
             if let fixed = ProcessInfo.processInfo.environment["POSTCARD_SOAK_SEED"].flatMap(UInt64.init) { seed = fixed }
-            var generator = StressTests.Random(state: seed)
+            var generator = SplitMix64(state: seed)
             let counter = LifeCounter()
             for width: Int32 in [360, 1280] {
                 var made = 0
@@ -267,7 +268,7 @@ final class BarLayerTests: GtkTestCase, @unchecked Sendable {  // XCTestCase is 
                     if Bool.random(using: &generator) { page.addStartBarItem(Button(label: "Cancel")) }
                     return page
                 }
-                let window = NavigationWindow(root: makePage(), width: width, height: 600)
+                let window = NavigationWindow(root: makePage(), width: Int(width), height: 600)
                 show(window.window)
                 let stack = window.stack
                 for step in 0..<1_000 {
@@ -336,6 +337,3 @@ private extension Widget {
     /// Whether the layer part holding this item takes pointer input.
     @MainActor var canTargetInBar: Bool { parentWidget.map { gtk_widget_get_can_target($0) != 0 } ?? false }
 }
-
-/// The stress tests' SplitMix64, as a generator the standard library's `random(in:using:)` takes.
-extension StressTests.Random: RandomNumberGenerator {}

@@ -1,5 +1,6 @@
 import CGtk
 import Gtk
+import GtkTesting
 import Navigation
 import NavigationGtk
 import XCTest
@@ -8,7 +9,7 @@ import XCTest
 /// `tests/test-navigation-view.c`): adding to an empty stack, popping where there is nothing to pop,
 /// replace's one event, the visible-page observer only on a real change, added pages that follow their
 /// tags, and a page on the stack added for later. Any critical not expected fails the test.
-final class NavigationStackContractTests: GtkTestCase, @unchecked Sendable {  // XCTestCase is not Sendable; runs on the main thread only
+final class NavigationStackContractTests: ToolkitTestCase, @unchecked Sendable {  // XCTestCase is not Sendable; runs on the main thread only
     @MainActor
     private func tagged(_ title: String, _ tag: String, _ counter: LifeCounter) -> CountedPage {
         let page = CountedPage(title, counter: counter)

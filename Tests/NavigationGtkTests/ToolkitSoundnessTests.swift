@@ -2,10 +2,8 @@ import CGLib
 import CGtk
 import Dispatch
 import Gtk
+import GtkTesting
 import NavigationGtk
-import PhotoPosting
-import PostcardModel
-@testable import PostcardStore
 import XCTest
 
 /// The toolkit's bindings where threads, lifetimes and GIO meet: a signal or a finalization on another
@@ -13,7 +11,7 @@ import XCTest
 /// `choose()` fails cleanly, a cancelled folder scan stops GIO's work, an idle callback removed before
 /// it ran is released, and a window wrapper dropped on another thread does its GTK work on the main one.
 /// `@unchecked Sendable` as every GTK test case: XCTest runs its tests one at a time on the main thread.
-final class ToolkitSoundnessTests: GtkTestCase, @unchecked Sendable {
+final class ToolkitSoundnessTests: ToolkitTestCase, @unchecked Sendable {
     /// A raw pointer handed to another thread in a test: sound because that thread only calls GLib's
     /// thread-safe functions on it (g_object_unref, g_cancellable_cancel) while the main thread waits.
     private struct Handed: @unchecked Sendable { let pointer: UnsafeMutableRawPointer }
@@ -70,15 +68,6 @@ final class ToolkitSoundnessTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(visited, 100)
             spin(until: { finalized == 100 }, "every element freed: \(finalized) of 100")
         }
-    }
-
-    func testAHundredCameraProbesLeaveNoDeviceBehind() async {
-        // Without a camera the monitor lists none; with one, each probe's list and references are freed
-        // (the same list walk as above) and only the devices returned are kept.
-        var last: [CameraDevice] = []
-        for _ in 0..<100 { last = await CameraDevice.available(for: [.automatic]) }
-        let again = await CameraDevice.available(for: [.automatic])
-        XCTAssertEqual(last.map(\.name), again.map(\.name), "each probe sees the same cameras")
     }
 
     func testASecondChooseFailsCleanlyAndTheFirstStillWaits() {

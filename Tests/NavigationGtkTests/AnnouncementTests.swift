@@ -1,5 +1,6 @@
 import CGtk
 import Gtk
+import GtkTesting
 import NavigationGtk
 import XCTest
 
@@ -7,7 +8,7 @@ import XCTest
 /// control's description (what Orca says after its name, and says alone when it changes while focused),
 /// until focus moves on, when the control's own description (a tooltip that says more than its name)
 /// comes back.
-final class AnnouncementTests: GtkTestCase, @unchecked Sendable {
+final class AnnouncementTests: ToolkitTestCase, @unchecked Sendable {
     func testAResultIsTheFocusedControlsDescriptionUntilFocusMovesOn() throws {
         try onMain {
             let window = Window()

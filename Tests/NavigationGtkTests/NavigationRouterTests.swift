@@ -1,6 +1,7 @@
 import CGtk
 import CXTest
 import Gtk
+import GtkTesting
 import Navigation
 import NavigationGtk
 import XCTest
@@ -10,7 +11,7 @@ import XCTest
 /// Back, Escape and Forward change the path, which observers hear.
 /// (`@unchecked Sendable`, as every GTK test case here: XCTest runs its tests one at a time on the main thread,
 /// and the state they touch is the main actor's.)
-final class NavigationRouterTests: GtkTestCase, @unchecked Sendable {
+final class NavigationRouterTests: ToolkitTestCase, @unchecked Sendable {
     enum Color: Hashable, Codable, Sendable { case red, green, blue, shade(String) }
 
     /// A window on a root page, a router making a page titled after each route, and a count of the pages
