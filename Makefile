@@ -52,11 +52,13 @@ RUN_TOOLKIT_TESTS = set -o pipefail; env -u DISPLAY -u WAYLAND_DISPLAY $(TOOLKIT
 
 # Translations, in two gettext domains:
 # - the app's, "postcard": po/postcard.pot from the app's sources (make po), one po/<lang>.po per language
-#   in po/LINGUAS, compiled into .build/locale/<lang>/LC_MESSAGES/postcard.mo for running from the checkout
+#   in po/LINGUAS, compiled during `swift build` (the CompileResources plugin, with the app's style sheet)
 #   and installed into $(PREFIX)/share/locale;
 # - the toolkit's, "navigation-gtk" (Gtk, Navigation, NavigationGtk, NavigationWeb): po/navigation-gtk/,
-#   compiled into Sources/NavigationGtkResources/locale/<lang>/navigation-gtk.mo and from there into the
-#   toolkit's GResource (make po, then make resources), so apps using the toolkit get it translated.
+#   compiled during `swift build` (the CompileResources plugin, with the toolkit's style sheet) and installed
+#   into $(PREFIX)/share/locale, so apps using the toolkit get it translated.
+# The running checkout uses what `swift build` compiled (the plugin, for both domains); .build/locale is
+# what make install copies.
 LINGUAS := $(shell cat po/LINGUAS)
 MO_FILES := $(foreach lang,$(LINGUAS),.build/locale/$(lang)/LC_MESSAGES/postcard.mo)
 TOOLKIT_DIRS := Sources/GLib Sources/Gtk Sources/Navigation Sources/NavigationGtk Sources/NavigationWeb
@@ -70,7 +72,7 @@ TOOLKIT_XGETTEXT := xgettext --language=C --from-code=UTF-8 --keyword= --keyword
             --add-comments=Translators: --package-name=NavigationGtk --msgid-bugs-address=https://github.com/postcard \
             --no-location --sort-output
 make-toolkit-pot = mkdir -p .build && $(TOOLKIT_XGETTEXT) --output=$(1) $(TOOLKIT_SOURCES) 2>.build/xgettext-toolkit.log
-TOOLKIT_MO = $(foreach lang,$(LINGUAS),Sources/NavigationGtkResources/locale/$(lang)/navigation-gtk.mo)
+TOOLKIT_MO_FILES := $(foreach lang,$(LINGUAS),.build/locale/$(lang)/LC_MESSAGES/navigation-gtk.mo)
 # The launcher and AppStream texts are translated too (xgettext reads them as Desktop and ITS/XML).
 PO_DATA := data/io.github.postcard.Postcard.desktop data/io.github.postcard.Postcard.metainfo.xml
 make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/xgettext.log && \
@@ -79,7 +81,7 @@ make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/x
 # The locales the tests run the app in (German; generated if missing, as Debian's locales package leaves them out).
 TEST_LOCALES := de_DE.UTF-8
 
-.PHONY: deps deps-orca build run test test-toolkit api-baseline test-model test-gtk test-install test-example test-orca install uninstall resources review bench bench-programs bench-navigation bench-hostile clean po locale stress docs
+.PHONY: deps deps-orca build run test test-toolkit api-baseline test-model test-gtk test-install test-example test-orca install uninstall test-resources review bench bench-programs bench-navigation bench-hostile clean po locale stress docs
 
 # $(call install-missing,PACKAGES,APT_OPTIONS): installs those of PACKAGES that are not installed yet.
 install-missing = missing=""; for p in $(1); do \
@@ -106,8 +108,11 @@ build: deps locale
 	$(SWIFT) build
 
 # The compiled translations, checked by msgfmt (placeholders must match the English).
-locale: $(MO_FILES)
+locale: $(MO_FILES) $(TOOLKIT_MO_FILES)
 .build/locale/%/LC_MESSAGES/postcard.mo: po/%.po
+	@mkdir -p $(dir $@)
+	msgfmt --check --output-file=$@ $<
+.build/locale/%/LC_MESSAGES/navigation-gtk.mo: po/navigation-gtk/%.po
 	@mkdir -p $(dir $@)
 	msgfmt --check --output-file=$@ $<
 
@@ -118,8 +123,6 @@ po:
 	$(call make-toolkit-pot,po/navigation-gtk/navigation-gtk.pot)
 	for lang in $(LINGUAS); do msgmerge --quiet --update --backup=none --no-location --sort-output \
 	  po/navigation-gtk/$$lang.po po/navigation-gtk/navigation-gtk.pot; done
-	for lang in $(LINGUAS); do mkdir -p Sources/NavigationGtkResources/locale/$$lang && \
-	  msgfmt --check --output-file=Sources/NavigationGtkResources/locale/$$lang/navigation-gtk.mo po/navigation-gtk/$$lang.po; done
 
 run: build
 	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
@@ -138,19 +141,7 @@ test: deps deps-orca locale
 	  for po in $(foreach lang,$(LINGUAS),po/$(lang).po po/navigation-gtk/$(lang).po); do \
 	    [ "$$(msgattrib --untranslated $$po | grep -c '^msgid')" = 0 ] && [ "$$(msgattrib --only-fuzzy $$po | grep -c '^msgid')" = 0 ] || \
 	      { echo "$$po is not complete: untranslated or fuzzy strings (msgattrib --untranslated / --only-fuzzy)"; exit 1; }; \
-	  done && \
-	  for lang in $(LINGUAS); do msgfmt --check --output-file=.build/navigation-gtk-$$lang.mo po/navigation-gtk/$$lang.po && \
-	    cmp -s .build/navigation-gtk-$$lang.mo Sources/NavigationGtkResources/locale/$$lang/navigation-gtk.mo || \
-	    { echo "Sources/NavigationGtkResources/locale/$$lang/navigation-gtk.mo is older than its .po: run make po, then make resources"; exit 1; }; \
 	  done
-	@glib-compile-resources --sourcedir=Resources --generate-source --c-name postcard \
-	  --target=.build/resources-check.c Resources/postcard.gresource.xml && \
-	  cmp -s .build/resources-check.c Sources/PostcardResources/resources.c || \
-	  { echo "Sources/PostcardResources/resources.c is older than Resources/style.css: run make resources"; exit 1; }
-	@glib-compile-resources --sourcedir=Sources/NavigationGtkResources --generate-source --c-name navigation \
-	  --target=.build/navigation-resources-check.c Sources/NavigationGtkResources/navigation.gresource.xml && \
-	  cmp -s .build/navigation-resources-check.c Sources/NavigationGtkResources/resources.c || \
-	  { echo "Sources/NavigationGtkResources/resources.c is older than navigation.css: run make resources"; exit 1; }
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product postcard
 	$(TOOLKIT_SWIFT) build --build-tests --scratch-path $(TOOLKIT_BUILD)
@@ -161,7 +152,7 @@ test: deps deps-orca locale
 	@# Orca's spoken journeys run beside the GTK suites (their own display and buses), from start to end.
 	set -o pipefail; { $(ORCA_JOURNEYS) >.build/test-orca.log 2>&1; echo $$? >.build/test-orca.rc; \
 	  $(ORCA_REVIEW_CHECK) >.build/test-review-orca.log 2>&1; echo $$? >.build/test-review-orca.rc; } & orca=$$!; \
-	  $(MAKE) --no-print-directory test-toolkit; toolkit=$$?; \
+	  $(MAKE) --no-print-directory test-toolkit && $(MAKE) --no-print-directory test-resources; toolkit=$$?; \
 	  $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.' 2>&1 | tee .build/test-gtk.log; gtk=$$?; \
 	  wait $$orca; grep -E '^[a-z0-9-]+: (heard|DIFFERS|skipped)|^  |^orca journeys:|^kept ' .build/test-orca.log; \
 	  [ "$$(cat .build/test-orca.rc)" = 0 ] || { echo "Orca's journeys differ (.build/test-orca.log, .build/orca-journeys.actual.txt)"; exit 1; }; \
@@ -221,12 +212,10 @@ test-orca: deps-orca
 test-install: deps locale
 	./Tests/install-test.sh
 
-# The style sheet compiled into the app as a GResource (run after changing Resources/style.css).
-resources:
-	glib-compile-resources --sourcedir=Resources --generate-source --c-name postcard \
-	  --target=Sources/PostcardResources/resources.c Resources/postcard.gresource.xml
-	glib-compile-resources --sourcedir=Sources/NavigationGtkResources --generate-source --c-name navigation \
-	  --target=Sources/NavigationGtkResources/resources.c Sources/NavigationGtkResources/navigation.gresource.xml
+# Style sheets and translations are compiled during `swift build` (Plugins/CompileResources), not committed:
+# this checks, in a copy of the package, that an edited navigation.css and de.po are in the next build.
+test-resources: deps
+	SWIFT="$(SWIFT)" Tests/resources-test.sh
 
 # The installed app: a release build with the Swift runtime linked in (runs without the toolchain),
 # its resources, and the desktop files (launcher, AppStream metainfo, icons, D-Bus activation).
@@ -237,8 +226,9 @@ install: deps locale
 	install -D -m 755 "$(INSTALL_BUILD)/release/postcard" "$(DESTDIR)$(PREFIX)/bin/postcard"
 	mkdir -p "$(DESTDIR)$(PREFIX)/share/postcard"
 	cp -r Resources/. "$(DESTDIR)$(PREFIX)/share/postcard/"
-	for lang in $(LINGUAS); do install -D -m 644 .build/locale/$$lang/LC_MESSAGES/postcard.mo \
-	  "$(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/postcard.mo"; done
+	for lang in $(LINGUAS); do for domain in postcard navigation-gtk; do \
+	  install -D -m 644 .build/locale/$$lang/LC_MESSAGES/$$domain.mo "$(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/$$domain.mo"; \
+	done; done
 	mkdir -p "$(DESTDIR)$(PREFIX)/share/applications" "$(DESTDIR)$(PREFIX)/share/metainfo"
 	msgfmt --desktop --template=data/$(APP_ID).desktop -d po -o "$(DESTDIR)$(PREFIX)/share/applications/$(APP_ID).desktop"
 	msgfmt --xml --template=data/$(APP_ID).metainfo.xml -d po -o "$(DESTDIR)$(PREFIX)/share/metainfo/$(APP_ID).metainfo.xml"
@@ -253,7 +243,8 @@ uninstall:
 	  "$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/$(APP_ID).svg" \
 	  "$(DESTDIR)$(PREFIX)/share/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg" \
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services/$(APP_ID).service"
-	for lang in $(LINGUAS); do rm -f "$(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/postcard.mo"; done
+	for lang in $(LINGUAS); do rm -f "$(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/postcard.mo" \
+	  "$(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/navigation-gtk.mo"; done
 	rm -rf "$(DESTDIR)$(PREFIX)/share/postcard"
 
 # The review gallery (for UX review): every screen in every state, light, dark and high contrast, 360 and 1280 px wide,

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // Postcard: a GTK 4 desktop prototype of reusable navigation (pages, flows, bars), in Swift.
 // Layers (lower never import higher): CGLib → GLib → CGtk → Gtk → Navigation / NavigationGtk → (Adwaita) → PhotoPosting → Postcard.
 import PackageDescription
@@ -9,7 +9,7 @@ import PackageDescription
 // package.
 let toolkitOnly = Context.environment["POSTCARD_TOOLKIT_ONLY"] == "1"
 /// The targets the toolkit's build and tests need (everything else is the app and its tools).
-let toolkitTargets: Set<String> = ["CGLib", "CGtk", "CXTest", "GLib", "Gtk", "Navigation", "NavigationGtkResources",
+let toolkitTargets: Set<String> = ["CompileResources", "CGLib", "CGtk", "CXTest", "GLib", "Gtk", "Navigation", "NavigationGtkResources",
                                    "NavigationGtk", "GtkTesting", "NavigationTests", "NavigationGtkTests"]
 
 let package = Package(
@@ -50,13 +50,17 @@ let package = Package(
         // GLib without GTK: FilePath, Files, DateText, Logger, GLibError, gettext (re-exported by Gtk).
         .target(name: "GLib", dependencies: ["CGLib", "NavigationGtkResources"]),
         .target(name: "Gtk", dependencies: ["GLib", "CGLib", "CGtk", "NavigationGtkResources"]),
-        // The app's style sheet compiled in as a GResource (generated C; `make resources`).
-        .target(name: "PostcardResources", dependencies: ["CGtk"]),
+        // Compiles a target's GResource bundle and gettext catalogues during the build (glib-compile-resources,
+        // msgfmt): nothing generated is committed.
+        .plugin(name: "CompileResources", capability: .buildTool()),
+        // The app's style sheet (Resources/style.css) compiled in as a GResource, and its translations (po/).
+        .target(name: "PostcardResources", dependencies: ["CGLib"], plugins: ["CompileResources"]),
         .target(name: "Navigation"),
-        // The toolkit's own style (the translucent bar) and translations compiled in as a GResource
-        // (generated C; `make po`, `make resources`).
+        // The toolkit's own style (the translucent bar) compiled in as a GResource, and its translations
+        // (po/navigation-gtk), by the CompileResources plugin.
         .target(name: "NavigationGtkResources", dependencies: ["CGLib"],
-                exclude: ["navigation.css", "navigation-dark.css", "navigation.gresource.xml", "locale"]),
+                exclude: ["navigation.css", "navigation-dark.css", "navigation.gresource.xml"],
+                plugins: ["CompileResources"]),
         .target(name: "NavigationGtk", dependencies: ["Gtk", "Navigation", "NavigationGtkResources"]),
         // A web page as a navigation page (under the translucent bar); its own target so that apps using
         // the toolkit without web pages never link WebKit.
@@ -96,7 +100,7 @@ let package = Package(
         .target(name: "GtkTesting", dependencies: ["NavigationGtk", "Gtk", "CGtk", "CXTest"], path: "Tests/GtkTesting",
                 exclude: ["Scripts"]),  // the AT-SPI reader
         // The navigation toolkit's own GTK tests: they depend on the toolkit only (make test-toolkit).
-        .testTarget(name: "NavigationGtkTests", dependencies: ["GtkTesting", "NavigationGtk", "Navigation", "Gtk", "CGtk", "CGLib", "CXTest"]),
+        .testTarget(name: "NavigationGtkTests", dependencies: ["GtkTesting", "NavigationGtk", "Navigation", "Gtk", "GLib", "NavigationGtkResources", "CGtk", "CGLib", "CXTest"]),
         .testTarget(
             name: "PostcardTests",
             dependencies: ["PostcardApp", "PostcardReview", "PostcardJourney", "PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "CAdwaita", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "CGtk", "CSQLite", "CXTest", "CGStreamer",

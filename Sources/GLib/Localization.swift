@@ -10,10 +10,11 @@ internal import NavigationGtkResources
 ///   ``localizedPlural(_:_:count:_:)`` look strings up there. An app that binds none gets its strings
 ///   as written.
 /// - **The toolkit's** (``toolkitDomain``, `navigation-gtk`): the strings of `Gtk`, `NavigationGtk` and
-///   `NavigationWeb` ("Back", "Cancel", a photo that can't be read). Its compiled catalogues travel inside
-///   the library (a GResource), so an app built on it gets "Zurück" in German without shipping any
-///   translation; gettext reads catalogues only from files, so on first use they are written once to the
-///   user's cache folder (`$XDG_CACHE_HOME/navigation-gtk/<checksum>/`) and the domain is bound there.
+///   `NavigationWeb` ("Back", "Cancel", a photo that can't be read). They are compiled from
+///   `po/navigation-gtk` during the build, so an app built on the toolkit gets "Zurück" in German without
+///   translating anything: run from its build folder it finds the build's catalogues; installed, it finds
+///   them in `<prefix>/share/locale`, where its installation copies them (``toolkitLocaleDirectories``).
+///   Nothing is written to the user's folders.
 ///
 /// Sentences are whole strings with C-format placeholders (`%s`, `%d`, or `%1$s` when a translation
 /// reorders them), never pieces joined in code; `xgettext` extracts them (`make po`).
@@ -34,46 +35,34 @@ public enum Localization {
     }
 
     /// Binds ``toolkitDomain`` once per process, at its first string (any thread: a static `let` is
-    /// initialised once, atomically). Writes the compiled-in catalogues to the user's cache unless they
-    /// are there already; when that fails (no writable cache) the toolkit's strings stay in English.
+    /// initialised once, atomically), to the first of ``toolkitLocaleDirectories`` that holds a catalogue;
+    /// with none, gettext looks in its default folder and the strings stay English where it has none.
+    /// Nothing is written anywhere.
     fileprivate static let toolkitCatalogue: Bool = {
-        _ = navigation_get_resource()  // registered as the library loaded; the call keeps it linked
-        let root = "/io/github/NavigationGtk/locale"
-        guard let languages = g_resources_enumerate_children(root, G_RESOURCE_LOOKUP_FLAGS_NONE, nil) else { return false }
-        defer { g_strfreev(languages) }
-        var catalogues: [(language: String, bytes: OpaquePointer)] = []
-        var index = 0
-        while let name = languages[index] {
-            index += 1
-            let language = String(String(cString: name).dropLast())  // "de/"
-            let path = "\(root)/\(language)/\(toolkitDomain).mo"
-            if let bytes = g_resources_lookup_data(path, G_RESOURCE_LOOKUP_FLAGS_NONE, nil) {
-                catalogues.append((language, bytes))
+        let languages = CompiledNavigationGtkResources.languages
+        guard let directory = toolkitLocaleDirectories.first(where: { directory in
+            languages.contains { language in
+                directory.appending(language, "LC_MESSAGES", "\(toolkitDomain).mo").withCString { g_file_test($0, G_FILE_TEST_IS_REGULAR) != 0 }
             }
-        }
-        defer { catalogues.forEach { g_bytes_unref($0.bytes) } }
-        let checksum = g_checksum_new(G_CHECKSUM_SHA256)
-        defer { g_checksum_free(checksum) }
-        for catalogue in catalogues {
-            var size = 0
-            let data = g_bytes_get_data(catalogue.bytes, &size)
-            g_checksum_update(checksum, data?.assumingMemoryBound(to: guchar.self), size)
-        }
-        let folder = String(cString: g_get_user_cache_dir()) + "/" + toolkitDomain + "/"
-            + String(String(cString: g_checksum_get_string(checksum)).prefix(16))
-        for catalogue in catalogues {
-            let directory = "\(folder)/\(catalogue.language)/LC_MESSAGES"
-            let file = "\(directory)/\(toolkitDomain).mo"
-            guard g_file_test(file, G_FILE_TEST_EXISTS) == 0 else { continue }
-            var size = 0
-            let data = g_bytes_get_data(catalogue.bytes, &size)
-            guard g_mkdir_with_parents(directory, 0o755) == 0,
-                  g_file_set_contents(file, data?.assumingMemoryBound(to: CChar.self), gssize(size), nil) != 0 else { return false }
-        }
-        _ = bindtextdomain(toolkitDomain, folder)
+        }) else { return false }
+        directory.withCString { _ = bindtextdomain(toolkitDomain, $0) }
         bind_textdomain_codeset(toolkitDomain, "UTF-8")
         return true
     }()
+
+    /// Where the toolkit's compiled catalogues (`<lang>/LC_MESSAGES/navigation-gtk.mo`) are looked for, in
+    /// order: `<prefix>/share/locale` beside the running program (`<prefix>/bin/<program>`), where an
+    /// installed app or package puts them; then the folder the build compiled them into
+    /// (`CompiledNavigationGtkResources.buildLocaleDirectory`, in `.build/plugins/outputs/…`), for a program
+    /// run from its build folder.
+    public static var toolkitLocaleDirectories: [FilePath] {
+        var result: [FilePath] = []
+        if let program = Files.executablePath {
+            result.append(program.removingLastComponent.removingLastComponent.appending("share", "locale"))
+        }
+        result.append(FilePath(CompiledNavigationGtkResources.buildLocaleDirectory))
+        return result
+    }
 
     /// The user's languages for messages, most preferred first, each also in its shorter forms
     /// (`de_DE.UTF-8`, `de_DE`, `de.UTF-8`, `de`), ending with `C` (`g_get_language_names`, from

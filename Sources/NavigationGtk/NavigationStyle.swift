@@ -14,7 +14,7 @@ enum NavigationStyle {
     static func loadOnce() {
         guard !isLoaded else { return }
         isLoaded = true
-        _ = navigation_get_resource()  // registered as the library loaded; the call keeps it linked
+        _ = CompiledNavigationGtkResources.isRegistered  // compiled in during the build (Plugins/CompileResources)
         StyleSheet.load(resource: "/io/github/NavigationGtk/navigation.css",
                         darkVariant: "/io/github/NavigationGtk/navigation-dark.css", priority: .library)
     }

@@ -123,7 +123,7 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
     }
 
     func testTheStyleSheetIsCompiledIntoTheApp() throws {
-        _ = postcard_get_resource()
+        XCTAssertTrue(CompiledPostcardResources.isRegistered)
         var size: gsize = 0
         let bytes = try XCTUnwrap(g_resources_lookup_data("/io/github/postcard/Postcard/style.css", G_RESOURCE_LOOKUP_FLAGS_NONE, nil))
         defer { g_bytes_unref(bytes) }

@@ -1,4 +1,5 @@
 import Glibc
+import PostcardResources
 import Gtk
 import PhotoPosting
 import PostcardModel
@@ -196,14 +197,14 @@ public enum ResourceLocator {
     }
 
     /// Where the compiled translations are (`<lang>/LC_MESSAGES/postcard.mo`): the installed
-    /// `<prefix>/share/locale` when the app runs installed (its `share/postcard` exists), else the
-    /// checkout's `.build/locale`, which `make` builds from `po/`.
+    /// `<prefix>/share/locale` when the app runs installed (its `share/postcard` exists), else the folder
+    /// this build compiled `po/` into (the CompileResources plugin, during `swift build`).
     public static var localeDirectory: FilePath {
         if let exe = Files.executablePath {
             let prefix = exe.removingLastComponent.removingLastComponent
             if Files.isDirectory(prefix.appending("share", "postcard")) { return prefix.appending("share", "locale") }
         }
-        return sourceRoot.appending(".build", "locale")
+        return FilePath(CompiledPostcardResources.buildLocaleDirectory)
     }
 
     /// The checkout (Sources/PostcardApp/App/AppOptions.swift → its root).

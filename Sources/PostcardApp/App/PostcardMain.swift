@@ -4,6 +4,7 @@ import Gtk
 import NavigationGtk
 import PhotoPosting
 import PostcardModel
+import CGLib
 import PostcardResources
 import PostcardStore
 
@@ -39,7 +40,7 @@ public enum PostcardMain {
         Localization.bind(domain: "postcard", directory: ResourceLocator.localeDirectory)
         // libadwaita's application: its style sheet and style manager (light, dark, high contrast, as the
         // desktop prefers), and the app's own sheets from its GResource folder, registered here first.
-        _ = postcard_get_resource()
+        _ = CompiledPostcardResources.isRegistered
         let app = Application.adwaita(id: applicationID)
         Application.setDisplayName(localized("Postcard"))
         app.addMainOptions(AppOptions.commandLineOptions + (tool?.options ?? []))
