@@ -81,7 +81,7 @@ make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/x
 # The locales the tests run the app in (German; generated if missing, as Debian's locales package leaves them out).
 TEST_LOCALES := de_DE.UTF-8
 
-.PHONY: deps deps-orca build run test test-toolkit api-baseline test-model test-gtk test-install test-example test-orca install uninstall test-resources review bench bench-programs bench-navigation bench-hostile clean po locale stress docs
+.PHONY: deps deps-orca build run test test-toolkit api-baseline test-model test-gtk test-install test-example test-orca install uninstall deb test-resources review bench bench-programs bench-navigation bench-hostile clean po locale stress docs
 
 # $(call install-missing,PACKAGES,APT_OPTIONS): installs those of PACKAGES that are not installed yet.
 install-missing = missing=""; for p in $(1); do \
@@ -210,7 +210,9 @@ test-orca: deps-orca
 	$(ORCA_REVIEW_CHECK)
 
 test-install: deps locale
+	@$(call install-missing,$(DEB_PACKAGES),--no-install-recommends)
 	./Tests/install-test.sh
+	./Tests/deb-test.sh
 
 # Style sheets and translations are compiled during `swift build` (Plugins/CompileResources), not committed:
 # this checks, in a copy of the package, that an edited navigation.css and de.po are in the next build.
@@ -246,6 +248,14 @@ uninstall:
 	for lang in $(LINGUAS); do rm -f "$(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/postcard.mo" \
 	  "$(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/navigation-gtk.mo"; done
 	rm -rf "$(DESTDIR)$(PREFIX)/share/postcard"
+
+# The Debian package (packaging/make-deb.sh): postcard_VERSION_ARCH.deb in this folder, from make install into
+# a staging folder, Depends from dpkg-shlibdeps, checked by lintian (an error fails it). Needs dpkg-dev and
+# lintian (installed when missing).
+DEB_PACKAGES := dpkg-dev lintian
+deb: deps locale
+	@$(call install-missing,$(DEB_PACKAGES),--no-install-recommends)
+	packaging/make-deb.sh
 
 # The review gallery (for UX review): every screen in every state, light, dark and high contrast, 360 and 1280 px wide,
 # left to right and right to left, and 360 px at 2×, as GTK renders them, with review/index.html. The
