@@ -41,7 +41,7 @@ ORCA_REVIEW_CHECK = rm -rf .build/review-orca && $(ORCA_REVIEW) .build/review-or
 # its tests alone, so the app is not built. The GTK tests run twice, as a plain GTK 4 app uses the toolkit
 # (Swatches) and with libadwaita loaded and initialized, as an app built on it (Postcard) does.
 TOOLKIT_BUILD := .build/toolkit
-TOOLKIT_SWIFT = POSTCARD_TOOLKIT_ONLY=1 $(SWIFT)
+TOOLKIT_SWIFT = env POSTCARD_TOOLKIT_ONLY=1 $(SWIFT)
 TOOLKIT_TEST = $(TOOLKIT_SWIFT) test --skip-build --scratch-path $(TOOLKIT_BUILD)
 RUN_TOOLKIT_TESTS = set -o pipefail; env -u DISPLAY -u WAYLAND_DISPLAY $(TOOLKIT_TEST) --filter '^NavigationTests\.' 2>&1 \
 	  | tee .build/test-model.log && rm -rf $(TEST_CACHE)-toolkit && \

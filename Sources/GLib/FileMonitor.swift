@@ -17,11 +17,11 @@ public final class FileMonitor {
     /// Watches `path`; `onChange` is told each event's kind (`GFileMonitorEvent`'s value).
     /// - Parameters:
     ///   - path: the file (or folder) to watch; it need not exist yet.
-    ///   - rateLimit: the least time between two reports of writes to the file, in milliseconds (GIO's
-    ///     default is 800).
+    ///   - rateLimit: the least time between two reports of writes to the file (GIO's default is 800 ms;
+    ///     GIO counts whole milliseconds).
     ///   - onChange: called on the main actor with each event's kind.
     /// - Throws: ``GLibError`` when GIO cannot watch it (no inotify watch left, a path it refuses).
-    public init(watching path: FilePath, rateLimit: Int32 = 100, onChange: @escaping @MainActor (Int) -> Void) throws(GLibError) {
+    public init(watching path: FilePath, rateLimit: Duration = .milliseconds(100), onChange: @escaping @MainActor (Int) -> Void) throws(GLibError) {
         let file = path.withCString { g_file_new_for_path($0) }!
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         var error: UnsafeMutablePointer<GError>?
@@ -29,7 +29,7 @@ public final class FileMonitor {
             throw error.map { GLibError(taking: $0) } ?? GLibError(message: "Can't watch \(path.displayName)", domain: "g-io-error-quark")
         }
         monitor = made
-        g_file_monitor_set_rate_limit(made, rateLimit)
+        g_file_monitor_set_rate_limit(made, Int32(clamping: rateLimit.clampedMilliseconds))
         let box = Unmanaged.passRetained(FileMonitorHandler(onChange)).toOpaque()
         handler = g_signal_connect_data(UnsafeMutableRawPointer(made), "changed",
                                         unsafeBitCast(fileMonitorChanged, to: GCallback.self), box,

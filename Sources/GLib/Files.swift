@@ -240,3 +240,18 @@ public enum DateText {
         return String(cString: text)
     }
 }
+
+extension Duration {
+    /// The duration in whole microseconds, GLib's unit for times (`g_get_monotonic_time`), rounded toward
+    /// zero; saturates instead of overflowing.
+    package var microseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        return scaled.addingReportingOverflow(attoseconds / 1_000_000_000_000).overflow ? (seconds < 0 ? .min : .max)
+            : scaled + attoseconds / 1_000_000_000_000
+    }
+
+    /// The duration in whole milliseconds (GLib's timeouts), clamped to `0...UInt32.max`.
+    package var clampedMilliseconds: UInt32 { UInt32(clamping: max(0, microseconds / 1000)) }
+}

@@ -108,7 +108,7 @@ final class Announcement {
         wasActive = window.isActive
         g_object_ref(target)
         if delay > 0 {
-            MainLoopBridge.after(seconds: delay) { [weak self] in
+            MainLoopBridge.after(.seconds(delay)) { [weak self] in
                 guard let self, !self.ended else { return }
                 navgtk_accessible_set_description(self.target, self.message)
             }

@@ -14,17 +14,17 @@ public enum MainLoopBridge {
     }
 
     /// Whether main-actor work runs while only GLib's default main context is iterated: a main-actor task
-    /// started now runs within `timeout` seconds (installs the executors first). False means the runtime
+    /// started now runs within `timeout` (installs the executors first). False means the runtime
     /// ignored the executor factory (a toolchain whose `_Concurrency` changed how `_createExecutors`
     /// works): every `await` on the main actor would hang. ``Application/run(arguments:)`` checks it and
     /// logs a critical. Main thread.
     @MainActor
-    public static func executorsWork(timeout: Double = 2) -> Bool {
+    public static func executorsWork(timeout: Duration = .seconds(2)) -> Bool {
         install()
         guard GLibExecutors.isInstalled else { return false }
         var ran = false
         Task { ran = true }
-        let deadline = g_get_monotonic_time() + gint64(timeout * 1_000_000)
+        let deadline = g_get_monotonic_time() + gint64(timeout.microseconds)
         while !ran, g_get_monotonic_time() < deadline {
             g_main_context_iteration(nil, 0)
             if !ran { g_usleep(1000) }
@@ -36,18 +36,19 @@ public enum MainLoopBridge {
     /// ignores the executors is loud instead of a silent hang at the first `await`.
     @MainActor
     static func installChecked() {
-        if !executorsWork(timeout: 2) {
+        if !executorsWork(timeout: .seconds(2)) {
             Logger.toolkit.critical("Swift's main actor does not run inside GLib's loop: the concurrency runtime did not take GLibExecutors (_createExecutors(factory:), Sources/GLib/Executors.swift)")
         }
     }
 
-    /// Iterates the main context until `condition` holds or `timeout` seconds pass (then returns false).
-    /// Meant for tests and start-up code; the application itself runs `g_application_run`.
+    /// Iterates the main context until `condition` holds or `timeout` passes; then returns false, failing
+    /// nothing itself (a test wraps it in `XCTAssertTrue`). Meant for tests and start-up code; the
+    /// application itself runs `g_application_run`. Main thread.
     @MainActor
     @discardableResult
-    public static func run(until condition: () -> Bool, timeout: Double = 5) -> Bool {
+    public static func run(until condition: () -> Bool, timeout: Duration = .seconds(5)) -> Bool {
         install()
-        let deadline = g_get_monotonic_time() + gint64(timeout * 1_000_000)
+        let deadline = g_get_monotonic_time() + gint64(timeout.microseconds)
         // A short timer wakes blocking iterations so the deadline is honoured even when idle.
         let tick = g_timeout_add(20, { _ in 1 }, nil)
         defer { g_source_remove(tick) }
@@ -103,23 +104,24 @@ public enum MainLoopBridge {
         }, box, { data in Unmanaged<AnyObject>.fromOpaque(data!).release() })
     }
 
-    /// Runs `body` once on the main actor `seconds` (≥ 0) from now: a GLib timeout on the default main
+    /// Runs `body` once on the main actor `delay` from now (a negative delay is none; GLib counts whole
+    /// milliseconds): a GLib timeout on the default main
     /// context, so waiting costs no thread and no wake-up before it is due (Swift's `Task.sleep` would
     /// start libdispatch's thread pool, which then wakes the process every second for good).
     /// `body` is released when it has run or its source is removed.
     /// - Returns: the GLib source id; ``cancel(_:)`` drops `body` before it runs.
     @MainActor
     @discardableResult
-    public static func after(seconds: Double, _ body: @escaping @MainActor () -> Void) -> UInt32 {
+    public static func after(_ delay: Duration, _ body: @escaping @MainActor () -> Void) -> UInt32 {
         let box = Unmanaged.passRetained(Signals.FinalizeBox(body)).toOpaque()
-        return g_timeout_add_full(G_PRIORITY_DEFAULT, UInt32(max(0, seconds) * 1000), { data in
+        return g_timeout_add_full(G_PRIORITY_DEFAULT, delay.clampedMilliseconds, { data in
             let box = Unmanaged<Signals.FinalizeBox>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated { box.action() }
             return 0  // G_SOURCE_REMOVE
         }, box, { data in Unmanaged<Signals.FinalizeBox>.fromOpaque(data!).release() })
     }
 
-    /// Removes a source made by ``after(seconds:_:)`` (or ``afterLayout(_:)``) that has not run yet;
+    /// Removes a source made by ``after(_:_:)`` (or ``afterLayout(_:)``) that has not run yet;
     /// nothing for 0 or a source that has run. Main actor.
     @MainActor
     public static func cancel(_ source: UInt32) {
@@ -127,13 +129,13 @@ public enum MainLoopBridge {
         g_source_remove(source)
     }
 
-    /// Waits `seconds` on the main actor without blocking it (``after(seconds:_:)``); GLib's loop runs
+    /// Waits `delay` on the main actor without blocking it (``after(_:_:)``); GLib's loop runs
     /// meanwhile. Does not end early when the task is cancelled. For tools and tests that pace
     /// themselves; nothing on the main actor waits for it.
     @MainActor
-    public static func sleep(seconds: Double) async {
+    public static func sleep(for delay: Duration) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            after(seconds: seconds) { continuation.resume() }
+            after(delay) { continuation.resume() }
         }
     }
 

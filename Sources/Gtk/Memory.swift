@@ -10,14 +10,14 @@ public enum Memory {
         return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
     }
 
-    /// Gives memory the program has freed back to the system `seconds` from now (`malloc_trim`): glibc
+    /// Gives memory the program has freed back to the system `delay` from now (`malloc_trim`): glibc
     /// keeps freed blocks for reuse, so after a big free (a flow's photos) the process would otherwise
     /// stay as large as at its peak. The delay is a GLib timeout on the main loop; the trim runs on a
     /// thread of `trimmer` (not Swift's global executor, whose pool would wake the process every second
     /// from then on). Main actor.
     @MainActor
-    public static func returnFreedMemory(after seconds: Double) {
-        MainLoopBridge.after(seconds: seconds) { trimmer.execute { _ = malloc_trim(0) } }
+    public static func returnFreedMemory(after delay: Duration) {
+        MainLoopBridge.after(delay) { trimmer.execute { _ = malloc_trim(0) } }
     }
 
     /// The one low-priority thread that gives freed memory back.

@@ -131,10 +131,10 @@ public final class MenuButton: Widget {
             if back || checks >= 15 {
                 body()
             } else {
-                MainLoopBridge.after(seconds: 0.02) { check() }
+                MainLoopBridge.after(.seconds(0.02)) { check() }
             }
         }
-        MainLoopBridge.after(seconds: 0.02) { check() }
+        MainLoopBridge.after(.seconds(0.02)) { check() }
     }
 
     /// Removes every item.

@@ -52,11 +52,10 @@ public final class OwnedTasks {
         cancelAll()
     }
 
-    /// ``close()``, then runs GLib's main loop until every task has ended or `timeout` seconds (≥ 0)
-    /// have passed. For shutdown, from synchronous code on the main thread.
+    /// ``close()``, then runs GLib's main loop until every task has ended or `timeout` has passed. For shutdown, from synchronous code on the main thread.
     /// - Returns: whether every task ended.
     @discardableResult
-    public func closeAndWait(timeout: Double = 5) -> Bool {
+    public func closeAndWait(timeout: Duration = .seconds(5)) -> Bool {
         close()
         return MainLoopBridge.run(until: { self.running.isEmpty }, timeout: timeout)
     }

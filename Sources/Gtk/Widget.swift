@@ -401,7 +401,7 @@ extension Widget {
                         end(.failure(error))
                     }
                 }
-                timeout.value = UInt(MainLoopBridge.after(seconds: 10) { [typeName] in
+                timeout.value = UInt(MainLoopBridge.after(.seconds(10)) { [typeName] in
                     timeout.value = 0
                     end(.failure(GLibError.toolkit("can't snapshot \(typeName): no frame drawn in 10 seconds")))
                 })

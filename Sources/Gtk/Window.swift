@@ -191,7 +191,7 @@ public class Window: Widget {
         if sayFocusHandler != 0 { disconnect(sayFocusHandler) }
         sayFocusHandler = 0
         let say: @MainActor () -> Void = { [weak self] in
-            MainLoopBridge.after(seconds: delay) { [weak self] in
+            MainLoopBridge.after(.seconds(delay)) { [weak self] in
                 guard let self, self.isActive, self.isShown else { return }
                 if gtk_window_get_focus(self.window) != nil {
                     self.refocus()

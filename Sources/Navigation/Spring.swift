@@ -59,13 +59,15 @@ public struct SpringAnimation: Sendable, Equatable {
     public let clamps: Bool
     /// How near ``to`` counts as there, in value units (libadwaita's default 0.001).
     public let epsilon: Double
-    /// How long the animation runs, in seconds (0 when ``from`` equals ``to`` and there is no
-    /// initial velocity).
-    public private(set) var duration: Double
+    /// How long the animation runs (0 when ``from`` equals ``to`` and there is no initial velocity).
+    public var duration: Duration { .seconds(seconds) }
+    /// ``duration`` in seconds, what the solution is computed in.
+    private var seconds: Double
 
-    /// The most the duration can be, in seconds: a spring that never settles (for example, one so weak it
-    /// still moves after a minute) is cut off here, as libadwaita caps its search at 20,000 steps.
-    public static let longestDuration = 20.0
+    /// The most the duration can be: a spring that never settles (for example, one so weak it still moves
+    /// after a minute) is cut off here, as libadwaita caps its search at 20,000 steps.
+    public static let longestDuration: Duration = .seconds(longestSeconds)
+    private static let longestSeconds = 20.0
 
     /// An animation of `spring` from `from` to `to`, starting at `initialVelocity` (value units per
     /// second); `clamps` stops it where it first reaches `to`. `epsilon` (greater than 0) is how near
@@ -78,26 +80,28 @@ public struct SpringAnimation: Sendable, Equatable {
         self.initialVelocity = initialVelocity
         self.clamps = clamps
         self.epsilon = max(epsilon, 1e-9)
-        self.duration = 0
-        duration = estimatedDuration()
+        self.seconds = 0
+        seconds = estimatedDuration()
     }
 
-    /// The value at `seconds` after the start: ``from`` before 0, ``to`` from ``duration`` on.
-    public func value(at seconds: Double) -> Double {
-        if seconds <= 0 { return from }
-        if seconds >= duration { return to }
-        return oscillate(seconds).value
+    /// The value at `elapsed` after the start: ``from`` before 0, ``to`` from ``duration`` on.
+    public func value(at elapsed: Duration) -> Double {
+        let t = elapsed.inSeconds
+        if t <= 0 { return from }
+        if t >= seconds { return to }
+        return oscillate(t).value
     }
 
-    /// The value's speed at `seconds` after the start, in value units per second: 0 from ``duration`` on.
-    public func velocity(at seconds: Double) -> Double {
-        if seconds <= 0 { return initialVelocity }
-        if seconds >= duration { return 0 }
-        return oscillate(seconds).velocity
+    /// The value's speed at `elapsed` after the start, in value units per second: 0 from ``duration`` on.
+    public func velocity(at elapsed: Duration) -> Double {
+        let t = elapsed.inSeconds
+        if t <= 0 { return initialVelocity }
+        if t >= seconds { return 0 }
+        return oscillate(t).velocity
     }
 
-    /// Whether the animation has ended at `seconds` after the start.
-    public func isFinished(at seconds: Double) -> Bool { seconds >= duration }
+    /// Whether the animation has ended at `elapsed` after the start.
+    public func isFinished(at elapsed: Duration) -> Bool { elapsed.inSeconds >= seconds }
 
     /// The solution of m·ẍ + b·ẋ + k·x = 0 for x = value − ``to``, x(0) = from − to, ẋ(0) = the
     /// initial velocity: critically damped, underdamped or overdamped.
@@ -135,28 +139,33 @@ public struct SpringAnimation: Sendable, Equatable {
         if clamps {
             guard abs(distance) > Double.ulpOfOne else { return 0 }
             var milliseconds = 1.0
-            while milliseconds < Self.longestDuration * 1000 {
+            while milliseconds < Self.longestSeconds * 1000 {
                 let value = oscillate(milliseconds / 1000).value
                 if distance > 0 ? to - value <= epsilon : value - to <= epsilon { return milliseconds / 1000 }
                 milliseconds += 1
             }
-            return Self.longestDuration
+            return Self.longestSeconds
         }
         let envelopeEnd = -log(epsilon) / beta
         if abs(beta - omega0) <= Double(Float.ulpOfOne) * max(1, omega0) || beta < omega0 {
-            return min(envelopeEnd, Self.longestDuration)
+            return min(envelopeEnd, Self.longestSeconds)
         }
         // Overdamped: the value decays more slowly than the envelope; find where it is within epsilon.
         let step = 0.001
         var t = envelopeEnd
         for _ in 0..<1000 {
             let y = oscillate(t).value
-            if abs(to - y) <= epsilon { return min(t, Self.longestDuration) }
+            if abs(to - y) <= epsilon { return min(t, Self.longestSeconds) }
             let slope = (oscillate(t + step).value - y) / step
             guard slope != 0, slope.isFinite else { break }
             t = max(0, t + (to - y) / slope)
-            if t >= Self.longestDuration { return Self.longestDuration }
+            if t >= Self.longestSeconds { return Self.longestSeconds }
         }
-        return min(t, Self.longestDuration)
+        return min(t, Self.longestSeconds)
     }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

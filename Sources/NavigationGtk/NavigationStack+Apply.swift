@@ -249,15 +249,15 @@ extension NavigationStack {
             let origin = start ?? first ?? time
             first = origin
             self.view.slideStartTime = origin
-            let seconds = Double(time - origin) / 1_000_000
-            guard !spring.isFinished(at: seconds) else {
+            let elapsed = Duration.microseconds(time - origin)  // the frame clock counts microseconds
+            guard !spring.isFinished(at: elapsed) else {
                 self.slideTick = nil
                 self.view.endSlide()
                 self.finish(handover)
                 self.deliver()
                 return false
             }
-            self.view.setSlideProgress(spring.value(at: seconds))
+            self.view.setSlideProgress(spring.value(at: elapsed))
             return true
         }
     }

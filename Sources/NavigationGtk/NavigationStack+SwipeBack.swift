@@ -90,12 +90,12 @@ extension NavigationStack {
             let origin = start ?? first ?? time
             first = origin
             self.view.slideStartTime = origin
-            let seconds = Double(time - origin) / 1_000_000
-            guard !spring.isFinished(at: seconds) else {
+            let elapsed = Duration.microseconds(time - origin)  // the frame clock counts microseconds
+            guard !spring.isFinished(at: elapsed) else {
                 self.finishSwipeBack(leave: leave)
                 return false
             }
-            swipe.progress = spring.value(at: seconds)
+            swipe.progress = spring.value(at: elapsed)
             self.phase = .swiping(swipe)
             self.view.setSlideProgress(swipe.progress)
             return true

@@ -506,10 +506,10 @@ public final class ModalDialog {
             let origin = start ?? first ?? time
             first = origin
             self.sheetMotionStartTime = origin
-            let seconds = Double(time - origin) / 1_000_000
-            apply(spring.value(at: seconds))
+            let elapsed = Duration.microseconds(time - origin)  // the frame clock counts microseconds
+            apply(spring.value(at: elapsed))
             self.host?.sheetMoved()
-            guard !spring.isFinished(at: seconds) else {
+            guard !spring.isFinished(at: elapsed) else {
                 self.sheetTick = nil
                 self.sheetMotionStartTime = nil
                 return false

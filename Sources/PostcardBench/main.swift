@@ -158,7 +158,7 @@ nonisolated(unsafe) var lastPercentile99: Double = 0
 
 @MainActor func spin(seconds: Double) {
     let end = DateText.monotonicMicroseconds + Int64(seconds * 1_000_000)
-    MainLoopBridge.run(until: { DateText.monotonicMicroseconds >= end }, timeout: seconds + 1)
+    MainLoopBridge.run(until: { DateText.monotonicMicroseconds >= end }, timeout: .seconds(seconds + 1))
 }
 
 /// Scrolls `adjustment` from top to bottom in steps of `step` pixels, a frame (16 ms) apart; returns the
@@ -198,7 +198,7 @@ nonisolated(unsafe) var lastPercentile99: Double = 0
         guard page.isInOrder else { return false }  // the first screenful of the sorted grid
         let onScreen = page.boundTiles.filter { $0.tile.root.isMapped }
         return onScreen.count >= 9 && onScreen.allSatisfy { $0.tile.picture.texture != nil }
-    }, timeout: 60)
+    }, timeout: .seconds(60))
     return (done ? Double(DateText.monotonicMicroseconds - start) / 1000 : nil, window, page)
 }
 
@@ -236,22 +236,22 @@ try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectori
     app.present()
     var painted = false
     app.mainWindow.window.afterNextPaint { painted = true }
-    MainLoopBridge.run(until: { painted }, timeout: 30)
+    MainLoopBridge.run(until: { painted }, timeout: .seconds(30))
     spin(seconds: 1)
     let before = Double(residentMemoryKiB())
     let (window, page) = pickerWindow(library: "\(cacheRoot)/library-10000", loader: ThumbnailLoader())
-    MainLoopBridge.run(until: { !page.isScanning }, timeout: 120)
+    MainLoopBridge.run(until: { !page.isScanning }, timeout: .seconds(120))
     let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(page.grid.gobject))!
     // Jump a screenful at a time, letting each screen load (cold where not seen before).
     let screen = gtk_adjustment_get_page_size(adjustment)
     var offset = 0.0
     while offset < gtk_adjustment_get_upper(adjustment) {
         gtk_adjustment_set_value(adjustment, offset)
-        MainLoopBridge.run(until: { page.hasSettled }, timeout: 5)
+        MainLoopBridge.run(until: { page.hasSettled }, timeout: .seconds(5))
         offset += screen * 10
     }
     gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment))
-    MainLoopBridge.run(until: { page.hasSettled }, timeout: 10)
+    MainLoopBridge.run(until: { page.hasSettled }, timeout: .seconds(10))
     spin(seconds: 1)
     let growth = (Double(residentMemoryKiB()) - before) / 1024
     window.destroy()
@@ -280,7 +280,7 @@ if arguments.contains("--only-picker") {
             let state = "scanning=\(page.isScanning) mapped=\(onScreen.count) shown=\(onScreen.filter { $0.tile.picture.texture != nil }.count) loading=\(page.pendingThumbnails) waiting=\(ImageDecoder.queue.waitingCount)"
             if state != last { print(Double(DateText.monotonicMicroseconds - start) / 1000, state); last = state }
             return onScreen.count >= 9 && onScreen.allSatisfy { $0.tile.picture.texture != nil }
-        }, timeout: 60)
+        }, timeout: .seconds(60))
         window.destroy()
     }
     exit(0)
@@ -290,7 +290,7 @@ if arguments.contains("--only-stalls") {
     MainActor.assumeIsolated {
         guard initializeGtk() else { exit(1) }
         let (window, page) = pickerWindow(library: "\(cacheRoot)/library-10000", loader: ThumbnailLoader())
-        MainLoopBridge.run(until: { page.hasSettled }, timeout: 60)
+        MainLoopBridge.run(until: { page.hasSettled }, timeout: .seconds(60))
         let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(page.grid.gobject))!
         print("grid-stall-ms", scrollThrough(adjustment, step: 240, maximumSteps: 600))
         print("grid-p99-ms", lastPercentile99)
@@ -298,7 +298,7 @@ if arguments.contains("--only-stalls") {
         let store = try! PostStore(directory: "\(cacheRoot)/data-10000")
         let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: FilePath(repository).appending("Resources", "photos")))
         app.present()
-        MainLoopBridge.run(until: { app.myProfile.feedItems.first?.isPhotoLoaded == true }, timeout: 30)
+        MainLoopBridge.run(until: { app.myProfile.feedItems.first?.isPhotoLoaded == true }, timeout: .seconds(30))
         let feedAdjustment = gtk_scrollable_get_vadjustment(OpaquePointer(app.myProfile.list.gobject))!
         print("feed-stall-ms", scrollThrough(feedAdjustment, step: 400, maximumSteps: 600))
         print("feed-p99-ms", lastPercentile99)
@@ -375,7 +375,7 @@ guard MainActor.assumeIsolated({ initializeGtk() }) else {
             try? await PhotoLibrary(directory: FilePath(library)).scan { found += $0.count }
             done = true
         }
-        MainLoopBridge.run(until: { done }, timeout: 300)
+        MainLoopBridge.run(until: { done }, timeout: .seconds(300))
         times.append(Double(DateText.monotonicMicroseconds - start) / 1000)
     }
     return median(times)
@@ -403,7 +403,7 @@ let inProcess: [String: Double] = MainActor.assumeIsolated {
                                      mimeType: "image/jpeg")
             Task { _ = try? await loader.thumbnail(for: photo); finished += 1 }
         }
-        MainLoopBridge.run(until: { finished == thumbnailPhotos.count }, timeout: 300)
+        MainLoopBridge.run(until: { finished == thumbnailPhotos.count }, timeout: .seconds(300))
         appRates.append(Double(finished) / (Double(DateText.monotonicMicroseconds - start) / 1_000_000))
     }
 

@@ -14,7 +14,7 @@ func emit(_ key: String, _ value: Double) {
 /// meanwhile). Main actor.
 @MainActor
 func sleep(milliseconds: UInt32) async {
-    await MainLoopBridge.sleep(seconds: Double(milliseconds) / 1000)
+    await MainLoopBridge.sleep(for: .seconds(Double(milliseconds) / 1000))
 }
 
 /// Checks `condition` every `interval` milliseconds until it holds (true) or `timeout` seconds pass

@@ -29,10 +29,10 @@ enum IdleAfterTour {
             try app.store.addNow(photo: photo, comment: "Photo \(index + 1)", author: Identity.localID, profile: Identity.localID)  // shown as the store tells
         }
         let start = DateText.monotonicMicroseconds
-        await MainLoopBridge.sleep(seconds: 8)  // the feed's photos decoded and shown
+        await MainLoopBridge.sleep(for: .seconds(8))  // the feed's photos decoded and shown
         report(await wakeUps(over: seconds), prefix: "idle-after-tour-early")
         let elapsed = Double(DateText.monotonicMicroseconds - start) / 1_000_000
-        await MainLoopBridge.sleep(seconds: max(0, steadyAfterSeconds - elapsed))
+        await MainLoopBridge.sleep(for: .seconds(max(0, steadyAfterSeconds - elapsed)))
         report(await wakeUps(over: seconds), prefix: "idle-after-tour")
         print("idle-after-tour-seconds \(seconds)")
         fflush(nil)

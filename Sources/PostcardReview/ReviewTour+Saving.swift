@@ -60,7 +60,7 @@ extension Tour {
         for (index, variant) in variants.enumerated() {
             StyleManager.default.colorScheme = variant.dark ? .forceDark : .forceLight  // the text direction is the part's, set before the app was built
             try await Self.useHighContrast(variant.highContrast)
-            await MainLoopBridge.sleep(seconds: index == 0 ? settle.seconds : 0.3)  // restyled, laid out and drawn
+            await MainLoopBridge.sleep(for: .seconds(index == 0 ? settle.seconds : 0.3))  // restyled, laid out and drawn
             if let web = pageShown as? WebPage, web.loadError == nil {
                 // The web process learns the style later than GTK does: the page's CSS
                 // (prefers-color-scheme) must have it before its picture is taken, then draw it.
@@ -68,12 +68,12 @@ extension Tour {
                 var matched = false
                 for _ in 0..<100 where !matched {
                     matched = (try? await web.evaluateJavaScript("matchMedia('(prefers-color-scheme: dark)').matches")) == dark
-                    if !matched { await MainLoopBridge.sleep(seconds: 0.05) }
+                    if !matched { await MainLoopBridge.sleep(for: .seconds(0.05)) }
                 }
                 guard matched else { throw ReviewError(message: "\(name): the web page did not take the \(variant.styleName) style") }
                 // Redrawn in it; WebKit scales an image it has just drawn again at low quality first and
                 // at full quality a moment later (its image quality controller).
-                await MainLoopBridge.sleep(seconds: 1.2)
+                await MainLoopBridge.sleep(for: .seconds(1.2))
             }
             // In the frame GTK paints next: outside a frame the window may have dropped its drawing (a web
             // page or a scroll indicator asked to be drawn again), and there would be nothing to save.
@@ -101,7 +101,7 @@ extension Tour {
         let settings = g_settings_new("org.gnome.desktop.a11y.interface")!
         defer { g_object_unref(UnsafeMutableRawPointer(settings)) }
         g_settings_set_boolean(settings, "high-contrast", on ? 1 : 0)
-        for _ in 0..<100 where StyleManager.default.isHighContrast != on { await MainLoopBridge.sleep(seconds: 0.02) }
+        for _ in 0..<100 where StyleManager.default.isHighContrast != on { await MainLoopBridge.sleep(for: .seconds(0.02)) }
     }
 
     /// Returns after the next layout phase of `widget`'s frame clock (at once when it has none).
@@ -118,7 +118,7 @@ extension Tour {
     func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
         for _ in 0..<200 {
             if condition() { return }
-            await MainLoopBridge.sleep(seconds: 0.05)
+            await MainLoopBridge.sleep(for: .seconds(0.05))
         }
         throw ReviewError(message: "timed out waiting for \(what)")
     }

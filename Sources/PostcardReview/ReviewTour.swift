@@ -163,9 +163,9 @@ extension Tour {
                         "Array.from(document.images).every(i => i.complete && i.naturalWidth > 0) + ' ' + window.scrollY")) ?? ""
                     if now.hasPrefix("\"true") || now.hasPrefix("true"), now == last { break }
                     last = now
-                    await MainLoopBridge.sleep(seconds: 0.1)
+                    await MainLoopBridge.sleep(for: .seconds(0.1))
                 }
-                await MainLoopBridge.sleep(seconds: 0.6)
+                await MainLoopBridge.sleep(for: .seconds(0.6))
             }
         default: break
         }
@@ -175,7 +175,7 @@ extension Tour {
         let bars = [app.flowDialog?.stack.headerBar, self.stack.headerBar].compactMap { $0 }
         var counts = bars.map(\.overflowCount), steady = 0
         for _ in 0..<50 where steady < 3 {
-            await MainLoopBridge.sleep(seconds: 0.1)
+            await MainLoopBridge.sleep(for: .seconds(0.1))
             let now = bars.map(\.overflowCount)
             steady = now == counts ? steady + 1 : 0
             counts = now
@@ -519,7 +519,7 @@ final class Tour {
 
     func waitForWebPage(_ page: WebPage) async throws {
         try await waitUntil("the web page") { !page.isLoading && page.loadError == nil && stack.transition == .idle }
-        await MainLoopBridge.sleep(seconds: 0.6)  // painted
+        await MainLoopBridge.sleep(for: .seconds(0.6))  // painted
     }
 
 }

@@ -38,7 +38,7 @@ final class SpokenWords {
         let start = quietSince
         while DateText.monotonicMicroseconds - quietSince < Int64(Self.quiet * 1_000_000),
               DateText.monotonicMicroseconds - start < Int64(Self.longestWait * 1_000_000) {
-            await MainLoopBridge.sleep(seconds: 0.1)
+            await MainLoopBridge.sleep(for: .seconds(0.1))
             let now = utterances()
             if now.count != lines.count { lines = now; quietSince = DateText.monotonicMicroseconds }
         }

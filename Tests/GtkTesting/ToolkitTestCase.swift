@@ -116,7 +116,7 @@ open class ToolkitTestCase: XCTestCase, @unchecked Sendable {
             while let window = Gtk.Window.all().first { gtk_window_destroy(window) }
             MainLoopBridge.drain()
             // Every flow a test started has ended and been freed once its windows are gone.
-            if !MainLoopBridge.run(until: { self.flowsAlive == 0 }, timeout: 5) {
+            if !MainLoopBridge.run(until: { self.flowsAlive == 0 }, timeout: .seconds(5)) {
                 XCTFail("\(self.flowsAlive) flow object(s) still alive after the test")
             }
             trackedFlows = []
@@ -144,7 +144,7 @@ open class ToolkitTestCase: XCTestCase, @unchecked Sendable {
     @MainActor
     public func spin(until condition: () -> Bool, timeout: Double = 10, _ message: String = "condition",
               file: StaticString = #filePath, line: UInt = #line) {
-        if !MainLoopBridge.run(until: condition, timeout: timeout) {
+        if !MainLoopBridge.run(until: condition, timeout: .seconds(timeout)) {
             XCTFail("timed out waiting for \(message)", file: file, line: line)
         }
     }
@@ -153,7 +153,7 @@ open class ToolkitTestCase: XCTestCase, @unchecked Sendable {
     @MainActor
     public func spin(for seconds: Double) {
         let end = g_get_monotonic_time() + gint64(seconds * 1_000_000)
-        MainLoopBridge.run(until: { g_get_monotonic_time() >= end }, timeout: seconds + 1)
+        MainLoopBridge.run(until: { g_get_monotonic_time() >= end }, timeout: .seconds(seconds + 1))
     }
 
     /// Presents `window` and waits until it is mapped and has keyboard focus.

@@ -654,7 +654,7 @@ final class ToolkitSeamTests: ToolkitTestCase, @unchecked Sendable {
         onMain {
             XCTAssertTrue(GLibExecutors.isInstalled, "the runtime's main executor is GLib's")
             for _ in 0..<3 {
-                XCTAssertTrue(MainLoopBridge.executorsWork(timeout: 2), "a main-actor Task did not run inside GLib's loop")
+                XCTAssertTrue(MainLoopBridge.executorsWork(timeout: .seconds(2)), "a main-actor Task did not run inside GLib's loop")
             }
         }
     }

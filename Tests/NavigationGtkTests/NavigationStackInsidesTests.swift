@@ -158,10 +158,10 @@ final class NavigationStackInsidesTests: ToolkitTestCase, @unchecked Sendable {
                     let spring = SpringAnimation(spring: .navigation, from: 0, to: 1, clamps: kind == "pop")
                     XCTAssertGreaterThan(ticks.count, 3, "\(kind) moved over several frames (rtl: \(rtl))")
                     for tick in ticks {
-                        XCTAssertEqual(tick.progress, spring.value(at: Double(tick.time - start) / 1_000_000), accuracy: 0.005,
+                        XCTAssertEqual(tick.progress, spring.value(at: .microseconds(tick.time - start)), accuracy: 0.005,
                                        "\(kind): each frame where the spring is at the frame's time, within 0.5 % (rtl: \(rtl))")
                     }
-                    XCTAssertLessThan(Double(ticks.last!.time - start) / 1_000_000, spring.duration, "it ended at the first frame past the spring's end")
+                    XCTAssertLessThan(Duration.microseconds(ticks.last!.time - start), spring.duration, "it ended at the first frame past the spring's end")
                     XCTAssertFalse(placed.isEmpty)
                     for sample in placed {
                         XCTAssertEqual(sample.x, sample.expected, accuracy: 1, "\(kind): the page drawn where the slide is (rtl: \(rtl))")
@@ -206,12 +206,12 @@ final class NavigationStackInsidesTests: ToolkitTestCase, @unchecked Sendable {
             XCTAssertGreaterThan(frames.count, 3, "drawn over several frames")
             for frame in frames {
                 guard let progress = frame.progress else { continue }
-                let expected = spring.value(at: Double(frame.time - released) / 1_000_000)
+                let expected = spring.value(at: .microseconds(frame.time - released))
                 XCTAssertEqual(progress, expected, accuracy: 0.005 * 0.5, "each frame where the spring is at the frame's time (0.5 % of the way)")
             }
             XCTAssertNil(frames.last?.progress, "it ended in a frame")
-            XCTAssertGreaterThanOrEqual(Double(frames.last!.time - released) / 1_000_000, spring.duration)
-            XCTAssertLessThan(Double(frames.dropLast().last!.time - released) / 1_000_000, spring.duration,
+            XCTAssertGreaterThanOrEqual(Duration.microseconds(frames.last!.time - released), spring.duration)
+            XCTAssertLessThan(Duration.microseconds(frames.dropLast().last!.time - released), spring.duration,
                               "at the first frame past the spring's duration")
         }
     }
@@ -436,7 +436,7 @@ final class NavigationStackInsidesTests: ToolkitTestCase, @unchecked Sendable {
             let spring = SpringAnimation(spring: .bottomSheet, from: 0, to: 1, epsilon: 0.0001)
             XCTAssertGreaterThan(samples.count, 3, "over several frames")
             for sample in samples.dropLast() {
-                let value = spring.value(at: Double(sample.time - start) / 1_000_000)
+                let value = spring.value(at: .microseconds(sample.time - start))
                 XCTAssertEqual(sample.y, top + max(0, (1 - value) * height), accuracy: max(1, 0.005 * height),
                                "the sheet where the spring is at the frame's time")
             }

@@ -98,7 +98,7 @@ final class ConcurrencyOnGLibTests: GtkTestCase, @unchecked Sendable {
                 // A nested loop inside a main-actor job (a test's spin, a modal wait) still runs later jobs.
                 Task { order.append(1) }
                 Task { order.append(2) }
-                nestedRan = MainLoopBridge.run(until: { order.count == 3 }, timeout: 5)
+                nestedRan = MainLoopBridge.run(until: { order.count == 3 }, timeout: .seconds(5))
             }
             spin(until: { nestedRan }, "the nested loop ran the jobs queued inside the job")
             XCTAssertEqual(order, [0, 1, 2])

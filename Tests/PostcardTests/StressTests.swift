@@ -81,7 +81,7 @@ final class StressTests: GtkTestCase, @unchecked Sendable {
         }
         var pagesAlive: [() -> Bool] = []
         app.mainWindow.window.present()
-        MainLoopBridge.run(until: { app.mainWindow.window.isMapped }, timeout: 5)
+        MainLoopBridge.run(until: { app.mainWindow.window.isMapped }, timeout: .seconds(5))
         var actions = 0
         for step in 0..<steps {
             let what = act(on: app, random: &random)
@@ -104,10 +104,10 @@ final class StressTests: GtkTestCase, @unchecked Sendable {
         }
         // The end of the sequence: everything closes, as when the app quits.
         app.shutdown()
-        MainLoopBridge.run(until: { ended == started && self.flowsAlive == 0 }, timeout: 10)
+        MainLoopBridge.run(until: { ended == started && self.flowsAlive == 0 }, timeout: .seconds(10))
         XCTAssertEqual(ended, started, "every flow that started ended exactly once — seed \(seed): \(done.joined(separator: ", "))")
         XCTAssertEqual(self.flowsAlive, 0, "no flow outlives its window — seed \(seed)")
-        MainLoopBridge.run(until: { !pagesAlive.contains { $0() } }, timeout: 5)
+        MainLoopBridge.run(until: { !pagesAlive.contains { $0() } }, timeout: .seconds(5))
         XCTAssertEqual(pagesAlive.filter { $0() }.count, 0, "no page (main stack or a flow's) outlives its window — seed \(seed)")
         try checkStore(store, "seed \(seed), at the end")
         withExtendedLifetime(app) {}
@@ -158,7 +158,7 @@ final class StressTests: GtkTestCase, @unchecked Sendable {
     @MainActor
     private func spinBriefly(_ seconds: Double) {
         let end = g_get_monotonic_time() + gint64(seconds * 1_000_000)
-        MainLoopBridge.run(until: { g_get_monotonic_time() >= end }, timeout: seconds + 1)
+        MainLoopBridge.run(until: { g_get_monotonic_time() >= end }, timeout: .seconds(seconds + 1))
     }
 
     /// The navigation stacks showing now: the main window's and the open flows' dialogs'.

@@ -16,7 +16,7 @@ final class SwatchesTests: XCTestCase, @unchecked Sendable {
 
     @MainActor
     private func spin(until condition: () -> Bool, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertTrue(MainLoopBridge.run(until: condition, timeout: 10), "timed out waiting for \(what)", file: file, line: line)
+        XCTAssertTrue(MainLoopBridge.run(until: condition, timeout: .seconds(10)), "timed out waiting for \(what)", file: file, line: line)
     }
 
     /// The app with its window shown, as at launch.

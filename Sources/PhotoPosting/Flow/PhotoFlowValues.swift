@@ -120,7 +120,7 @@ public final class CommentDrafts {
 
     private func schedule(after seconds: Double) {
         MainLoopBridge.cancel(pending)
-        pending = MainLoopBridge.after(seconds: seconds) { [weak self] in
+        pending = MainLoopBridge.after(.seconds(seconds)) { [weak self] in
             guard let self else { return }
             self.pending = 0
             guard let latest = self.latest else { return }

@@ -274,7 +274,7 @@ public final class AppController {
         mainWindow.window.destroy()
         // Every task ends before the app goes: the flows (cancelled as their windows went, or here), and
         // what a click started (a deletion's store write and its toast): none outlives the app.
-        if !tasks.closeAndWait(timeout: 10) {
+        if !tasks.closeAndWait(timeout: .seconds(10)) {
             appLog.problem("\(tasks.count) task(s) still running 10 s after the window closed")
         }
         MainLoopBridge.drain()

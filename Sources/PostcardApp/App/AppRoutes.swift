@@ -177,7 +177,7 @@ extension AppController {
         // Opened once no other link has come for a moment, but never held back longer than a second.
         let waited = Double(now - firstArrival) / 1_000_000
         let delay = max(0, min(Self.linkQuietTime, Self.longestLinkWait - waited))
-        linkArrivals = MainLoopBridge.after(seconds: delay) { [weak self] in
+        linkArrivals = MainLoopBridge.after(.seconds(delay)) { [weak self] in
             guard let self else { return }
             self.linkArrivals = 0
             self.firstWaitingArrival = nil

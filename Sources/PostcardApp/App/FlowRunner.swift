@@ -101,7 +101,7 @@ final class FlowRunner {
             let outcome = await body(flow)
             appLog.debug("Flow ended: \(outcome)")
             self.onEnded?(outcome)
-            Memory.returnFreedMemory(after: 1)  // the flow's pictures and pages are freed by then
+            Memory.returnFreedMemory(after: .seconds(1))  // the flow's pictures and pages are freed by then
             self.current = nil
             self.task = nil
             self.ended = start

@@ -149,7 +149,7 @@ public final class JourneyRecorder {
     private func commentChanged(_ text: String) {
         pendingComment = (text, now)
         MainLoopBridge.cancel(commentTimer)
-        commentTimer = MainLoopBridge.after(seconds: Self.commentPause) { [weak self] in
+        commentTimer = MainLoopBridge.after(.seconds(Self.commentPause)) { [weak self] in
             self?.commentTimer = 0
             self?.flushComment()
         }
@@ -168,7 +168,7 @@ public final class JourneyRecorder {
     /// The window's width changed (a drag of its edge gives many): written once it has rested 0.3 s.
     private func widthChanged() {
         MainLoopBridge.cancel(widthTimer)
-        widthTimer = MainLoopBridge.after(seconds: 0.3) { [weak self] in
+        widthTimer = MainLoopBridge.after(.seconds(0.3)) { [weak self] in
             guard let self else { return }
             self.widthTimer = 0
             let width = Int(self.currentWidth)

@@ -99,7 +99,7 @@ public final class JourneyReplayer {
             if pace == .recorded {
                 let due = start + Int64(entry.time * 1_000_000)
                 let wait = Double(due - DateText.monotonicMicroseconds) / 1_000_000
-                if wait > 0 { await MainLoopBridge.sleep(seconds: wait) }
+                if wait > 0 { await MainLoopBridge.sleep(for: .seconds(wait)) }
             }
             try await replay(entry)
             previousStep = entry.step
@@ -378,7 +378,7 @@ public final class JourneyReplayer {
                     // Translators: %1$s is what a replayed step waited for ("ChoosePhotoPage"), %2$d seconds.
                     localized("%1$s did not come within %2$d seconds", what, Int(timeout))))
             }
-            await MainLoopBridge.sleep(seconds: 0.02)
+            await MainLoopBridge.sleep(for: .seconds(0.02))
         }
     }
 }
