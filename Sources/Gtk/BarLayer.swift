@@ -44,8 +44,8 @@ public final class BarLayer {
     package weak var bar: HeaderBar?
     private var outermostCount = 0
     private var movedVisibility: [ObjectIdentifier: Bool] = [:]
-    private var widthsOfMoved: [ObjectIdentifier: Int32] = [:]
-    private var widthsSavedByCompacting: [ObjectIdentifier: Int32] = [:]
+    private var widthsOfMoved: [ObjectIdentifier: Int] = [:]
+    private var widthsSavedByCompacting: [ObjectIdentifier: Int] = [:]
     private var menuNames: [String] = []
     private var isRecheckPending = false
     private var isShortOfRoom = false

@@ -2,26 +2,26 @@
 /// `gtk_center_layout_distribute` and `allocate`), as plain arithmetic: a ``HeaderBar`` places its
 /// layers' items by it, over its whole centre box, so that they sit exactly where `GtkHeaderBar` would
 /// put them packed into its own boxes. Pixels throughout.
-public enum CenterLayout {
+package enum CenterLayout {
     /// A child's minimum and natural width in pixels.
-    public struct Size: Equatable, Sendable {
+    package struct Size: Equatable, Sendable {
         /// The narrowest it can be, in pixels.
-        public var minimum: Int32
+        package var minimum: Int32
         /// The width it would like, in pixels.
-        public var natural: Int32
+        package var natural: Int32
         /// Creates a size.
-        public init(minimum: Int32, natural: Int32) {
+        package init(minimum: Int32, natural: Int32) {
             self.minimum = minimum
             self.natural = natural
         }
         /// Nothing: no child, or an invisible one.
-        public static let zero = Size(minimum: 0, natural: 0)
+        package static let zero = Size(minimum: 0, natural: 0)
         /// Whether it is ``zero``.
-        public var isEmpty: Bool { self == .zero }
+        package var isEmpty: Bool { self == .zero }
 
         /// This and `next` in one box with `spacing` pixels between them (when both have a size), as a
         /// `GtkBox` measures two children.
-        public func joined(with next: Size, spacing: Int32) -> Size {
+        package func joined(with next: Size, spacing: Int32) -> Size {
             guard !isEmpty else { return next }
             guard !next.isEmpty else { return self }
             return Size(minimum: minimum + spacing + next.minimum, natural: natural + spacing + next.natural)
@@ -29,13 +29,13 @@ public enum CenterLayout {
     }
 
     /// A child's place: where it starts from the row's left edge and how wide it is, in pixels.
-    public struct Span: Equatable, Sendable {
+    package struct Span: Equatable, Sendable {
         /// Where it starts, in pixels from the row's left edge.
-        public var position: Int32
+        package var position: Int32
         /// How wide it is, in pixels.
-        public var size: Int32
+        package var size: Int32
         /// Creates a span.
-        public init(_ position: Int32, _ size: Int32) {
+        package init(_ position: Int32, _ size: Int32) {
             self.position = position
             self.size = size
         }
@@ -47,7 +47,7 @@ public enum CenterLayout {
     /// unless a side pushes it, and an expanding centre takes the room between the sides while it stays
     /// centred. `rightToLeft` puts the end child at the left, as GTK does. Returns the spans of the
     /// start, centre and end child, from the row's left edge.
-    public static func place(size: Int32, spacing: Int32, start: Size, center: Size, centerExpands: Bool,
+    package static func place(size: Int32, spacing: Int32, start: Size, center: Size, centerExpands: Bool,
                              end: Size, rightToLeft: Bool = false) -> (start: Span, center: Span, end: Span) {
         // Sizes, as gtk_center_layout_distribute.
         let neededSpacing = 2 * spacing

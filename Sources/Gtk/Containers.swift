@@ -16,8 +16,8 @@ public final class Box: Widget {
     }
 
     /// Creates a box; `spacing` is the gap between children in pixels.
-    public init(_ orientation: Orientation, spacing: Int32 = 0) {
-        super.init(gtk_box_new(orientation.gtk, spacing), transfer: .full)
+    public init(_ orientation: Orientation, spacing: Int = 0) {
+        super.init(gtk_box_new(orientation.gtk, Int32(clamping: spacing)), transfer: .full)
     }
 
     var box: UnsafeMutablePointer<GtkBox> { pointer() }
@@ -151,13 +151,13 @@ public final class ScrolledWindow: Widget {
 
     /// Runs `handler(width)` after the visible width changes (pixels), from the horizontal adjustment's
     /// page size. The handler runs from an idle callback, after layout, so it may change sizes.
-    public func onWidthChanged(_ handler: @escaping @MainActor (Int32) -> Void) {
+    public func onWidthChanged(_ handler: @escaping @MainActor (Int) -> Void) {
         let adjustment = gtk_scrolled_window_get_hadjustment(opaque)!
-        var latest: Int32?
+        var latest: Int?
         _ = Signals.connect(adjustment, "notify::page-size", after: false) { args in
             guard let emitter = args.object(at: 0) else { return }
             let scheduled = latest != nil
-            latest = Int32(gtk_adjustment_get_page_size(emitter.assumingMemoryBound(to: GtkAdjustment.self)))
+            latest = Int(gtk_adjustment_get_page_size(emitter.assumingMemoryBound(to: GtkAdjustment.self)))
             guard !scheduled else { return }
             MainLoopBridge.afterLayout {  // reads only the value taken above: the adjustment may be gone
                 guard let width = latest else { return }
@@ -197,26 +197,27 @@ public final class Overlay: Widget {
     /// A rectangle in the overlay's coordinates, in pixels.
     public struct Rect: Equatable, Sendable {
         /// Left edge, top edge, width and height, in pixels.
-        public var x, y, width, height: Int32
+        public var x, y, width, height: Int
         /// Creates a rectangle (pixels).
-        public init(x: Int32, y: Int32, width: Int32, height: Int32) {
+        public init(x: Int, y: Int, width: Int, height: Int) {
             self.x = x; self.y = y; self.width = width; self.height = height
         }
     }
 
     /// Places overlay children at layout time: `handler(child, overlayWidth, overlayHeight)` returns the
     /// child's rectangle, or nil to let GTK place it by its alignment.
-    package func onPlaceChild(_ handler: @escaping @MainActor (UnsafeMutablePointer<GtkWidget>, Int32, Int32) -> Rect?) {
+    package func onPlaceChild(_ handler: @escaping @MainActor (UnsafeMutablePointer<GtkWidget>, Int, Int) -> Rect?) {
         connect("get-child-position") { args in
             guard let overlay = args.object(at: 0)?.assumingMemoryBound(to: GtkWidget.self),
                   let child = args.object(at: 1), let out = args.boxed(at: 2),
                   let rect = handler(child.assumingMemoryBound(to: GtkWidget.self),
-                                     gtk_widget_get_width(overlay), gtk_widget_get_height(overlay)) else {
+                                     Int(gtk_widget_get_width(overlay)), Int(gtk_widget_get_height(overlay))) else {
                 args.setReturn(false)
                 return
             }
             let target = out.assumingMemoryBound(to: GdkRectangle.self)
-            target.pointee = GdkRectangle(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            target.pointee = GdkRectangle(x: Int32(clamping: rect.x), y: Int32(clamping: rect.y),
+                                          width: Int32(clamping: rect.width), height: Int32(clamping: rect.height))
             args.setReturn(true)
         }
     }

@@ -163,16 +163,16 @@ public final class Label: Widget {
     }
 
     /// The width the label asks for at least, in characters (-1: as narrow as its text allows).
-    public var widthInCharacters: Int32 {
-        get { gtk_label_get_width_chars(pointer()) }
-        set { gtk_label_set_width_chars(pointer(), newValue) }
+    public var widthInCharacters: Int {
+        get { Int(gtk_label_get_width_chars(pointer())) }
+        set { gtk_label_set_width_chars(pointer(), Int32(clamping: newValue)) }
     }
 
     /// The width the label asks for at most, in characters (-1: its text's width). With ellipsizing,
     /// longer text is cut with "…".
-    public var maximumWidthInCharacters: Int32 {
-        get { gtk_label_get_max_width_chars(pointer()) }
-        set { gtk_label_set_max_width_chars(pointer(), newValue) }
+    public var maximumWidthInCharacters: Int {
+        get { Int(gtk_label_get_max_width_chars(pointer())) }
+        set { gtk_label_set_max_width_chars(pointer(), Int32(clamping: newValue)) }
     }
 
     /// Whether the text is shortened with "…" at the current size.
@@ -286,9 +286,9 @@ public enum DefaultApplication {
 @MainActor
 public final class Image: Widget {
     /// Creates an image of the named icon (e.g. `"image-missing-symbolic"`), `pixelSize` in pixels.
-    public init(iconName: String, pixelSize: Int32 = 16) {
+    public init(iconName: String, pixelSize: Int = 16) {
         super.init(gtk_image_new_from_icon_name(iconName), transfer: .full)
-        gtk_image_set_pixel_size(pointer(), pixelSize)
+        gtk_image_set_pixel_size(pointer(), Int32(clamping: pixelSize))
     }
 }
 
@@ -339,7 +339,7 @@ public final class SizedPicture: Widget {
     private let sizer = Widget(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), transfer: .full)
 
     /// Creates a frame of `width` × `height` pixels (-1 leaves a side to the parent).
-    public init(width: Int32 = -1, height: Int32 = -1) {
+    public init(width: Int = -1, height: Int = -1) {
         super.init(gtk_overlay_new(), transfer: .full)
         sizer.setSizeRequest(width: width, height: height)
         gtk_overlay_set_child(opaque, sizer.widget)
@@ -348,7 +348,7 @@ public final class SizedPicture: Widget {
     }
 
     /// Changes the frame's size in pixels (-1 leaves a side to the parent).
-    public func setSize(width: Int32 = -1, height: Int32 = -1) { sizer.setSizeRequest(width: width, height: height) }
+    public func setSize(width: Int = -1, height: Int = -1) { sizer.setSizeRequest(width: width, height: height) }
 }
 
 /// A `GtkTextView` with its buffer: multi-line editable text.
@@ -473,15 +473,15 @@ public final class Entry: Widget {
     }
 
     /// The longest text, in characters, the entry takes (0: no limit).
-    public var maximumLength: Int32 {
-        get { gtk_entry_get_max_length(pointer()) }
-        set { gtk_entry_set_max_length(pointer(), newValue) }
+    public var maximumLength: Int {
+        get { Int(gtk_entry_get_max_length(pointer())) }
+        set { gtk_entry_set_max_length(pointer(), Int32(clamping: newValue)) }
     }
 
     /// The width the entry asks for, in characters.
-    public var widthInCharacters: Int32 {
-        get { gtk_editable_get_width_chars(editable) }
-        set { gtk_editable_set_width_chars(editable, newValue) }
+    public var widthInCharacters: Int {
+        get { Int(gtk_editable_get_width_chars(editable)) }
+        set { gtk_editable_set_width_chars(editable, Int32(clamping: newValue)) }
     }
 
     /// Runs `handler` after each change of the text (typed, pasted, or set).

@@ -85,10 +85,10 @@ public final class DirectoryReader {
     /// The next up to `count` entries; an empty array when the listing is finished.
     /// - Throws: `GLibError` when the folder cannot be read further; `CancellationError` when the
     ///   calling task is cancelled.
-    public func next(_ count: Int32) async throws -> [DirectoryEntry] {
+    public func next(_ count: Int) async throws -> [DirectoryEntry] {
         let enumerator = self.enumerator, folder = self.folder
         let list: OpaquePointer? = try await AsyncCall.run { callback, box, cancellable in
-            g_file_enumerator_next_files_async(enumerator, count, G_PRIORITY_DEFAULT, cancellable, callback, box)
+            g_file_enumerator_next_files_async(enumerator, Int32(clamping: count), G_PRIORITY_DEFAULT, cancellable, callback, box)
         } finish: { result, error in
             g_file_enumerator_next_files_finish(enumerator, result, error).map { OpaquePointer($0) }
         }

@@ -34,14 +34,14 @@ public final class FlowBox: Widget {
     }
 
     /// The most children per row (the grid reflows to fewer when narrow).
-    public var maxChildrenPerLine: UInt32 {
-        get { gtk_flow_box_get_max_children_per_line(box) }
-        set { gtk_flow_box_set_max_children_per_line(box, newValue) }
+    public var maxChildrenPerLine: Int {
+        get { Int(gtk_flow_box_get_max_children_per_line(box)) }
+        set { gtk_flow_box_set_max_children_per_line(box, UInt32(clamping: max(1, newValue))) }
     }
 
     /// Spacing between rows and between columns, in pixels.
-    public func setSpacing(_ pixels: UInt32) {
-        gtk_flow_box_set_row_spacing(box, pixels)
-        gtk_flow_box_set_column_spacing(box, pixels)
+    public func setSpacing(_ pixels: Int) {
+        gtk_flow_box_set_row_spacing(box, UInt32(clamping: max(0, pixels)))
+        gtk_flow_box_set_column_spacing(box, UInt32(clamping: max(0, pixels)))
     }
 }

@@ -7,7 +7,7 @@ import CGtk
 ///
 /// A layer's items are laid out exactly where `GtkHeaderBar` would put them packed after the bar's
 /// start items and before its end items: the bar's centre box is a `GtkCenterLayout` and so is this
-/// placement (``CenterLayout``), over the whole centre box, the bar's own items taken as the outer part
+/// placement (`CenterLayout`), over the whole centre box, the bar's own items taken as the outer part
 /// of its start and end. The title stays centred in the bar until the items push it aside, as a header
 /// bar's title does, and the items keep the bar's 6-pixel spacing (Adwaita's `box.start`/`box.end`).
 /// Nothing is re-parented when the layer changes; a layer's items stay in it for its page's life.
@@ -15,7 +15,9 @@ import CGtk
 public final class HeaderBar: Widget {
     /// The gap between items in pixels, as Adwaita's header bar boxes (`border-spacing: 6px`) and its
     /// centre box have it.
-    public static let itemSpacing: Int32 = 6
+    public static let itemSpacing = 6
+    /// ``itemSpacing`` for GTK's measurements.
+    private static let spacing = Int32(itemSpacing)
 
     /// Creates a header bar with no items and no layer.
     public init() {
@@ -219,10 +221,10 @@ public final class HeaderBar: Widget {
     private func place(_ layer: BarLayer, size: Int32, own: (start: CenterLayout.Size, end: CenterLayout.Size), rightToLeft: Bool)
         -> (startBox: CenterLayout.Span, title: CenterLayout.Span, endBox: CenterLayout.Span) {
         let (pageStart, title, pageEnd, start, end) = sides(of: layer, own: own)
-        let spans = CenterLayout.place(size: size, spacing: Self.itemSpacing, start: start, center: title, centerExpands: true,
+        let spans = CenterLayout.place(size: size, spacing: Self.spacing, start: start, center: title, centerExpands: true,
                                        end: end, rightToLeft: rightToLeft)
-        let pageStartWidth = pageStart.isEmpty ? 0 : max(0, spans.start.size - own.start.natural - (own.start.isEmpty ? 0 : Self.itemSpacing))
-        let pageEndWidth = pageEnd.isEmpty ? 0 : max(0, spans.end.size - own.end.natural - (own.end.isEmpty ? 0 : Self.itemSpacing))
+        let pageStartWidth = pageStart.isEmpty ? 0 : max(0, spans.start.size - own.start.natural - (own.start.isEmpty ? 0 : Self.spacing))
+        let pageEndWidth = pageEnd.isEmpty ? 0 : max(0, spans.end.size - own.end.natural - (own.end.isEmpty ? 0 : Self.spacing))
         // The inner part: toward the title (right of the bar's own start items in left-to-right locales).
         let startBox = rightToLeft ? CenterLayout.Span(spans.start.position, pageStartWidth)
             : CenterLayout.Span(spans.start.position + spans.start.size - pageStartWidth, pageStartWidth)
@@ -238,7 +240,7 @@ public final class HeaderBar: Widget {
             start: CenterLayout.Size, end: CenterLayout.Size) {
         let pageStart = Self.measure(layer.startBox.widget), pageEnd = Self.measure(layer.endBox.widget)
         return (pageStart, Self.measure(layer.title.widget), pageEnd,
-                own.start.joined(with: pageStart, spacing: Self.itemSpacing), pageEnd.joined(with: own.end, spacing: Self.itemSpacing))
+                own.start.joined(with: pageStart, spacing: Self.spacing), pageEnd.joined(with: own.end, spacing: Self.spacing))
     }
 
     /// A widget's minimum and natural width (zero when it is not laid out).

@@ -45,7 +45,7 @@ public final class DecodedImage: @unchecked Sendable {
     /// the main thread. Nil when memory for the copy cannot be had.
     public func scaled(for fit: ImageDecoder.Fit) -> DecodedImage? {
         let width = gdk_pixbuf_get_width(pixbuf), height = gdk_pixbuf_get_height(pixbuf)
-        let target = ImageDecoder.scaledSize(width: width, height: height, fit: fit)
+        let target = ImageDecoder.scaledPixbufSize(width: width, height: height, fit: fit)
         if target == (width, height) { return self }
         return gdk_pixbuf_scale_simple(pixbuf, target.0, target.1, GDK_INTERP_BILINEAR).map(DecodedImage.init(taking:))
     }
@@ -64,10 +64,10 @@ public enum ImageDecoder {
     /// logical sizes by the widget's scale factor).
     public enum Fit: Sendable, Equatable {
         /// Fits inside the box, aspect ratio kept (a feed photo).
-        case contain(width: Int32, height: Int32)
+        case contain(width: Int, height: Int)
         /// Covers the box, aspect ratio kept; the excess is cropped when drawn with `GtkPicture`'s cover
         /// fit (a square tile).
-        case cover(width: Int32, height: Int32)
+        case cover(width: Int, height: Int)
     }
 
     /// The decoding queue: two jobs at once (two threads at low priority; the machines Postcard is
@@ -94,10 +94,11 @@ public enum ImageDecoder {
     /// "heif/avif") and
     /// size in pixels as stored (before EXIF orientation). Blocking: call off the main thread.
     /// - Throws: ``ImageLoadError`` (`.unreadable`) saying why.
-    public static func header(uri: String) throws -> (format: String, width: Int32, height: Int32) {
+    public static func header(uri: String) throws -> (format: String, width: Int, height: Int) {
         let filename = try fileName(uri: uri)
         defer { g_free(filename) }
-        return try header(filename: filename)
+        let (format, width, height) = try header(filename: filename)
+        return (format, Int(width), Int(height))
     }
 
     /// Decodes now, on the calling thread (blocking: never call it on the main thread).
@@ -110,7 +111,7 @@ public enum ImageDecoder {
             // Translators: an image's width and height in pixels, e.g. "16000 × 16000 pixels is more …".
             throw ImageLoadError(.tooLarge, toolkitLocalized("%d × %d pixels is too large to show", width, height))
         }
-        let target = scaledSize(width: width, height: height, fit: fit)
+        let target = scaledPixbufSize(width: width, height: height, fit: fit)
         var error: UnsafeMutablePointer<GError>?
         // A JPEG is streamed without the metadata GdkPixbuf would hold (memory bounded by the pixels); one
         // the stream can't follow (bytes between segments, which libjpeg tolerates) is left to GdkPixbuf.
@@ -132,7 +133,7 @@ public enum ImageDecoder {
         }
         // A quarter turn swaps the sides: fit the box again (on this thread, never the main one).
         let uprightWidth = gdk_pixbuf_get_width(upright), uprightHeight = gdk_pixbuf_get_height(upright)
-        let final = scaledSize(width: uprightWidth, height: uprightHeight, fit: fit)
+        let final = scaledPixbufSize(width: uprightWidth, height: uprightHeight, fit: fit)
         if final == (uprightWidth, uprightHeight) { return DecodedImage(taking: upright) }
         defer { g_object_unref(UnsafeMutableRawPointer(upright)) }
         guard let scaled = gdk_pixbuf_scale_simple(upright, final.0, final.1, GDK_INTERP_BILINEAR) else {
@@ -143,7 +144,13 @@ public enum ImageDecoder {
 
     /// The size of a `width` × `height` image scaled for `fit`: never larger than the image itself,
     /// at least 1 × 1.
-    public static func scaledSize(width: Int32, height: Int32, fit: Fit) -> (Int32, Int32) {
+    public static func scaledSize(width: Int, height: Int, fit: Fit) -> (Int, Int) {
+        let (scaledWidth, scaledHeight) = scaledPixbufSize(width: Int32(clamping: width), height: Int32(clamping: height), fit: fit)
+        return (Int(scaledWidth), Int(scaledHeight))
+    }
+
+    /// ``scaledSize(width:height:fit:)`` in GdkPixbuf's sizes.
+    static func scaledPixbufSize(width: Int32, height: Int32, fit: Fit) -> (Int32, Int32) {
         let w = Double(width), h = Double(height)
         let scale: Double
         switch fit {
@@ -202,8 +209,8 @@ extension Texture {
 
     /// A texture of one colour, `width` × `height` pixels: a placeholder that has the aspect ratio of the
     /// photo it stands for. `rgba` is 0xRRGGBBAA.
-    public static func solid(width: Int32, height: Int32, rgba: UInt32) -> Texture {
-        let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 1, 8, max(1, width), max(1, height))!
+    public static func solid(width: Int, height: Int, rgba: UInt32) -> Texture {
+        let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 1, 8, Int32(clamping: max(1, width)), Int32(clamping: max(1, height)))!
         gdk_pixbuf_fill(pixbuf, rgba)
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         return Texture(pixbuf: pixbuf)

@@ -6,9 +6,9 @@ import Glibc
 /// pass between threads (it owns a `GBytes`).
 public final class PixelBuffer: @unchecked Sendable {
     /// Width in pixels (> 0).
-    public let width: Int32
+    public let width: Int
     /// Height in pixels (> 0).
-    public let height: Int32
+    public let height: Int
     /// Bytes from the start of one row to the next (≥ 3 × width).
     public let stride: Int
     let bytes: OpaquePointer  // GBytes, one reference owned
@@ -17,8 +17,8 @@ public final class PixelBuffer: @unchecked Sendable {
     /// Returns nil when the sizes are not positive or `stride` is less than 3 × `width`.
     package init?(copying pixels: UnsafeRawPointer, width: Int32, height: Int32, stride: Int) {
         guard width > 0, height > 0, stride >= Int(width) * 3 else { return nil }
-        self.width = width
-        self.height = height
+        self.width = Int(width)
+        self.height = Int(height)
         self.stride = stride
         bytes = g_bytes_new(pixels, gsize(stride * Int(height)))
     }
@@ -29,7 +29,7 @@ public final class PixelBuffer: @unchecked Sendable {
     /// call it off the main thread.
     /// - Throws: `GLibError` whose message is GdkPixbuf's reason (e.g. no space left, no permission).
     public func writeJPEG(to path: FilePath, quality: Int = 90) throws {
-        guard let pixbuf = gdk_pixbuf_new_from_bytes(bytes, GDK_COLORSPACE_RGB, 0, 8, width, height, Int32(stride)) else {
+        guard let pixbuf = gdk_pixbuf_new_from_bytes(bytes, GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height), Int32(stride)) else {
             // Translators: a width and a height in pixels.
             throw GLibError.toolkit(toolkitLocalized("Could not make an image of %d × %d pixels", width, height))
         }
@@ -47,6 +47,6 @@ public final class PixelBuffer: @unchecked Sendable {
 extension Texture {
     /// A texture showing `pixels` (a `GdkMemoryTexture`; the pixels are shared, not copied).
     public convenience init(_ pixels: PixelBuffer) {
-        self.init(taking: gdk_memory_texture_new(pixels.width, pixels.height, GDK_MEMORY_R8G8B8, pixels.bytes, gsize(pixels.stride)))
+        self.init(taking: gdk_memory_texture_new(Int32(pixels.width), Int32(pixels.height), GDK_MEMORY_R8G8B8, pixels.bytes, gsize(pixels.stride)))
     }
 }

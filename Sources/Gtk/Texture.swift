@@ -4,9 +4,9 @@ import CGtk
 @MainActor
 public final class Texture: Object {
     /// The image width in pixels.
-    public var width: Int32 { gdk_texture_get_width(opaque) }
+    public var width: Int { Int(gdk_texture_get_width(opaque)) }
     /// The image height in pixels.
-    public var height: Int32 { gdk_texture_get_height(opaque) }
+    public var height: Int { Int(gdk_texture_get_height(opaque)) }
 
     init(pixbuf: OpaquePointer) {
         super.init(gdk_texture_new_for_pixbuf(pixbuf), transfer: .full)
@@ -57,7 +57,7 @@ public final class Texture: Object {
     }
 
     /// Loads the image at `path` to fit in `maxSize` × `maxSize` pixels; see ``load(uri:fit:)``.
-    public static func load(path: FilePath, maxSize: Int32) async throws -> Texture {
+    public static func load(path: FilePath, maxSize: Int) async throws -> Texture {
         try await load(uri: path.uri, fit: .contain(width: maxSize, height: maxSize))
     }
 }

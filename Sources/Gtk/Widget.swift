@@ -125,15 +125,15 @@ open class Widget: Object {
     public func hasCSSClass(_ name: String) -> Bool { gtk_widget_has_css_class(widget, name) != 0 }
 
     /// Sets margins in pixels on each side.
-    public func setMargins(top: Int32 = 0, bottom: Int32 = 0, start: Int32 = 0, end: Int32 = 0) {
-        gtk_widget_set_margin_top(widget, top)
-        gtk_widget_set_margin_bottom(widget, bottom)
-        gtk_widget_set_margin_start(widget, start)
-        gtk_widget_set_margin_end(widget, end)
+    public func setMargins(top: Int = 0, bottom: Int = 0, start: Int = 0, end: Int = 0) {
+        gtk_widget_set_margin_top(widget, Int32(clamping: top))
+        gtk_widget_set_margin_bottom(widget, Int32(clamping: bottom))
+        gtk_widget_set_margin_start(widget, Int32(clamping: start))
+        gtk_widget_set_margin_end(widget, Int32(clamping: end))
     }
 
     /// Sets the same margin, in pixels, on all four sides.
-    public func setMargins(_ all: Int32) { setMargins(top: all, bottom: all, start: all, end: all) }
+    public func setMargins(_ all: Int) { setMargins(top: all, bottom: all, start: all, end: all) }
 
     /// Whether the widget takes extra horizontal space.
     public var expandsHorizontally: Bool {
@@ -160,14 +160,14 @@ open class Widget: Object {
     }
 
     /// Requests a minimum size in pixels; -1 leaves a dimension natural.
-    public func setSizeRequest(width: Int32 = -1, height: Int32 = -1) {
-        gtk_widget_set_size_request(widget, width, height)
+    public func setSizeRequest(width: Int = -1, height: Int = -1) {
+        gtk_widget_set_size_request(widget, Int32(clamping: width), Int32(clamping: height))
     }
 
     /// The allocated width in pixels (0 before the first layout).
-    public var width: Int32 { gtk_widget_get_width(widget) }
+    public var width: Int { Int(gtk_widget_get_width(widget)) }
     /// The allocated height in pixels (0 before the first layout).
-    public var height: Int32 { gtk_widget_get_height(widget) }
+    public var height: Int { Int(gtk_widget_get_height(widget)) }
 
     /// Whether the widget can take keyboard focus itself.
     public var isFocusable: Bool {
@@ -190,17 +190,17 @@ open class Widget: Object {
     }
 
     /// The width the widget would like, in pixels, when its height is not fixed (its natural width).
-    public var naturalWidth: Int32 {
+    public var naturalWidth: Int {
         var minimum: Int32 = 0, natural: Int32 = 0
         gtk_widget_measure(widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
-        return natural
+        return Int(natural)
     }
 
     /// The natural height in pixels the widget asks for at `width` pixels wide (`gtk_widget_measure`).
-    public func naturalHeight(forWidth width: Int32) -> Int32 {
+    public func naturalHeight(forWidth width: Int) -> Int {
         var minimum: Int32 = 0, natural: Int32 = 0
-        gtk_widget_measure(widget, GTK_ORIENTATION_VERTICAL, width, &minimum, &natural, nil, nil)
-        return natural
+        gtk_widget_measure(widget, GTK_ORIENTATION_VERTICAL, Int32(clamping: width), &minimum, &natural, nil, nil)
+        return Int(natural)
     }
 
     /// The widget's bounds in `other`'s coordinate space, in pixels, or nil when they share no window.
@@ -252,7 +252,7 @@ open class Widget: Object {
 
     /// The device pixels per logical pixel of the monitor the widget is on (1, or 2 on a HiDPI screen):
     /// decode images at logical size × this to keep them sharp.
-    public var scaleFactor: Int32 { gtk_widget_get_scale_factor(widget) }
+    public var scaleFactor: Int { Int(gtk_widget_get_scale_factor(widget)) }
 
     /// Whether the widget lays out right-to-left (for mirrored transitions in RTL locales).
     public var isRightToLeft: Bool { gtk_widget_get_direction(widget) == GTK_TEXT_DIR_RTL }

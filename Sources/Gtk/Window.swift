@@ -112,7 +112,9 @@ public class Window: Widget {
     public func setTitlebar(_ titlebar: Widget?) { gtk_window_set_titlebar(window, titlebar?.widget) }
 
     /// Sets the initial size in pixels (the user may resize).
-    public func setDefaultSize(width: Int32, height: Int32) { gtk_window_set_default_size(window, width, height) }
+    public func setDefaultSize(width: Int, height: Int) {
+        gtk_window_set_default_size(window, Int32(clamping: width), Int32(clamping: height))
+    }
 
     /// Makes this window modal (blocks input to other windows of the app) or not.
     public var isModal: Bool {

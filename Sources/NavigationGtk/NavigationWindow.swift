@@ -50,7 +50,7 @@ public final class NavigationWindow {
             guard let self else { return }
             self.window.title = self.windowTitle(title)
         }
-        window.setDefaultSize(width: Int32(clamping: width), height: Int32(clamping: height))
+        window.setDefaultSize(width: width, height: height)
         window.hideTitlebar()  // the stack's bar floats in the content
         stack.headerBar.addCSSClass("translucent-bar")
         let base = Box(.vertical)
@@ -85,7 +85,7 @@ public final class NavigationWindow {
 
     /// The sheets shown inside the window, bottom first, each on its dimmed backdrop (see
     /// ``ModalDialog``): a dialog presented from a sheet is a sheet over it.
-    private var sheets: [(backdrop: Widget, sheet: Widget, offset: () -> Int32)] = []
+    private var sheets: [(backdrop: Widget, sheet: Widget, offset: () -> Int)] = []
 
     /// The sheet shown on top inside the window now, if any.
     public var presentedSheet: Widget? { sheets.last?.sheet }
@@ -100,7 +100,7 @@ public final class NavigationWindow {
     /// dimmed `backdrop`, modal: the window's pages and bar, and the sheets below, take no input and no
     /// focus, and the window's back shortcuts do nothing, until ``removeSheet(_:)``. `offset` is how
     /// far the sheet is dragged down now, in pixels.
-    func presentSheet(_ sheet: Widget, backdrop: Widget, offset: @escaping @MainActor () -> Int32) {
+    func presentSheet(_ sheet: Widget, backdrop: Widget, offset: @escaping @MainActor () -> Int) {
         sheets.last?.sheet.isSensitive = false
         sheets.append((backdrop, sheet, offset))
         overlay.addOverlay(backdrop)
@@ -137,14 +137,14 @@ public final class NavigationWindow {
         set { stack.headerBar.isVisible = newValue }
     }
 
-    private func place(_ child: UnsafeMutablePointer<GtkWidget>, width: Int32, height: Int32) -> Overlay.Rect? {
+    private func place(_ child: UnsafeMutablePointer<GtkWidget>, width: Int, height: Int) -> Overlay.Rect? {
         let barHeight = isTopBarRevealed ? stack.headerBar.naturalHeight(forWidth: width) : 0
         if child == stack.headerBar.widget {
             return Overlay.Rect(x: 0, y: 0, width: width, height: barHeight)
         }
         if child == stack.view.widget {
-            topInset = Int(barHeight)
-            stack.topInset = Int(barHeight)  // pages drawing under the bar (web pages) pad their content by it
+            topInset = barHeight
+            stack.topInset = barHeight  // pages drawing under the bar (web pages) pad their content by it
             return Overlay.Rect(x: 0, y: barHeight, width: width, height: max(0, height - barHeight))
         }
         for (depth, sheet) in sheets.enumerated() {
@@ -152,7 +152,7 @@ public final class NavigationWindow {
             if child == sheet.sheet.widget {
                 // Nearly the whole height, as libadwaita's bottom sheet: the dimmed window shows above it;
                 // a sheet over a sheet starts a little lower, so the one below still shows.
-                let top = min(Int32(ModalDialog.sheetTopGap * (depth + 1)), height / 3)
+                let top = min(ModalDialog.sheetTopGap * (depth + 1), height / 3)
                 return Overlay.Rect(x: 0, y: top + max(0, sheet.offset()), width: width, height: max(0, height - top))
             }
         }
@@ -275,7 +275,7 @@ public final class ModalDialog {
             sheet?.setAccessibleLabel(title)
         }.store(in: &observations)
         if style == .window { window.makeModal(over: parent) }
-        window.setDefaultSize(width: Int32(clamping: width), height: Int32(clamping: height))
+        window.setDefaultSize(width: width, height: height)
         window.addCSSClass("navigation-dialog")
         sheet?.addCSSClass("navigation-dialog")
         stack.headerBar.showsTitleButtons = false
@@ -474,9 +474,9 @@ public final class ModalDialog {
     package private(set) var sheetMotionStartTime: Int64?
 
     /// Where the sheet is drawn below its place, in pixels: the drag, and the part not yet come up.
-    private var sheetPlacementOffset: Int32 {
+    private var sheetPlacementOffset: Int {
         let height = Double(host?.overlay.height ?? 0)
-        return Int32((sheetOffset + max(0, 1 - sheetReveal) * height).rounded())
+        return Int((sheetOffset + max(0, 1 - sheetReveal) * height).rounded())
     }
 
     /// Brings the sheet up from below the window by libadwaita's bottom-sheet spring (damping 0.8,

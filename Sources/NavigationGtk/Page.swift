@@ -384,7 +384,7 @@ public final class TitleView: Widget {
     /// kept before "…".
     public func set(title: String, subtitle: String?, minimumCharacters: Int = TitleView.minimumTitleCharacters) {
         titleLabel.text = title
-        titleLabel.widthInCharacters = Int32(min(title.count, minimumCharacters))
+        titleLabel.widthInCharacters = min(title.count, minimumCharacters)
         subtitleLabel.text = subtitle ?? ""
         subtitleLabel.isVisible = !(subtitle ?? "").isEmpty
     }

@@ -274,7 +274,7 @@ public final class WebPage: Page {
         frame.addOverlay(messageLabel)
         frame.onPlaceChild { [weak self] child, width, height in
             guard let self, child == self.webSlot.widget else { return nil }
-            let inset = Int32(clamping: self.appliedInset)
+            let inset = self.appliedInset
             return Overlay.Rect(x: 0, y: -inset, width: width, height: height + inset)
         }
         frame.drawsOutsideBounds = true

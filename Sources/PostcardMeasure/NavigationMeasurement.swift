@@ -490,7 +490,7 @@ public enum NavigationMeasurement {
         for index in 0..<(5 + 2 * transitions) {
             let collapse = index % 2 == 0
             recorder.reset()
-            window.setDefaultSize(width: collapse ? 480 : 900, height: height)
+            window.setDefaultSize(width: collapse ? 480 : 900, height: Int(height))
             guard await recorder.waitForFrame(where: { split.isCollapsed == collapse && !stack.view.isTransitionRunning }) else {
                 return emit("split-error", 3)
             }
@@ -504,7 +504,7 @@ public enum NavigationMeasurement {
         emit("split-frame-max-ms", frames.max() ?? .nan)
         emit("split-switch-ms", median(switches))
         emit("split-switch-max-ms", switches.max() ?? .nan)
-        window.setDefaultSize(width: width, height: height)
+        window.setDefaultSize(width: Int(width), height: Int(height))
         app.router.setPath([], animated: false)
         await sleep(milliseconds: 300)
     }

@@ -12,11 +12,11 @@ import PostcardModel
 /// in `POSTCARD_REVIEW_PARTS`: `360`, `1280-rtl`, `360@2x`.
 public struct ReviewPart: Equatable, Sendable {
     /// The main window's width in logical pixels.
-    public let width: Int32
+    public let width: Int
     /// The main window's height in logical pixels.
-    public let height: Int32
+    public let height: Int
     /// Device pixels per logical pixel (1 to 3).
-    public let scale: Int32
+    public let scale: Int
     /// Whether every widget lays out right to left.
     public let rightToLeft: Bool
 
@@ -25,10 +25,10 @@ public struct ReviewPart: Equatable, Sendable {
     public init?(name: String) {
         rightToLeft = name.hasSuffix("-rtl")
         let pieces = (rightToLeft ? String(name.dropLast(4)) : name).split(separator: "@", omittingEmptySubsequences: false)
-        guard let width = Int32(pieces[0]), width >= 300, width <= 4000, pieces.count <= 2 else { return nil }
-        var scale: Int32 = 1
+        guard let width = Int(pieces[0]), width >= 300, width <= 4000, pieces.count <= 2 else { return nil }
+        var scale = 1
         if pieces.count == 2 {
-            guard pieces[1].hasSuffix("x"), let value = Int32(pieces[1].dropLast()), value >= 1, value <= 3 else { return nil }
+            guard pieces[1].hasSuffix("x"), let value = Int(pieces[1].dropLast()), value >= 1, value <= 3 else { return nil }
             scale = value
         }
         self.width = width

@@ -197,7 +197,7 @@ final class Tour {
     let screenNames: Set<String>
     /// The main window's width before the first `review resize`, for `review resize part` outside a
     /// gallery part (the accessibility tour).
-    var widthBeforeResize: Int32?
+    var widthBeforeResize: Int?
     /// The comment before `review near-the-limit`, for `review restore-comment`.
     private var typedComment = ""
     /// The library the app had before `review library`.
@@ -300,11 +300,12 @@ final class Tour {
             // width (`resize part`): what a split view does as the user drags the window's edge.
             let text = try value(0)
             if widthBeforeResize == nil { widthBeforeResize = main.width }
-            guard let width = text == "part" ? part?.width ?? widthBeforeResize ?? main.width : Int32(text) else {
+            guard let width = text == "part" ? part?.width ?? widthBeforeResize ?? main.width : Int(text) else {
                 throw ReviewError(message: "review resize needs a width in pixels or “part”")
             }
-            var current: Int32 = 0, height: Int32 = 0
-            gtk_window_get_default_size(main.pointer(), &current, &height)
+            var current: Int32 = 0, defaultHeight: Int32 = 0
+            gtk_window_get_default_size(main.pointer(), &current, &defaultHeight)
+            let height = Int(defaultHeight)
             // As a user drags the window's edge: 40 px at a time, each laid out (and the stack's
             // breakpoints switched) before the next. A bar is only as narrow as its items allow until
             // they move into its overflow menu at a narrower layout, so one jump could stop short.

@@ -186,7 +186,7 @@ open class ToolkitTestCase: XCTestCase, @unchecked Sendable {
         guard let display = postcard_test_xdisplay() else {
             XCTFail("mouse presses need an X11 display (Xvfb)", file: file, line: line); return
         }
-        postcard_test_click(display, UnsafeMutableRawPointer(window.gobject), window.width / 2, window.height / 2, button)
+        postcard_test_click(display, UnsafeMutableRawPointer(window.gobject), Int32(window.width / 2), Int32(window.height / 2), button)
     }
 
     /// What a screen reader hears: "role|name" lines for this process's cells, images, list items,

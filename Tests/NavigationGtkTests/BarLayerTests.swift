@@ -54,7 +54,7 @@ final class BarLayerTests: ToolkitTestCase, @unchecked Sendable {  // XCTestCase
                 column.append(ours)
                 gtk_box_append(UnsafeMutableRawPointer(column.widget).assumingMemoryBound(to: GtkBox.self),
                                referenceWidget)
-                for width: Int32 in [1280, 700, 480, 400] {
+                for width: Int in [1280, 700, 480, 400] {
                     window.setDefaultSize(width: width, height: 200)
                     show(window)
                     spin(until: { abs(window.width - width) <= 2 && title.isMapped }, "the window \(width) px wide")
@@ -257,7 +257,7 @@ final class BarLayerTests: ToolkitTestCase, @unchecked Sendable {  // XCTestCase
             if let fixed = ProcessInfo.processInfo.environment["POSTCARD_SOAK_SEED"].flatMap(UInt64.init) { seed = fixed }
             var generator = SplitMix64(state: seed)
             let counter = LifeCounter()
-            for width: Int32 in [360, 1280] {
+            for width: Int in [360, 1280] {
                 var made = 0
                 @MainActor func makePage() -> CountedPage {
                     made += 1

@@ -299,7 +299,7 @@ final class NavigationSplitViewTests: ToolkitTestCase, @unchecked Sendable {  //
 
     /// A window whose stack has a root page and the split view pushed above it (Messages over My Profile).
     @MainActor
-    private func splitOnStack(width: Int32 = 1200) -> (window: Gtk.Window, stack: NavigationStack, root: Page, split: NavigationSplitView,
+    private func splitOnStack(width: Int = 1200) -> (window: Gtk.Window, stack: NavigationStack, root: Page, split: NavigationSplitView,
                                                          sidebar: Page, content: Page, reply: Button) {
         let root = Page(title: "Root")
         let stack = NavigationStack(root: root)
@@ -426,7 +426,7 @@ final class NavigationSplitViewTests: ToolkitTestCase, @unchecked Sendable {  //
     /// Resizes `window` to `width` (its page area a little narrower) and lets the layout and the
     /// breakpoint's tick run.
     @MainActor
-    private func resize(_ window: Gtk.Window, to width: Int32, _ reached: () -> Bool, _ what: String) {
+    private func resize(_ window: Gtk.Window, to width: Int, _ reached: () -> Bool, _ what: String) {
         window.setDefaultSize(width: width, height: 600)
         spin(until: reached, what)
         spin(for: 0.05)

@@ -313,7 +313,7 @@ final class NavigationStackHostTests: ToolkitTestCase, @unchecked Sendable {
                 XCTAssertLessThanOrEqual(abs(Int(window.window.width) - width), 12, "the window keeps \(width) px")
                 var minimum: Int32 = 0, natural: Int32 = 0  // (libadwaita draws the bar a pixel wider each side than its box)
                 gtk_widget_measure(bar.widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
-                XCTAssertLessThanOrEqual(minimum, window.overlay.width, "the bar fits the window's content at \(width) px")
+                XCTAssertLessThanOrEqual(Int(minimum), window.overlay.width, "the bar fits the window's content at \(width) px")
                 let title = window.stack.titleView
                 XCTAssertFalse(title.titleLabel.isEllipsized, "“Post” is never cut at \(width) px")
                 XCTAssertGreaterThanOrEqual(title.height, title.titleLabel.height + title.subtitleLabel.height,

@@ -603,7 +603,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
                                file: file, line: line)
             }
             expectFirstItemBelowBar("at load")
-            for (width, height): (Int32, Int32) in [(360, 640), (1280, 720), (720, 800)] {
+            for (width, height): (Int, Int) in [(360, 640), (1280, 720), (720, 800)] {
                 window.window.setDefaultSize(width: width, height: height)
                 spin(until: { abs(window.window.width - width) <= 12 }, "resized to \(width)")
                 expectFirstItemBelowBar("at \(width)×\(height)")
@@ -780,8 +780,8 @@ extension AppNavigationTests {
             gtk_window_get_default_size(window.pointer(), &start, &height)
             let path: [Route] = [.messages, .message(message.id)]
             // Slowly, 40 px at a time, down to 360 px and back.
-            for width in Array(stride(from: Int32(900), through: 360, by: -40)) + Array(stride(from: Int32(360), through: 900, by: 40)) {
-                window.setDefaultSize(width: width, height: height)
+            for width in Array(stride(from: 900, through: 360, by: -40)) + Array(stride(from: 360, through: 900, by: 40)) {
+                window.setDefaultSize(width: width, height: Int(height))
                 spin(until: { abs(window.width - width) <= 24 }, "\(width) px")
                 spin(for: 0.03)
                 XCTAssertEqual(app.router.path, path, "the same path at \(width) px")
@@ -831,7 +831,7 @@ extension AppNavigationTests {
 
     func testTheFlowsBarShowsWholeTitlesAt360WithTheRestInItsOverflowMenuAndEverythingAt1280() throws {
         try onMain {
-            for width: Int32 in [360, 1280] {
+            for width: Int in [360, 1280] {
                 let app = try makeApp(width: width)
                 let main = app.mainWindow.window
                 spin(until: { abs(main.width - width) <= 12 }, "\(width) px")

@@ -16,7 +16,7 @@ final class ClampTests: GtkTestCase, @unchecked Sendable {
 
     /// A window `width` pixels wide holding a clamp (at most 600 px) around wrapped text; returns both.
     @MainActor
-    private func clampedText(inWindowOf width: Int32) -> (window: Gtk.Window, clamp: Clamp, label: Label) {
+    private func clampedText(inWindowOf width: Int) -> (window: Gtk.Window, clamp: Clamp, label: Label) {
         let label = Label(Self.words)
         label.wraps = true
         label.widthInCharacters = 20  // a wrapped label's minimum width; GTK guesses a wide one without it
@@ -52,7 +52,7 @@ final class ClampTests: GtkTestCase, @unchecked Sendable {
 
     /// The app in a window `width` pixels wide, with one post on My Profile, once the post's card shows.
     @MainActor
-    private func app(width: Int32) throws -> AppController {
+    private func app(width: Int) throws -> AppController {
         let app = try makeApp(posts: ["First coffee of the day."], width: width)
         spin(until: { app.myProfile.feedItems.first.map { $0.view.width > 0 } ?? false }, "the post's card")
         return app
@@ -82,7 +82,7 @@ final class ClampTests: GtkTestCase, @unchecked Sendable {
             let detail = wide.mainWindow.stack.visiblePage as! PhotoDetailPage
             let comment = detail.commentLabel.bounds(in: detail.content)!
             XCTAssertEqual(comment.width, Double(PhotoDetailPage.columnWidth - 36), accuracy: 1, "the photo's column is clamped")
-            XCTAssertEqual(comment.x, (Double(detail.content.width - PhotoDetailPage.columnWidth) / 2) + 18, accuracy: 1, "and centred")
+            XCTAssertEqual(comment.x, (Double(detail.content.width - Int(PhotoDetailPage.columnWidth)) / 2) + 18, accuracy: 1, "and centred")
             wide.mainWindow.window.destroy()
 
             let narrow = try app(width: 360)

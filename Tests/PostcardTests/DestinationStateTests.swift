@@ -18,7 +18,7 @@ import XCTest
 final class DestinationStateTests: GtkTestCase, @unchecked Sendable {
     /// Ada's post (1) on her profile and a message to Grace (1).
     @MainActor
-    private func makeAppWithContent(width: Int32? = nil) throws -> AppController {
+    private func makeAppWithContent(width: Int? = nil) throws -> AppController {
         let app = try makeApp(width: width)
         let photo = Photo(path: bundledPhotos + "/rocket.jpg")
         _ = try app.store.addNow(photo: photo, comment: "Ada's own", author: "ada", profile: "ada")

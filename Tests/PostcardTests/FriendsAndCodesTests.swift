@@ -118,7 +118,7 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
             let scaled = gdk_display_open(gdk_display_get_name(gdk_display_get_default()))
             unsetenv("GDK_SCALE")
             XCTAssertNotNil(scaled)
-            for (scale, display) in [(Int32(1), gdk_display_get_default()), (2, scaled)] {
+            for (scale, display) in [(1, gdk_display_get_default()), (2, scaled)] {
                 let page = try MyCodePage(identity: identity)
                 let window = Window()
                 gtk_window_set_display(window.pointer(as: GtkWindow.self), display)

@@ -76,7 +76,7 @@ extension GtkTestCase {
     /// `posts` becomes a post on My Profile, oldest first, its photo in turn coffee.png, rocket.jpg and
     /// chelsea.png. The cameras are `cameras`, or what the environment says (`POSTCARD_CAMERA`).
     @MainActor
-    func makeApp(posts: [String] = [], cameras: [CameraSource]? = nil, width: Int32? = nil,
+    func makeApp(posts: [String] = [], cameras: [CameraSource]? = nil, width: Int? = nil,
                  dataDirectory: String? = nil) throws -> AppController {
         StyleSheet.load(path: bundledPhotos + "/../style.css")  // a CSS error would be a fatal warning
         let store = try PostStore(directory: dataDirectory ?? makeTemporaryDirectory())

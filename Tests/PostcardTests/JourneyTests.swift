@@ -483,7 +483,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
     /// pushed over it: a journey names screens, not their arrangement.
     func testAJourneyRecordedAtOneWidthReplaysAtTheOtherWithTheSameMessages() throws {
         try onMain {
-            @MainActor func appWithTwoMessages(width: Int32) throws -> (AppController, [Int64]) {
+            @MainActor func appWithTwoMessages(width: Int) throws -> (AppController, [Int64]) {
                 let app = try makeApp(width: width)
                 let ids = try ["brick.png", "astronaut.png"].map { photo in
                     try app.store.addMessageNow(to: "ada", photo: Photo(path: bundledPhotos + "/" + photo), comment: photo,
@@ -495,7 +495,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
             @MainActor func settled(_ app: AppController) -> Bool {
                 app.mainWindow.stack.transition == .idle && !app.mainWindow.stack.isSwitchingBreakpoint
             }
-            @MainActor func record(width: Int32, _ steps: (AppController, [Int64]) -> Void) throws -> (Journey, [Int64]) {
+            @MainActor func record(width: Int, _ steps: (AppController, [Int64]) -> Void) throws -> (Journey, [Int64]) {
                 let journal = FilePath(makeTemporaryDirectory()).appending("journey.txt")
                 let (app, ids) = try appWithTwoMessages(width: width)
                 let recorder = try JourneyRecorder(app: app, path: journal)
@@ -506,7 +506,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
                 app.mainWindow.window.destroy()
                 return (try Journey(text: Files.readText(journal) ?? ""), ids)
             }
-            @MainActor func replay(_ journey: Journey, width: Int32) throws -> AppController {
+            @MainActor func replay(_ journey: Journey, width: Int) throws -> AppController {
                 let (app, _) = try appWithTwoMessages(width: width)
                 let replayer = JourneyReplayer(app: app, journey: journey, pace: .fast)
                 replayer.followsWindowSteps = false  // at this window's width, not the recorded one

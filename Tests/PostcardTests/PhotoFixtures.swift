@@ -40,7 +40,7 @@ enum PhotoFixtures {
 
     /// A real PNG of `width` × `height` pixels of one colour, written by GdkPixbuf.
     @MainActor
-    static func writePNG(width: Int32, height: Int32, to path: String) {
+    static func writePNG(width: Int, height: Int, to path: String) {
         let texture = Texture.solid(width: width, height: height, rgba: 0x3584E4FF)
         precondition(texture.save(toPNG: FilePath(path)))
     }

@@ -120,9 +120,9 @@ final class PhotoLibraryTests: GtkTestCase, @unchecked Sendable {
                 XCTAssertNotNil(stored, "\(photo.photo.fileName)'s thumbnail is in the shared cache")
                 if let stored {
                     let storedEdges = (gdk_pixbuf_get_width(stored), gdk_pixbuf_get_height(stored))
-                    XCTAssertLessThanOrEqual(max(storedEdges.0, storedEdges.1), ThumbnailLoader.size, "the cache's large size")
+                    XCTAssertLessThanOrEqual(Int(max(storedEdges.0, storedEdges.1)), ThumbnailLoader.size, "the cache's large size")
                     // In memory, only what a tile shows: covering 144 × 144, never more than the thumbnail.
-                    XCTAssertEqual(min(texture!.width, texture!.height), min(loader.textureEdge, min(storedEdges.0, storedEdges.1)),
+                    XCTAssertEqual(min(texture!.width, texture!.height), min(loader.textureEdge, Int(min(storedEdges.0, storedEdges.1))),
                                    photo.photo.fileName)
                     XCTAssertEqual(gdk_pixbuf_get_option(stored, "tEXt::Thumb::URI").map { String(cString: $0) },
                                    photo.photo.uri, "tagged with the photo's URI, as the specification says")

@@ -129,11 +129,11 @@ final class PhotoPickerInputTests: GtkTestCase, @unchecked Sendable {
                 spin(for: 0.05)
             }
             for step in 1...10 {
-                postcard_test_pointer(display, UnsafeMutableRawPointer(dialog.gobject), dialog.width / 2 + Int32(10 - step) * 30,
-                                      dialog.height / 2, 0, 0)
+                postcard_test_pointer(display, UnsafeMutableRawPointer(dialog.gobject), Int32(dialog.width / 2 + (10 - step) * 30),
+                                      Int32(dialog.height / 2), 0, 0)
                 spin(for: 0.08)
             }
-            postcard_test_pointer(display, UnsafeMutableRawPointer(dialog.gobject), dialog.width / 2, dialog.height / 2, 1, 0)
+            postcard_test_pointer(display, UnsafeMutableRawPointer(dialog.gobject), Int32(dialog.width / 2), Int32(dialog.height / 2), 1, 0)
             spin(until: { harness.commentPage != nil }, "Add a Comment")
             XCTAssertEqual(harness.commentPage?.photo, Photo(path: photoPath))
             spin(until: { harness.commentPage?.preview.texture != nil }, "the dropped photo shows")

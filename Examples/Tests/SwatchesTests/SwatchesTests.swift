@@ -79,7 +79,7 @@ final class SwatchesTests: XCTestCase, @unchecked Sendable {
             _ = app.home.paletteButton.activate()
             spin(until: { stack.visiblePage is PaletteSplitView && settled(stack) }, "Colors")
             let split = stack.visiblePage as! PaletteSplitView
-            @MainActor func resize(_ width: Int32, collapsed: Bool) {
+            @MainActor func resize(_ width: Int, collapsed: Bool) {
                 app.window.window.setDefaultSize(width: width, height: 680)
                 spin(until: { abs(app.window.window.width - width) <= 12 }, "\(width) px")
                 spin(until: { split.isCollapsed == collapsed && settled(stack) }, collapsed ? "collapsed" : "expanded")

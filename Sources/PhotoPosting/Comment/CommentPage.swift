@@ -31,7 +31,7 @@ public final class CommentPage: Page {
     public let lengthLabel = Label()
 
     /// Largest preview edge to decode, in pixels.
-    static let previewSize: Int32 = 960
+    static let previewSize = 960
 
     /// Creates the page for `photo`, with an optional initial `comment` and action label
     /// (default "Post"; e.g. "Save" when editing a caption) and title (default "Add a Comment").

@@ -79,7 +79,7 @@ public struct PhotoLibrary: Equatable, Sendable {
     /// - Throws: ``GLibError`` when the library folder itself cannot be read; `CancellationError` when
     ///   the task is cancelled (the page went away).
     @MainActor @discardableResult
-    public func scan(batchSize: Int32 = 200, onFound: @escaping @MainActor ([LibraryPhoto]) -> Void) async throws -> Int {
+    public func scan(batchSize: Int = 200, onFound: @escaping @MainActor ([LibraryPhoto]) -> Void) async throws -> Int {
         var tooDeep = 0
         let rootURI = directory.uri
         var visited: Set<String> = []
@@ -121,7 +121,7 @@ public struct PhotoLibrary: Equatable, Sendable {
     /// Lists one folder: reports its image files (with EXIF dates) through `onFound`, batch by batch, and
     /// returns its visible subfolders. A subfolder that cannot be read gives nothing; the root throws.
     @MainActor
-    private static func scanFolder(_ folder: String, depth: Int, isRoot: Bool, batchSize: Int32,
+    private static func scanFolder(_ folder: String, depth: Int, isRoot: Bool, batchSize: Int,
                                    onFound: @escaping @MainActor ([LibraryPhoto]) -> Void) async throws -> [Subfolder] {
         let reader: DirectoryReader
         do {
@@ -219,7 +219,7 @@ public enum ImageMetadata {
     /// The size of the photo at `uri` as it is shown, in pixels: its header's size, with the sides
     /// swapped when its EXIF orientation turns it a quarter (5–8). Blocking: call off the main thread.
     /// - Throws: ``ImageLoadError`` when the header cannot be read.
-    public static func uprightSize(uri: String) throws -> (width: Int32, height: Int32) {
+    public static func uprightSize(uri: String) throws -> (width: Int, height: Int) {
         let header = try ImageDecoder.header(uri: uri)
         return orientation(uri: uri) >= 5 ? (header.height, header.width) : (header.width, header.height)
     }

@@ -27,10 +27,10 @@ public final class ThumbnailLoader {
     /// The edge of the square each texture must cover, in pixels (a tile's size × the screen's scale).
     /// Textures are scaled down to it from the cache's 256-pixel thumbnails, off the main thread, so
     /// memory and drawing follow what the grid shows; set it before loading (tiles do). Default 144.
-    public var textureEdge: Int32 = 144
+    public var textureEdge = 144
     /// Largest thumbnail edge in pixels: the freedesktop "large" size (256), so 144-pixel tiles stay sharp
     /// at up to 1.75× scale.
-    nonisolated public static let size: Int32 = 256
+    nonisolated public static let size = 256
 
     private var textures: [String: Texture] = [:]
     private var recentUse: [String] = []
@@ -126,7 +126,7 @@ public final class ThumbnailLoader {
             let uri = photo.photo.uri, mtime = time_t(photo.modified)
             if let cached = cachedThumbnail(of: photo) { return cached }
             // Refuse what is too large (or not an image) before any thumbnailer decodes it.
-            let header: (format: String, width: Int32, height: Int32)
+            let header: (format: String, width: Int, height: Int)
             do {
                 header = try ImageDecoder.header(uri: uri)
             } catch {

@@ -75,9 +75,9 @@ public final class PhotoPickerPage: Page {
     public var boundTiles: [(position: Int, tile: PhotoTile)] { factory.boundCells.map { ($0.position, $0.cell) } }
 
     /// Tile picture edge in pixels (square tiles; photos are cropped to fill them by `GtkPicture`).
-    public static let thumbnailSize: Int32 = 144
+    public static let thumbnailSize = 144
     /// Tile width including its padding and the grid's spacing, in pixels (sets the columns).
-    static let tileWidth: Int32 = 144 + 2 * 6 + 2 * 4  // picture, padding, margin (style.css)
+    static let tileWidth = 144 + 2 * 6 + 2 * 4  // picture, padding, margin (style.css)
 
     private let model = KeyListModel()
     private let factory: ListItemFactory<PhotoTile>
@@ -279,7 +279,7 @@ public final class PhotoPickerPage: Page {
         scroller.isVisible = false
     }
 
-    private func fitColumns(to width: Int32) {
+    private func fitColumns(to width: Int) {
         let columns = max(1, Int(width / Self.tileWidth))
         if columns != grid.maximumColumns { grid.setColumns(minimum: 1, maximum: columns) }
     }

@@ -67,7 +67,7 @@ public final class EnterLinkPage: Page {
         hint.wraps = true
         hint.xAlign = 0
         hint.addCSSClass("dim-label")
-        linkEntry.maximumLength = Int32(FriendCode.maximumLength) + 1  // one more: a longer paste is refused with a message
+        linkEntry.maximumLength = FriendCode.maximumLength + 1  // one more: a longer paste is refused with a message
         problemLabel.addCSSClass("error")
         problemLabel.wraps = true
         problemLabel.xAlign = 0

@@ -61,7 +61,7 @@ public final class MyCodePage: Page {
         }
         let nameRow = Box(.horizontal, spacing: 6)
         nameRow.horizontalAlignment = .center
-        nameEntry.maximumLength = Int32(Identity.maximumNameLength)
+        nameEntry.maximumLength = Identity.maximumNameLength
         nameEntry.widthInCharacters = 18
         nameEntry.onChanged { [weak self] in self?.nameChanged() }
         nameEntry.onActivate { [weak self] in self?.rename() }

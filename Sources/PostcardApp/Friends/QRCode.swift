@@ -84,7 +84,7 @@ public final class QRCodeView {
         area.horizontalAlignment = .center
         area.onDraw { [weak self] cairo, width, height in
             guard let self else { return }
-            Self.draw(self.code, on: cairo, width: width, height: height, scale: self.area.scaleFactor)
+            Self.draw(self.code, on: cairo, width: width, height: height, scale: Int32(self.area.scaleFactor))
         }
     }
 
@@ -96,14 +96,14 @@ public final class QRCodeView {
 
     /// The device pixels per module for a code of `size` modules in `width` × `height` logical pixels at
     /// `scale`: the largest whole number that fits the code and its quiet zone (at least 1).
-    public static func modulePixels(size: Int, width: Int32, height: Int32, scale: Int32) -> Int {
-        let available = Int(min(width, height)) * Int(max(1, scale))
+    public static func modulePixels(size: Int, width: Int, height: Int, scale: Int) -> Int {
+        let available = min(width, height) * max(1, scale)
         return max(1, available / (size + 2 * QRCode.quietZone))
     }
 
     private static func draw(_ code: QRCode, on cairo: OpaquePointer, width: Int32, height: Int32, scale: Int32) {
         let scale = max(1, scale)
-        let module = modulePixels(size: code.size, width: width, height: height, scale: scale)
+        let module = modulePixels(size: code.size, width: Int(width), height: Int(height), scale: Int(scale))
         let side = module * (code.size + 2 * QRCode.quietZone)
         // Device pixels from here on, the code's corner on a whole device pixel.
         cairo_save(cairo)

@@ -77,7 +77,7 @@ public final class JourneyRecorder {
         let window = app.mainWindow.window
         var width: Int32 = 0, height: Int32 = 0
         gtk_window_get_default_size(window.pointer(), &width, &height)
-        return width > 0 ? width : window.width
+        return width > 0 ? width : Int32(window.width)
     }
 
     /// Writes `step` now (after the comment typed before it).

@@ -131,9 +131,9 @@ public final class JourneyReplayer {
             let window = app.mainWindow.window
             var current: Int32 = 0, height: Int32 = 0
             gtk_window_get_default_size(window.pointer(), &current, &height)
-            window.setDefaultSize(width: Int32(width), height: height)
+            window.setDefaultSize(width: Int(width), height: Int(height))
             // Laid out at the new size: the window's width is its default less the shadow around it.
-            try await wait(entry, "the window to be \(width) pixels wide") { abs(window.width - Int32(width)) <= 24 }
+            try await wait(entry, "the window to be \(width) pixels wide") { abs(window.width - Int(width)) <= 24 }
         case .path(let recorded):
             try await show(map(recorded), entry)
         case .start(let kind):

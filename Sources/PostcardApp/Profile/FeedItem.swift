@@ -27,9 +27,9 @@ public final class FeedItem {
     public private(set) var isPhotoLoaded = false
 
     /// Height of a feed photo in pixels: fixed, so rows never change height as photos arrive.
-    public static let photoHeight: Int32 = 280
+    public static let photoHeight = 280
     /// Widest a feed photo is decoded, in pixels (before the device scale).
-    static let photoMaximumWidth: Int32 = 1280
+    static let photoMaximumWidth = 1280
 
     private let frame = SizedPicture(height: FeedItem.photoHeight)
     private var binding: ListItemBinding?
@@ -132,9 +132,9 @@ public final class FeedItem {
     }
 
     /// A light grey texture with the photo's aspect ratio (at most 64 pixels on its long side).
-    static func placeholder(width: Int32, height: Int32) -> Texture {
+    static func placeholder(width: Int, height: Int) -> Texture {
         let long = Double(max(width, height, 1))
-        return Texture.solid(width: max(1, Int32(Double(width) / long * 64)), height: max(1, Int32(Double(height) / long * 64)),
+        return Texture.solid(width: max(1, Int(Double(width) / long * 64)), height: max(1, Int(Double(height) / long * 64)),
                              rgba: 0xDEDDDAFF)
     }
 }
