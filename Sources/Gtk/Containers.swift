@@ -86,11 +86,7 @@ public final class Stack: Widget {
     /// milliseconds: a finer duration is rounded down, a negative one is zero.
     public var transitionDuration: Duration {
         get { .milliseconds(gtk_stack_get_transition_duration(stack)) }
-        set {
-            let (seconds, attoseconds) = newValue.components
-            let milliseconds = max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
-            gtk_stack_set_transition_duration(stack, UInt32(clamping: milliseconds))
-        }
+        set { gtk_stack_set_transition_duration(stack, newValue.clampedMilliseconds) }
     }
 
     /// Number of pages (children) in the stack, including ones still sliding out.
