@@ -6,6 +6,7 @@
 #include <X11/keysym.h>
 #include <X11/XF86keysym.h>
 #include <X11/extensions/XTest.h>
+#include <sys/fsuid.h>
 
 // From <gdk/x11/gdkx.h> (libgtk-4): the Xlib display behind a GdkDisplay, or NULL if not X11.
 extern Display *gdk_x11_display_get_xdisplay(void *display);
@@ -54,4 +55,8 @@ static inline Display *postcard_test_xdisplay(void) {
     if (!type || __builtin_strcmp(type, "GdkX11Display") != 0) return NULL;
     return gdk_x11_display_get_xdisplay(display);
 }
+// Opens files from this thread as user `uid` from now on (setfsuid(2)); from 0 to another id it also drops this
+// thread's capabilities that override file permissions, so a test run as root meets an unreadable file as a
+// user would. Returns the previous id, to set back.
+static inline unsigned int postcard_test_set_file_user(unsigned int uid) { return (unsigned int)setfsuid(uid); }
 #endif

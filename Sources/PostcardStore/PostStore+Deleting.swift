@@ -28,6 +28,12 @@ public enum DeletableItem: Hashable, Sendable {
         case .post(let id), .reply(let id), .message(let id), .friend(let id): id
         }
     }
+
+    /// The column that says when the row was made (a friend's, when they were added): with the id, what a
+    /// recorded Delete must still find (``DeletionIntents``).
+    var createdColumn: String {
+        if case .friend = self { "added_at" } else { "created_at" }
+    }
 }
 
 /// Deleting in two steps, so a deletion can be undone for a few seconds and is never half done:
@@ -49,10 +55,15 @@ extension PostStore {
     /// Records on disk, at once, that the user chose `choice` about `item` — Delete (`.delete`) or Undo
     /// (`.restore`) — before ``markDeleted(_:)`` or ``restoreDeleted(_:)`` gets to the row. Call it in the
     /// turn of the press. It never waits for the writer (a small file replaced in well under a
-    /// millisecond, see ``DeletionIntents``); a folder that cannot be written is logged, not thrown (the
-    /// row's own write then says why). Main actor.
-    public func recordChoice(_ choice: DeletionChoice, for item: DeletableItem) {
-        intents.record(choice, for: item)
+    /// millisecond, see ``DeletionIntents``); the row's creation time is read on this actor's connection and
+    /// kept with it, so the choice is carried out after a crash only while the row is still the same one.
+    /// - Returns: false when the choice could not be written (the `instances` folder can't be written; logged):
+    ///   it is then kept only until the writer stores it, and the caller should tell the user. Main actor.
+    @discardableResult
+    public func recordChoice(_ choice: DeletionChoice, for item: DeletableItem) -> Bool {
+        let created = try? query("SELECT \(item.createdColumn) FROM \(item.table) WHERE id = ?1",
+                                 bind: { sqlite3_bind_int64($0, 1, item.id) }, row: { sqlite3_column_int64($0, 0) }).first
+        return intents.record(choice, for: item, createdAt: created ?? nil)
     }
 
     /// Marks `item` deleted by this instance: it is left out of every read from now on.
@@ -132,33 +143,84 @@ extension PostStore {
 
     /// Carries out the last choices of the instances that are gone and left some undone (killed or crashed
     /// between a press and its write). Called as the store opens, before their deletions are finished.
-    private func applyAbandonedChoices() {
+    ///
+    /// Only what can be checked is carried out (``DeletionIntents``): an Undo clears only a mark that the
+    /// same instance made and the store still holds; a Delete marks a row only when the file names this
+    /// store and its own instance and the row still has the creation time the press saw. Anything else is
+    /// ignored and logged. A link is never followed (it is removed, its target untouched); a file that can't
+    /// be read now is kept for a later start.
+    /// - Returns: the instances whose file could not be read now: their marks must wait too (an Undo may be
+    ///   in the file).
+    private func applyAbandonedChoices() -> Set<String> {
+        var unread: Set<String> = []
         let suffix = Array(DeletionIntents.suffix.utf8)
+        let store = (try? identity().id) ?? ""
         for name in Files.names(inDirectory: instances.folder) ?? [] where name.bytes.count > suffix.count && name.bytes.suffix(suffix.count).elementsEqual(suffix) {
             let path = instances.folder.appending(name)
             guard let owner = FilePath(bytes: name.bytes.dropLast(suffix.count)).string, owner != instanceID,
                   !instances.isLive(owner) else { continue }
-            let choices = DeletionIntents.read(path)
+            let contents: DeletionIntents.Contents
+            switch DeletionIntents.read(path) {
+            case .success(let read):
+                contents = read
+            case .failure(.notAFile):
+                var info = stat()
+                let isLink = path.withCString { lstat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFLNK
+                appLog.problem("Ignored \(name.displayName) in the instances folder: \(isLink ? "a symbolic link, never followed (removed)" : "not a regular file")")
+                if isLink { Files.remove(path) }
+                continue
+            case .failure(.unreadable(let reason)):
+                appLog.problem("Couldn't read \(name.displayName) in the instances folder (kept, with its deletions, for the next start): \(reason)")
+                unread.insert(owner)
+                continue
+            }
+            let bound = !store.isEmpty && contents.store == store && contents.instance == owner
+            var restores: [DeletableItem] = [], deletes: [(DeletableItem, Int64)] = []
+            for (item, entry) in contents.entries {
+                switch entry.choice {
+                case .restore: restores.append(item)
+                case .delete: if bound, let created = entry.createdAt { deletes.append((item, created)) }
+                }
+            }
+            let ignored = contents.entries.count - restores.count - deletes.count
+            if ignored > 0 {
+                appLog.problem("Ignored \(ignored) deletion(s) in \(name.displayName): \(bound ? "without the row's creation time" : "not written for this store by that instance")")
+            }
+            let restoring = restores, deleting = deletes
             do {
-                try writer.runAndWait { db in try Self.apply(choices, of: owner, on: db) }
+                let carried = try writer.runAndWait { db in
+                    var changed = 0
+                    for item in restoring {
+                        try Self.run(on: db, "UPDATE \(item.table) SET deleted_by = NULL WHERE id = ?1 AND deleted_by = ?2", [String(item.id), owner])
+                        changed += Int(sqlite3_changes(db))
+                    }
+                    for (item, created) in deleting {
+                        try Self.run(on: db, "UPDATE \(item.table) SET deleted_by = ?1 WHERE id = ?2 AND deleted_by IS NULL AND \(item.createdColumn) = ?3",
+                                     [owner, String(item.id), String(created)])
+                        changed += Int(sqlite3_changes(db))
+                    }
+                    return changed
+                }
                 Files.remove(path)
-                if !choices.isEmpty { appLog.info("Carried out the last choices of a Postcard that is gone: \(choices.count) item(s)") }
+                if carried > 0 { appLog.info("Carried out the last choices of a Postcard that is gone: \(carried) item(s)") }
             } catch {
                 appLog.problem("Couldn't carry out earlier deletions or undos: \(error)")
+                unread.insert(owner)
             }
         }
+        return unread
     }
 
     /// Removes for good what other instances marked deleted and could not purge: those that are gone
     /// (their lock is free: crashed, killed, or quit). Called as the store opens; blocking.
     func purgeAbandonedDeletions() {
-        applyAbandonedChoices()
+        let waiting = applyAbandonedChoices()
         let directory = directory
         let owners = (try? query("""
             SELECT deleted_by FROM posts WHERE deleted_by IS NOT NULL UNION SELECT deleted_by FROM replies WHERE deleted_by IS NOT NULL
             UNION SELECT deleted_by FROM messages WHERE deleted_by IS NOT NULL UNION SELECT deleted_by FROM friends WHERE deleted_by IS NOT NULL
             """, bind: { _ in }, row: { self.text($0, 0) })) ?? []
-        for owner in owners where !instances.isLive(owner) {
+        for owner in owners where !waiting.contains(owner) && !instances.isLive(owner) {
             do {
                 try writer.runAndWait { db in
                     for item in try Self.marked(on: db, where: "deleted_by = ?1", [owner]) {

@@ -118,5 +118,6 @@ extension PostStore {
         try writer.runAndWait { db in
             try Self.run(on: db, "UPDATE identity SET id = ?1, name = ?2 WHERE singleton = 1", [identity.id, identity.name])
         }
+        intents.bind(toStore: identity.id)
     }
 }

@@ -86,6 +86,7 @@ public final class PostStore {
             throw PostStoreError(description: localized("Can't use the post database %1$s: %2$s. Move it aside to start afresh, or choose another folder with --data-dir.",
                                                         path.displayName, error.description))
         }
+        intents.bind(toStore: (try? identity().id) ?? "")
         purgeAbandonedDeletions()
         _ = tracker  // watches the database's log from now on
     }

@@ -30,7 +30,7 @@ final class DeletionCoordinator {
     /// the toast.
     func delete(_ item: DeletableItem, named name: String? = nil) {
         guard let store = app?.store, let recorded = journeyTerms(item) else { return }
-        store.recordChoice(.delete, for: item)  // the user's word is on disk before anything else happens
+        let noted = store.recordChoice(.delete, for: item)  // the user's word is on disk before anything else happens
         appLog.debug("Delete pressed: \(item)")  // after it: the tests kill the app the moment they read this
         app?.tasks.start { [weak self] in
             do {
@@ -46,7 +46,7 @@ final class DeletionCoordinator {
             self.changes.notify((recorded, true))
             self.leavePages(showing: item, in: app)  // the lists showing it follow the store
             // Translators: the button of the toast after deleting a post, reply or message: brings it back.
-            let text = Self.deletedText(item, named: name)
+            let text = noted ? Self.deletedText(item, named: name) : Self.notNoted(Self.deletedText(item, named: name))
             // Translators: what a screen reader says after a deletion; %s is the toast's text ("Post deleted").
             let spoken = localized("%s. Press Ctrl+Z to undo.", text)
             // Focus goes to the page's first control with the words: the control that had it (the deleted
@@ -66,7 +66,7 @@ final class DeletionCoordinator {
 
     private func undo(_ item: DeletableItem, recorded: JourneyDeletion, named name: String?) {
         guard let store = app?.store else { return }
-        store.recordChoice(.restore, for: item)  // kept even if the app quits or is killed before the write
+        let noted = store.recordChoice(.restore, for: item)  // kept even if the app quits or is killed before the write
         appLog.debug("Undo pressed: \(item)")
         app?.returnFocusFromTheToast()  // Undo pressed on the toast (F6): heard where the focus was
         app?.tasks.start { [weak self] in
@@ -83,7 +83,15 @@ final class DeletionCoordinator {
             if restored { self.changes.notify((recorded, false)) }  // the lists follow the store
             // No toast says it (GNOME apps show none after Undo), but a screen reader user is told.
             if restored { app.mainWindow.window.announce(Self.restoredText(item, named: name)) }
+            if restored && !noted { app.showToast(Self.notNoted(Self.restoredText(item, named: name))) }
         }
+    }
+
+    /// `text` ("Post deleted") saying that the choice could not be noted in the data folder's `instances`
+    /// folder, so a crash before the store's write would lose it.
+    private static func notNoted(_ text: String) -> String {
+        // Translators: a toast after Delete or Undo when the data folder can't be written; %s is "Post deleted", "Post restored"…
+        localized("%s, but not noted on disk: the data folder can't be written. Keep Postcard open until it is saved", text)
     }
 
     /// `item` as a journal names it: a friend by their id (their row is the store's own).
