@@ -82,9 +82,17 @@ public struct Message: Equatable, Sendable, Identifiable {
 public struct PostStoreError: Error, CustomStringConvertible, Sendable {
     /// What failed, in words a user can act on.
     public let description: String
+    /// Whether the same step may work when tried again unchanged once the user has dealt with the cause
+    /// (another program let go of the database, the folder was made writable, space was freed): the
+    /// window saying why Postcard can't start then offers **Try Again**. False for a damaged database or
+    /// one written by a newer Postcard, which trying again can't change.
+    public let canTryAgain: Bool
 
-    /// An error saying `description`.
-    public init(description: String) { self.description = description }
+    /// An error saying `description`; `canTryAgain` as above.
+    public init(description: String, canTryAgain: Bool = false) {
+        self.description = description
+        self.canTryAgain = canTryAgain
+    }
 }
 
 /// What a draft's comment is for: the closed set of flows that keep drafts, stored by name

@@ -67,28 +67,69 @@ public final class PostStore {
         }
         instances = InstanceLocks(directory: directory)
         intents = DeletionIntents(instances: instances.folder, id: instances.id)
-        sweepLeftovers()
         let path = directory.appending("posts.sqlite3")
+        if let reason = Self.readOnlyReason(directory) {
+            // Translators: %1$s is the data folder, %2$s why it can't be written ("Read-only file system").
+            throw PostStoreError(description: localized("The data folder %1$s can't be written to (%2$s), so Postcard can't keep your posts there. Make it writable, or start Postcard with another folder (--data-dir), then Try Again.",
+                                                        directory.displayName, reason), canTryAgain: true)
+        }
+        sweepLeftovers()
         if path.withCString({ sqlite3_open_v2($0, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) }) != SQLITE_OK {
             let message = SQLiteReason.of(db)
             sqlite3_close(db)
             db = nil
             // Translators: %1$s is the database file, %2$s why it can't be opened.
-            throw PostStoreError(description: localized("Can't open the post database %1$s: %2$s", path.displayName, message))
+            throw PostStoreError(description: localized("Can't open the post database %1$s: %2$s", path.displayName, message), canTryAgain: true)
         }
         sqlite3_busy_timeout(db, 2000)
         do {
             try migrate()
         } catch let error as PostStoreError {
+            let code = sqlite3_extended_errcode(db) & 0xFF
             sqlite3_close(db)
             db = nil
-            // Translators: %1$s is the database file, %2$s what is wrong with it.
-            throw PostStoreError(description: localized("Can't use the post database %1$s: %2$s. Move it aside to start afresh, or choose another folder with --data-dir.",
-                                                        path.displayName, error.description))
+            throw Self.adviceForOpening(path, error, sqliteCode: code)
         }
         intents.bind(toStore: (try? identity().id) ?? "")
         purgeAbandonedDeletions()
         _ = tracker  // watches the database's log from now on
+    }
+
+    /// Why `directory` can't be written (the system's words: "Read-only file system", "Permission
+    /// denied", "Operation not permitted"), or nil when it can. `access(2)` asks as the process is (root
+    /// too: an immutable folder or a read-only mount says no).
+    nonisolated static func readOnlyReason(_ directory: FilePath) -> String? {
+        guard directory.withCString({ access($0, W_OK) }) != 0 else { return nil }
+        let code = errno
+        guard code == EROFS || code == EACCES || code == EPERM else { return nil }
+        return String(cString: strerror(code))
+    }
+
+    /// The error to show when the database at `path` could not be brought up to date (`error`, after
+    /// SQLite's primary result `sqliteCode`), with advice that fits the cause (issue 57): wait and Try
+    /// Again while another program holds it; make the folder writable for a read-only one; move it aside
+    /// only when it is damaged or not a Postcard database; update Postcard for a newer one.
+    nonisolated static func adviceForOpening(_ path: FilePath, _ error: PostStoreError, sqliteCode code: Int32) -> PostStoreError {
+        switch code {
+        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PROTOCOL:
+            // Translators: %s is the database file.
+            return PostStoreError(description: localized("Another program is using the post database %s. Close it or wait for it to finish, then Try Again.",
+                                                         path.displayName), canTryAgain: true)
+        case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH:
+            // Translators: %1$s is the database file, %2$s what is wrong.
+            return PostStoreError(description: localized("Can't write the post database %1$s: %2$s. Make it and its folder writable, or start Postcard with another folder (--data-dir), then Try Again.",
+                                                         path.displayName, error.description), canTryAgain: true)
+        case SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_FORMAT, SQLITE_ERROR, SQLITE_CONSTRAINT, SQLITE_SCHEMA, SQLITE_MISMATCH:
+            // Translators: %1$s is the database file, %2$s what is wrong with it.
+            return PostStoreError(description: localized("Can't use the post database %1$s: %2$s. Move it aside to start afresh, or choose another folder with --data-dir.",
+                                                         path.displayName, error.description))
+        case SQLITE_OK, SQLITE_DONE, SQLITE_ROW:  // not SQLite's: a store written by a newer Postcard
+            // Translators: %1$s is the database file, %2$s what is wrong with it.
+            return PostStoreError(description: localized("Can't use the post database %1$s: %2$s, or choose another folder with --data-dir.", path.displayName, error.description))
+        default:  // the disk is full, can't be read, memory: nothing to move aside
+            // Translators: %1$s is the database file, %2$s what is wrong.
+            return PostStoreError(description: localized("Can't open the post database %1$s: %2$s", path.displayName, error.description), canTryAgain: true)
+        }
     }
 
     /// How old a half-copied photo (`photos/.incoming-*`) must be before a launch removes it while

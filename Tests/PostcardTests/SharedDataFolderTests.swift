@@ -127,4 +127,75 @@ final class StartupErrorTests: GtkTestCase, @unchecked Sendable {
         XCTAssertEqual(postcard.terminationStatus, 1, "it ends with a failure status")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), before, "not a byte of the store changed")
     }
+
+    /// The window saying why, as a screen reader reads it, once its message shows.
+    private func waitForTheWindowSayingWhy(_ postcard: Process) throws -> [String] {
+        var heard: [String] = []
+        try waitFor("the window saying why", timeout: 30) {
+            heard = (try? readAccessibilityTree(ofProcess: postcard.processIdentifier)) ?? []
+            return heard.contains("label|Can't Open Your Posts")
+        }
+        return heard
+    }
+
+    /// Presses Try Again over AT-SPI and waits for the main window (My Profile's New Post) in its place.
+    private func tryAgainOpens(_ postcard: Process) throws {
+        let script = ToolkitTestCase.accessibilityReaderScript
+        XCTAssertEqual(try runProgram("/usr/bin/python3", [script, String(postcard.processIdentifier), "--press", "Try Again"]).status, 0)
+        var heard: [String] = []
+        try waitFor("the main window", timeout: 30) {
+            heard = (try? readAccessibilityTree(ofProcess: postcard.processIdentifier)) ?? []
+            return heard.contains("push button|New Post")
+        }
+        XCTAssertFalse(heard.contains("label|Can't Open Your Posts"), "the window saying why is gone: \(heard)")
+        XCTAssertTrue(postcard.isRunning)
+    }
+
+    /// Another program holds the database exclusively (SQLite's exclusive locking mode): the window says
+    /// so and offers Try Again, never "move it aside"; once the other lets go, Try Again opens the posts.
+    func testADatabaseHeldByAnotherProgramOffersTryAgainAndOpensOnceFree() throws {
+        let home = makeTemporaryDirectory()
+        let data = home + "/data"
+        try onMain {
+            let store = try PostStore(directory: FilePath(data))
+            try store.addNow(photo: Photo(path: FilePath(bundledPhotos + "/coffee.png")), comment: "Still here", author: "me", profile: "me")
+        }
+        var other: OpaquePointer?
+        XCTAssertEqual(sqlite3_open(data + "/posts.sqlite3", &other), SQLITE_OK)
+        defer { sqlite3_close(other) }
+        XCTAssertEqual(sqlite3_exec(other, "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; SELECT count(*) FROM posts;", nil, nil, nil), SQLITE_OK)
+        let postcard = try startPostcard(["--data-dir", data], environment: ["XDG_DATA_HOME": home + "/xdg"], log: home + "/log")
+        defer { if postcard.isRunning { postcard.terminate() } }
+        let heard = try waitForTheWindowSayingWhy(postcard)
+        let message = try XCTUnwrap(heard.first { $0.hasPrefix("label|") && $0.contains("Another program is using") }, "\(heard)")
+        XCTAssertFalse(message.contains("Move it aside"), message)
+        XCTAssertTrue(heard.contains("push button|Try Again"), "\(heard)")
+        XCTAssertEqual(sqlite3_exec(other, "COMMIT", nil, nil, nil), SQLITE_OK)
+        sqlite3_close(other)
+        other = nil
+        try tryAgainOpens(postcard)
+    }
+
+    /// A data folder that can't be written (immutable, as a read-only mount is: root can't write it
+    /// either) is said to be read-only, with what to do and Try Again, never "move it aside"; once it is
+    /// writable again, Try Again opens the posts.
+    func testAReadOnlyDataFolderIsSaidToBeSoAndTryAgainOpensOnceWritable() throws {
+        let home = makeTemporaryDirectory()
+        let data = home + "/data"
+        try onMain {
+            let store = try PostStore(directory: FilePath(data))
+            try store.addNow(photo: Photo(path: FilePath(bundledPhotos + "/coffee.png")), comment: "Still here", author: "me", profile: "me")
+        }
+        XCTAssertEqual(try runProgram("/usr/bin/chattr", ["-R", "+i", data]).status, 0)
+        defer { _ = try? runProgram("/usr/bin/chattr", ["-R", "-i", data]) }
+        let postcard = try startPostcard(["--data-dir", data], environment: ["XDG_DATA_HOME": home + "/xdg"], log: home + "/log")
+        defer { if postcard.isRunning { postcard.terminate() } }
+        let heard = try waitForTheWindowSayingWhy(postcard)
+        let message = try XCTUnwrap(heard.first { $0.hasPrefix("label|") && $0.contains("can't be written to") }, "\(heard)")
+        XCTAssertTrue(message.contains(data), "it names the folder: \(message)")
+        XCTAssertFalse(message.contains("Move it aside"), message)
+        XCTAssertTrue(heard.contains("push button|Try Again"), "\(heard)")
+        XCTAssertEqual(try runProgram("/usr/bin/chattr", ["-R", "-i", data]).status, 0)
+        try tryAgainOpens(postcard)
+    }
 }

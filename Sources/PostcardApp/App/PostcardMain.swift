@@ -50,14 +50,32 @@ public enum PostcardMain {
         var startupError: StartupErrorWindow?
         var failedToStart = false
         /// Makes the running instance, or shows why it can't be made (in a window: started from the
-        /// launcher nobody reads standard error) and returns nil.
-        func makeRunningApp(_ options: AppOptions, tool: (AppTool, CommandLineOptions)? = nil) -> RunningApp? {
+        /// launcher nobody reads standard error) and returns nil. When the cause may pass (another program
+        /// holds the database, the folder is read-only), the window's Try Again makes it again and, once it
+        /// can be made, starts it with `start` and closes the window.
+        func makeRunningApp(_ options: AppOptions, tool: (AppTool, CommandLineOptions)? = nil,
+                            start: @escaping @MainActor (RunningApp) -> Void = { $0.start(AppOptions()) }) -> RunningApp? {
             do {
                 return try RunningApp(application: app, options: options, tool: tool)
             } catch {
                 appLog.problem("Can't start: \(error)")
                 failedToStart = true
-                if startupError == nil { startupError = StartupErrorWindow(application: app, message: "\(error)") }
+                let retry = (error as? PostStoreError)?.canTryAgain == true
+                if let shown = startupError {
+                    shown.status.set(title: shown.status.title, description: "\(error)")
+                } else {
+                    var tryAgain: (@MainActor () -> Void)?
+                    if retry {
+                        tryAgain = {
+                            guard running == nil, let made = makeRunningApp(options, tool: tool, start: start) else { return }
+                            running = made
+                            start(made)
+                            startupError?.window.destroy()  // after the main window: the app is held throughout
+                            startupError = nil
+                        }
+                    }
+                    startupError = StartupErrorWindow(application: app, message: "\(error)", tryAgain: tryAgain)
+                }
                 startupError?.window.present()
                 return nil
             }
@@ -101,7 +119,7 @@ public enum PostcardMain {
             if let running {
                 return running.apply(options, from: invocation)
             }
-            guard let made = makeRunningApp(options, tool: tool.map { ($0, invocation.options) }) else {
+            guard let made = makeRunningApp(options, tool: tool.map { ($0, invocation.options) }, start: { $0.start(options) }) else {
                 invocation.printError("postcard: \(startupError?.status.text ?? "can't start")")
                 return 1  // after the window saying why is closed
             }

@@ -6,7 +6,8 @@ import NavigationGtk
 /// newer Postcard, a damaged or unreadable database), or its resources are missing — however it was
 /// started: a window saying what is wrong, where, and what to do, with **Close**. Started from the
 /// launcher there is no terminal to read standard error in. Nothing is touched: the store stays as it is.
-/// Main actor only.
+/// When trying again may work once the user has dealt with the cause (another program let go of the
+/// database, the folder was made writable), **Try Again** beside Close starts over. Main actor only.
 @MainActor
 final class StartupErrorWindow {
     /// The window (an application window: the app runs until it is closed).
@@ -14,19 +15,31 @@ final class StartupErrorWindow {
     /// The message.
     let status = StatusPage(iconName: "dialog-error-symbolic")
 
-    /// A window for `application` saying `message`.
-    init(application: Application, message: String) {
+    /// Try Again, when offered.
+    private(set) var tryAgainButton: Button?
+
+    /// A window for `application` saying `message`; with `tryAgain`, a **Try Again** button (the suggested
+    /// action, first and focused) that calls it.
+    init(application: Application, message: String, tryAgain: (@MainActor () -> Void)? = nil) {
         window = Window(application: application)
         // Translators: the title of the window shown when Postcard can't start.
         window.title = localized("Postcard Can't Start")
-        window.setDefaultSize(width: 520, height: 420)
+        window.setDefaultSize(width: 520, height: tryAgain == nil ? 420 : 480)
         // Translators: the headline of the window shown when Postcard can't open its posts.
         status.set(title: localized("Can't Open Your Posts"), description: message)
+        if let tryAgain {
+            // Translators: a button of the window shown when Postcard can't start: tries to open the posts again.
+            let button = Button(label: localized("Try Again"))
+            button.addCSSClass("suggested-action")
+            button.onClicked { tryAgain() }
+            status.addAction(button)
+            tryAgainButton = button
+        }
         let close = Button(label: localized("Close"))
         close.onClicked { [window] in window.destroy() }
         status.addAction(close)
         window.setChild(status)
         window.present()
-        _ = close.grabFocus()
+        _ = (tryAgainButton ?? close).grabFocus()
     }
 }
