@@ -7,7 +7,9 @@ import Navigation
 extension NavigationStack {
     /// Installs the back shortcuts on `window`: Alt+Left, the Back key (`XF86Back`), Escape (see
     /// ``popsOnEscape``), and mouse button 8; Forward on Alt+Right, the Forward key and mouse button 9.
-    /// Escape at the root calls ``onEscapeAtRoot``. Ignored while a modal dialog of the window is open.
+    /// In a right-to-left layout (the stack's text direction) the arrows swap, as libadwaita's
+    /// `AdwNavigationView` and GNOME Web do: Alt+Right goes back and Alt+Left forward, the way Back points
+    /// there. Escape at the root calls ``onEscapeAtRoot``. Ignored while a modal dialog of the window is open.
     public func installBackShortcuts(on window: Window) {
         installBackShortcuts(on: window) { [weak window] in window?.hasModalChild ?? true }
     }
@@ -19,11 +21,16 @@ extension NavigationStack {
         keys.onKeyPressed { [weak self] keyval, modifiers in
             guard let self, !isBlocked() else { return false }
             let alt = modifiers.contains(.alt)
+            // The arrow that points back: left in a left-to-right layout, right in a right-to-left one
+            // (read when the key comes: the direction may change while the window is open).
+            let rtl = self.view.isRightToLeft
+            let backArrows = rtl ? [KeyValue.right, KeyValue.keypadRight] : [KeyValue.left, KeyValue.keypadLeft]
+            let forwardArrows = rtl ? [KeyValue.left, KeyValue.keypadLeft] : [KeyValue.right, KeyValue.keypadRight]
             switch keyval {
-            case KeyValue.left where alt, KeyValue.keypadLeft where alt, KeyValue.back:
+            case _ where alt && backArrows.contains(keyval), KeyValue.back:
                 self.goBack()
                 return true
-            case KeyValue.right where alt, KeyValue.keypadRight where alt, KeyValue.forward:
+            case _ where alt && forwardArrows.contains(keyval), KeyValue.forward:
                 self.goForward()
                 return true
             case KeyValue.escape:

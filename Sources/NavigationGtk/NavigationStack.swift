@@ -14,7 +14,8 @@ import Navigation
 ///   or the desktop's) a change is shown at once. Pointer input is ignored while a transition runs; a change
 ///   requested during one finishes it cleanly. Popped pages are removed from the widget tree only after
 ///   their transition ends, and released then.
-/// - Back: the Back button, Alt+Left, the Back key, mouse button 8, and Escape on a pushed page when
+/// - Back: the Back button, Alt+Left (Alt+Right in a right-to-left layout), the Back key, mouse button 8,
+///   and Escape on a pushed page when
 ///   ``popsOnEscape`` (installed on the window by ``installBackShortcuts(on:)``). Escape on the root page
 ///   calls ``onEscapeAtRoot`` instead (a modal flow cancels there). A page whose ``Page/canPop`` is false
 ///   has no Back and ignores every back shortcut (as libadwaita's `can-pop`); code can still pop it.
@@ -347,7 +348,7 @@ public final class NavigationStack {
         return pop(to: page)
     }
 
-    /// The user's Forward (Alt+Right, the Forward key, mouse button 9): pushes again the page the user
+    /// The user's Forward (Alt+Right, Alt+Left right to left; the Forward key; mouse button 9): pushes again the page the user
     /// just left with Back, while nothing else has changed the stack since. A flow's pages are not
     /// brought back (the flow has ended or moved on).
     /// - Returns: whether a page was pushed.

@@ -242,6 +242,33 @@ final class NavigationStackHostTests: ToolkitTestCase, @unchecked Sendable {
         }
     }
 
+    /// In a right-to-left layout Back's arrow points right, so Alt+Right goes back and Alt+Left forward
+    /// (libadwaita's AdwNavigationView swaps them the same way); the Back key is Back either way.
+    func testRightToLeftSwapsTheArrowKeysOfBackAndForward() {
+        onMain {
+            gtk_widget_set_default_direction(GTK_TEXT_DIR_RTL)
+            defer { gtk_widget_set_default_direction(GTK_TEXT_DIR_LTR) }
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let stack = window.stack
+            for title in ["A", "B", "C"] { stack.push(CountedPage(title, counter: counter)) }
+            settle(stack)
+            expectStack(stack, ["Root", "A", "B", "C"])
+            pressKey(XK_Right, modifiers: [XK_Alt_L])
+            settle(stack, count: 3)
+            expectStack(stack, ["Root", "A", "B"])
+            pressKey(XK_KP_Right, modifiers: [XK_Alt_L])
+            settle(stack, count: 2)
+            expectStack(stack, ["Root", "A"])
+            pressKey(XK_Left, modifiers: [XK_Alt_L])  // forward again, to the page just left
+            settle(stack, count: 3)
+            XCTAssertEqual(stack.pages.map(\.title), ["Root", "A", "B"])
+            pressKey(XF86XK_Back)
+            settle(stack, count: 2)
+            expectStack(stack, ["Root", "A"])
+        }
+    }
+
     func test200PushPopCyclesLeaveNoPageAlive() {
         onMain {
             let counter = LifeCounter()

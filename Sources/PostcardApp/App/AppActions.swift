@@ -31,8 +31,9 @@ extension AppController {
             ]),
             // Translators: a group of shortcuts in the Keyboard Shortcuts window (going back, leaving dialogs).
             (localized("Moving Around"), [
-                ("<Alt>Left", localized("Go back")),
-                ("<Alt>Right", localized("Go forward again (to the page just left)")),
+                // Back's arrow points the way the layout reads: right in a right-to-left language.
+                (Localization.isRightToLeft ? "<Alt>Right" : "<Alt>Left", localized("Go back")),
+                (Localization.isRightToLeft ? "<Alt>Left" : "<Alt>Right", localized("Go forward again (to the page just left)")),
                 ("Escape", localized("Go back, or leave a dialog")),
                 // Translators: in the Keyboard Shortcuts window: Shift+F10 on the Back button lists the pages behind it.
                 ("<Shift>F10", localized("List the pages behind Back (on Back)")),
