@@ -542,6 +542,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             (dialog.stack.visiblePage as! CommentPage).commentView.text = "typed"
             dialog.cancelButton.activate()
             spin(until: { MessageDialog.shown().count == 1 }, "one question")
+            XCTAssertEqual(MessageDialog.shown()[0].heading, "Discard this message?", "it names what is thrown away")
             MessageDialog.shown()[0].confirmButton.activate()
             spin(until: { outcomes.count == 1 }, "ended")
             spin(for: 0.3)

@@ -71,7 +71,7 @@ public final class CommentedPhotoFlow<Output: Sendable> {
     private var draft = ""
     private var isSubmitting = false
     private var endWhenSubmitEnds = false
-    let discardQuestion = DiscardPostQuestion()
+    private(set) var discardQuestion = DiscardPostQuestion()
     private let drafts: CommentDrafts?
     let events = Observers<PhotoFlowEvent>()
 
@@ -80,6 +80,12 @@ public final class CommentedPhotoFlow<Output: Sendable> {
     /// For observers such as a journey recorder; the flow's result is still its ``Result``.
     public func observeEvents(_ handler: @escaping @MainActor (PhotoFlowEvent) -> Void) -> ObservationToken {
         events.add(handler)
+    }
+
+    /// Asks `question` (instead of "Discard this post?") before throwing away a typed comment: a caller that
+    /// sends a message or a reply names what it sends. Call before the flow runs.
+    public func asksBeforeDiscarding(_ question: DiscardPostQuestion) {
+        discardQuestion = question
     }
 
     /// The stack the flow's pages are on while it runs.

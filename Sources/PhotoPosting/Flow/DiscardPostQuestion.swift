@@ -9,9 +9,17 @@ import NavigationGtk
 @MainActor
 public final class DiscardPostQuestion {
     private var question: MessageDialog?
+    /// The question ("Discard this post?") and what it says below it.
+    private let heading: String
+    private let body: String
 
-    /// Creates a closed question.
-    public init() {}
+    /// Creates a closed question asking `heading` (default "Discard this post?") with `body` below it
+    /// (default "The comment you typed will be lost."): a flow that sends a message or a reply names
+    /// what it sends.
+    public init(heading: String? = nil, body: String? = nil) {
+        self.heading = heading ?? localized("Discard this post?")
+        self.body = body ?? localized("The comment you typed will be lost.")
+    }
 
     /// Whether the question is showing.
     public var isAsking: Bool { question != nil }
@@ -22,7 +30,7 @@ public final class DiscardPostQuestion {
     public func ask(over anchor: Widget?, onAnswer: @escaping @MainActor (DiscardAnswer) -> Void) {
         guard question == nil else { return }
         let question = MessageDialog(
-            over: anchor, heading: localized("Discard this post?"), body: localized("The comment you typed will be lost."),
+            over: anchor, heading: heading, body: body,
             keepLabel: localized("Keep Editing"), confirmLabel: localized("Discard"))
         self.question = question
         question.ask { [weak self] answer in

@@ -9,7 +9,7 @@ import PostcardModel
 ///
 /// Returns `.sent` with what `send` stored (`Output`, the stored ``Message`` in the app) or `.canceled`,
 /// exactly once. The dialog's one Cancel
-/// belongs to this flow: it asks "Discard this post?" if the inner step has a typed comment, then
+/// belongs to this flow: it asks "Discard this message?" if the inner step has a typed comment, then
 /// cancels the step and itself. Back past the step's first page returns to Choose Recipient (the step
 /// ends as canceled; this flow goes on).
 ///
@@ -37,7 +37,7 @@ public final class SendPhotoMessageFlow<Output: Sendable> {
     private var host: FlowHost?
     private var step: CommentedPhotoFlow<Output>?
     private var stepTask: Task<Void, Never>?
-    private let discardQuestion = DiscardPostQuestion()
+    private let discardQuestion = SendPhotoMessageFlow.messageDiscardQuestion()
     private let events = Observers<MessageFlowEvent>()
     private var stepEvents: ObservationToken?
 
@@ -117,6 +117,12 @@ public final class SendPhotoMessageFlow<Output: Sendable> {
     }
 
     /// - Returns: whether the step started.
+    /// "Discard this message?", asked before throwing away a message's typed words.
+    static func messageDiscardQuestion() -> DiscardPostQuestion {
+        // Translators: asked before throwing away a private message being written (Keep Editing / Discard).
+        DiscardPostQuestion(heading: localized("Discard this message?"), body: localized("The message you typed will be lost."))
+    }
+
     @discardableResult
     private func runStep(for person: Person, from page: Page, start: PhotoFlowStart = .choosePhoto) -> Bool {
         guard step == nil, !completion.isResolved else { return false }
@@ -125,6 +131,7 @@ public final class SendPhotoMessageFlow<Output: Sendable> {
                                               drafts: drafts?(person)) { photo, comment in
             try await send(person, photo, comment)
         }
+        step.asksBeforeDiscarding(Self.messageDiscardQuestion())
         self.step = step
         // The step's own leaving is Back to Choose Recipient (its Cancel is the flow's, heard below).
         stepEvents = step.observeEvents { [weak self] event in
@@ -179,7 +186,7 @@ public enum MessageFlowEvent: Equatable, Sendable {
     case photoStep(PhotoFlowEvent)
     /// The user asked to leave the flow (Cancel, Escape on Choose Recipient, closing its dialog).
     case cancelRequested
-    /// "Discard this post?" is showing.
+    /// "Discard this message?" is showing.
     case discardQuestionAsked
     /// The discard question was answered: **Discard** or **Keep Editing**.
     case discardAnswered(DiscardAnswer)
