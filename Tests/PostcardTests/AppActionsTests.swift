@@ -76,6 +76,34 @@ final class AppActionsTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// About, Keyboard Shortcuts and New Post asked for at once (the application's actions, as the desktop or
+    /// D-Bus activates them) while My Code is presented: none is dropped without a word. They wait, the
+    /// toast says so, and each is presented in turn as the one before is closed.
+    func testActionsAskedForWhileADialogIsOpenWaitAndOpenInTurn() throws {
+        try onMain {
+            let (application, app) = try makeRegisteredApp(id: "io.github.postcard.WaitingTests")
+            XCTAssertNotNil(app.presentMyCode())
+            XCTAssertEqual(app.presented, .myCode)
+            for action in ["about", "shortcuts", "new-post", "about"] {
+                application.activateAction(action)
+            }
+            XCTAssertEqual(app.presented, .myCode, "one at a time")
+            XCTAssertEqual(app.waitingPresentations, [.about, .keyboardShortcuts, .flow(.newPost)], "each once, in the order asked")
+            XCTAssertEqual(app.toasts.toasts.map(\.title), ["Waiting: what you asked for opens when you close what is open now"])
+            app.dismissPresented()
+            spin(until: { app.aboutWindow?.isMapped == true }, "About, once My Code has gone")
+            XCTAssertEqual(app.presented, .about)
+            app.aboutWindow?.close()
+            spin(until: { app.shortcutsWindow?.isMapped == true }, "then Keyboard Shortcuts")
+            app.shortcutsWindow?.close()
+            spin(until: { app.flowDialog?.window.isMapped == true }, "then New Post")
+            XCTAssertEqual(app.waitingPresentations, [])
+            spin(until: { app.toasts.toasts.isEmpty }, "the waiting toast gone")
+            app.flowDialog?.cancelButton.activate()
+            spin(until: { app.flowDialog == nil }, "the flow ended")
+        }
+    }
+
     /// F1 in a flow's window shows the flow's help over it (its page's section of the guide), as its
     /// Help button does; it does not push the guide on the main window behind the flow, as an
     /// application accelerator for F1 did (GTK handles those in every window of the app before any widget).

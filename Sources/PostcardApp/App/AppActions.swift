@@ -53,14 +53,14 @@ extension AppController {
     /// `app.quit` (Ctrl+Q: every window closes, so every running flow ends as canceled; what was posted
     /// is stored already).
     func installActions(on application: Application) {
-        application.addAction("new-post", accelerators: ["<Control>n"]) { [weak self] in self?.startNewPost() }
+        application.addAction("new-post", accelerators: ["<Control>n"]) { [weak self] in self?.presentWhenPossible(.flow(.newPost)) }
         // F1 is bound by each window, not as an accelerator of this action: GTK handles an application's
         // accelerators in every one of its windows before any widget, so F1 in a flow's window pushed the
         // guide on the main window behind the flow instead of the flow's own help. The main window's key
         // handler (AppController) and a flow's (CommentedPhotoFlow) bind it once each, for what they show.
         application.addAction("help") { [weak self] in self?.showGuide() }
-        application.addAction("shortcuts", accelerators: ["<Control>question"]) { [weak self] in self?.present(.keyboardShortcuts) }
-        application.addAction("about") { [weak self] in self?.present(.about) }
+        application.addAction("shortcuts", accelerators: ["<Control>question"]) { [weak self] in self?.presentWhenPossible(.keyboardShortcuts) }
+        application.addAction("about") { [weak self] in self?.presentWhenPossible(.about) }
         application.addAction("close-window", accelerators: ["<Control>w"]) {
             if let window = gtk_application_get_active_window(application.pointer(as: GtkApplication.self)) {
                 gtk_window_close(window)

@@ -49,6 +49,10 @@ public final class AppController {
     public internal(set) var aboutWindow: Gtk.Window?
     /// The link waiting for what is presented to go (the newest one), if any; see ``open(link:)``.
     public internal(set) var pendingLink: Route?
+    /// What was asked for (About, Keyboard Shortcuts, New Post…) while something else was presented, in the
+    /// order asked, each once: presented one after another as what is presented goes. See
+    /// ``presentWhenPossible(_:)``. At most one of each destination, so it is bounded.
+    public internal(set) var waitingPresentations: [Destination] = []
     /// What is presented over the main window now (nil: nothing), the one place that says it: set by the
     /// presenters as what they show appears and once it has gone (its Close, Cancel, Escape or the
     /// window manager's close alike). See ``Destination``, ``present(_:)``, ``navigate(to:)``.

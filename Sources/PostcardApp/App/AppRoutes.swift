@@ -316,6 +316,23 @@ extension AppController {
         toasts.add(toast)
     }
 
+    /// Says that something asked for waits for what is open now (``presentWhenPossible(_:)``): the same
+    /// toast as a waiting link's, in words that fit.
+    func showWaitingToast() {
+        let text = Self.waitingPresentationText
+        dialogInUse?.announce(text)
+        guard waitingLinkToast == nil else { return }
+        let toast = Toast(text, timeout: 0)
+        waitingLinkToast = toast
+        toasts.add(toast)
+    }
+
+    /// What the toast says while a dialog or flow that was asked for waits.
+    static var waitingPresentationText: String {
+        // Translators: a toast while a dialog is open and another (About, Keyboard Shortcuts, New Post) was asked for.
+        localized("Waiting: what you asked for opens when you close what is open now")
+    }
+
     /// What the toast says while a link waits.
     static var waitingText: String {
         // Translators: a toast while a dialog is open and a link was opened from outside the app.

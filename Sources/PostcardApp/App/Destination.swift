@@ -161,6 +161,34 @@ extension AppController {
         return presented == presentation
     }
 
+    /// Presents `presentation` now, or, while something else is presented, once it has gone (in the order
+    /// asked; asking again for one that waits changes nothing): an application action (About, Keyboard
+    /// Shortcuts, New Post from Ctrl+N, the desktop or D-Bus) is never dropped without a word. While one
+    /// waits, the main window's toast says so and the dialog in use announces it to a screen reader.
+    public func presentWhenPossible(_ presentation: Destination) {
+        guard presented != nil else {
+            presentNow(presentation)
+            return
+        }
+        guard presented != presentation, !waitingPresentations.contains(presentation) else { return }
+        waitingPresentations.append(presentation)
+        appLog.info("\(presentation) waits for \(presented.map(\.description) ?? "") to close")
+        showWaitingToast()
+    }
+
+    /// Presents the first of ``waitingPresentations`` that can be (called as ``presented`` becomes nil).
+    private func presentNextWaiting() {
+        while presented == nil, !waitingPresentations.isEmpty {
+            presentNow(waitingPresentations.removeFirst())
+        }
+        if waitingPresentations.isEmpty && pendingLink == nil { hideWaitingLinkToast() }
+    }
+
+    /// Presents `presentation` as its action does: New Post returns to My Profile first.
+    private func presentNow(_ presentation: Destination) {
+        if presentation == .flow(.newPost) { startNewPost() } else { present(presentation) }
+    }
+
     /// Dismisses what is presented, as its Close, Cancel or Escape would: a dialog closes, a flow ends as
     /// canceled (keeping what was typed as a draft). ``presented`` is nil once it has gone
     /// (``presentationEnds()``).
@@ -198,6 +226,7 @@ extension AppController {
             presentationWaiters = []
             for waiter in waiters { waiter.resume() }
             openPendingLink()  // in this turn: observers below see the link opened
+            if presented == nil { presentNextWaiting() }
         }
         presentationChanges.notify(presentation)
     }
