@@ -1,3 +1,4 @@
+import CGLib
 import CSQLite
 import GLib
 import Glibc
@@ -92,6 +93,7 @@ public final class PostStore {
         }
         intents.bind(toStore: (try? identity().id) ?? "")
         purgeAbandonedDeletions()
+        sweepUnnamedPhotos()
         _ = tracker  // watches the database's log from now on
     }
 
@@ -129,6 +131,45 @@ public final class PostStore {
         default:  // the disk is full, can't be read, memory: nothing to move aside
             // Translators: %1$s is the database file, %2$s what is wrong.
             return PostStoreError(description: localized("Can't open the post database %1$s: %2$s", path.displayName, error.description), canTryAgain: true)
+        }
+    }
+
+    /// Removes the photos that no post, reply, message or draft names — left by a post whose row was lost
+    /// (a damaged database log, a restored backup), which nothing would ever remove otherwise. Queued on
+    /// the writer as the store opens, so it runs off the main thread and before this instance writes; only
+    /// while no other Postcard is copying a photo in (the writers' lock, taken exclusively: else left for a
+    /// later start), and never when the rows can't be read. A row marked deleted still names its photo
+    /// (its Undo may bring it back). Only regular files directly in `photos/` whose names don't start with
+    /// a dot (half-copied ones are ``sweepLeftovers()``'s).
+    private func sweepUnnamedPhotos() {
+        let photosDirectory = photosDirectory
+        writer.post("Couldn't look for photos nothing names") { db in
+            guard let exclusive = Self.lockWriters(in: photosDirectory, exclusively: true) else { return }
+            defer { close(exclusive) }
+            var named = Set<String>()
+            for table in ["posts", "replies", "messages"] {
+                for path in try Self.rows(on: db, "SELECT photo_path FROM \(table)", [], { String(cString: sqlite3_column_text($0, 0)) }) {
+                    named.insert(path)
+                }
+            }
+            // A draft names the photo it was started with, by URI: one in the store keeps its file too.
+            let folder = photosDirectory.string ?? ""
+            for uri in try Self.rows(on: db, "SELECT photo_uri FROM drafts", [], { String(cString: sqlite3_column_text($0, 0)) }) {
+                guard let path = uri.withCString({ g_filename_from_uri($0, nil, nil) }) else { continue }
+                defer { g_free(path) }
+                let file = String(cString: path)
+                if file.hasPrefix(folder + "/") { named.insert("photos/" + file.dropFirst(folder.count + 1)) }
+            }
+            var removed = 0
+            for name in Files.names(inDirectory: photosDirectory) ?? [] {
+                guard let text = name.string, !text.hasPrefix("."), !named.contains("photos/" + text) else { continue }
+                let path = photosDirectory.appending(name)
+                var info = stat()
+                guard path.withCString({ lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+                Files.remove(path)
+                removed += 1
+            }
+            if removed > 0 { appLog.info("Removed \(removed) photo(s) that no post, reply, message or draft names") }
         }
     }
 

@@ -29,6 +29,29 @@ struct InstanceLocks: Sendable {
         try? Files.makeDirectory(folder)
         instanceDescriptor = Self.lock(folder.appending(id + ".lock"), create: true, wait: false) ?? -1
         primaryDescriptor = Self.lock(directory.appending("navigation.lock"), create: true, wait: false) ?? -1
+        removeDeadLocks()
+    }
+
+    /// How long a lock file must have been there before a start may remove it as a dead instance's, in
+    /// seconds: a Postcard starting at the same moment creates its file a moment before it locks it.
+    static let deadLockAge = 60
+
+    /// Removes the lock files of instances that are gone (crashed or killed: a quit removes its own), so
+    /// `instances/` does not grow by one file a crash: those whose lock can be taken, older than
+    /// ``deadLockAge``. An instance's `.deletions` file is left for ``PostStore/purgeAbandonedDeletions()``.
+    private func removeDeadLocks() {
+        let now = time(nil)
+        for name in Files.names(inDirectory: folder) ?? [] {
+            guard let text = name.string, text.hasSuffix(".lock"), text != id + ".lock" else { continue }
+            let path = folder.appending(name)
+            var info = stat()
+            guard path.withCString({ lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG,
+                  now - info.st_mtim.tv_sec > Self.deadLockAge,
+                  let descriptor = Self.lock(path, create: false, wait: false) else { continue }  // held: alive
+            Files.remove(path)
+            close(descriptor)
+            appLog.debug("Removed the lock of a Postcard that is gone: \(text)")
+        }
     }
 
     /// Whether the instance `id` still has the folder open (its lock is held); false for an empty id

@@ -166,4 +166,69 @@ final class StaleDeletionsTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(title.hasPrefix("Post deleted, but not noted on disk"), title)
         }
     }
+
+    /// A photo whose row was lost (a damaged database log, here the row deleted behind the store's back)
+    /// and a stray file are removed at the next start, off the main thread; the photos rows and drafts
+    /// name, and one of a row marked deleted (Undo may bring it back), are kept. While another Postcard
+    /// copies a photo in (the writers' lock held shared), nothing is removed.
+    func testPhotosNothingNamesAreSweptAtStart() throws {
+        try onMain {
+            let (folder, _, photos, _) = try makeFolder()
+            runSQL("DELETE FROM posts WHERE id = 1; UPDATE posts SET deleted_by = 'running-instance' WHERE id = 2", inStoreAt: folder)
+            // Post 2 deleted by a Postcard still running (its lock held), its Undo still offered.
+            let running = open(folder + "/instances/running-instance.lock", O_RDWR | O_CREAT, 0o600)
+            defer { close(running) }
+            XCTAssertEqual(flock(running, LOCK_EX | LOCK_NB), 0)
+            let stray = folder + "/photos/stray.jpg"
+            XCTAssertTrue(FileManager.default.createFile(atPath: stray, contents: Data([1, 2, 3])))
+            let drafted = folder + "/photos/drafted.png"
+            try FileManager.default.copyItem(atPath: bundledPhotos + "/coffee.png", toPath: drafted)
+            runSQL("INSERT INTO drafts (id, instance, kind, target, photo_uri, comment, updated_at) VALUES ('d1', '', 'post', 'me', '\(drafted.uri)', 'Draft', 1)",
+                   inStoreAt: folder)
+
+            // Another Postcard copying a photo in: left for a later start.
+            let copying = open(folder + "/photos.lock", O_RDWR)
+            XCTAssertEqual(flock(copying, LOCK_SH), 0)
+            do {
+                let store = try PostStore(directory: FilePath(folder))
+                store.waitForWrites()
+            }
+            XCTAssertTrue(FileManager.default.fileExists(atPath: photos[0]), "nothing removed while another copies")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: stray))
+            close(copying)
+
+            do {
+                let store = try PostStore(directory: FilePath(folder))
+                store.waitForWrites()
+            }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: photos[0]), "the lost post's photo removed")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: stray), "and the stray file")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: photos[1]), "a post marked deleted keeps its photo")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: photos[2]))
+            XCTAssertTrue(FileManager.default.fileExists(atPath: drafted), "a draft's photo kept")
+            XCTAssertEqual(rowCount("messages", inStoreAt: folder), 1)
+        }
+    }
+
+    /// The lock file of a Postcard that crashed is removed by a later start once it is older than a
+    /// minute; a held one (a running Postcard) and a new one (one starting now) are kept.
+    func testTheLocksOfCrashedInstancesAreRemoved() throws {
+        try onMain {
+            let (folder, _, _, _) = try makeFolder()
+            let instances = folder + "/instances"
+            let dead = instances + "/00000000-0000-4000-8000-00000000000a.lock"
+            let held = instances + "/00000000-0000-4000-8000-00000000000b.lock"
+            let new = instances + "/00000000-0000-4000-8000-00000000000c.lock"
+            for path in [dead, held, new] { XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data())) }
+            let old = Date().addingTimeInterval(-3600)
+            for path in [dead, held] { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: path) }
+            let holder = open(held, O_RDWR)
+            defer { close(holder) }
+            XCTAssertEqual(flock(holder, LOCK_EX | LOCK_NB), 0)
+            do { _ = try PostStore(directory: FilePath(folder)) }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dead), "a dead instance's lock removed")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: held), "a running one's kept")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: new), "a new one's kept")
+        }
+    }
 }
