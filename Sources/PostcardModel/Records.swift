@@ -87,11 +87,15 @@ public struct PostStoreError: Error, CustomStringConvertible, Sendable {
     /// window saying why Postcard can't start then offers **Try Again**. False for a damaged database or
     /// one written by a newer Postcard, which trying again can't change.
     public let canTryAgain: Bool
+    /// Whether the store can still be opened read-only (its folder can't be written, but its database
+    /// can be read): the window saying why then offers **Open Read-Only**.
+    public let canOpenReadOnly: Bool
 
-    /// An error saying `description`; `canTryAgain` as above.
-    public init(description: String, canTryAgain: Bool = false) {
+    /// An error saying `description`; `canTryAgain` and `canOpenReadOnly` as above.
+    public init(description: String, canTryAgain: Bool = false, canOpenReadOnly: Bool = false) {
         self.description = description
         self.canTryAgain = canTryAgain
+        self.canOpenReadOnly = canOpenReadOnly
     }
 }
 

@@ -115,6 +115,7 @@ extension PostStore {
     /// deleted and has not purged (the app quits while an Undo is still offered), blocking until it is
     /// done.
     public func purgeMarkedDeletionsNow() {
+        guard !isReadOnly else { return }  // nothing was marked: nothing could be
         let instance = instanceID, directory = directory, choices = intents.current
         do {
             try writer.runAndWait { db in

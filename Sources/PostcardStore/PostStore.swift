@@ -36,6 +36,11 @@ public final class PostStore {
     public let clock: @Sendable () -> Int64
     /// This instance among the Postcards that have the folder open (see ``InstanceLocks``).
     let instances: InstanceLocks
+    /// Whether the store was opened read-only (its folder can't be written): every write fails saying so.
+    public let isReadOnly: Bool
+    /// The temporary folder holding the copy of the database read instead of it, when opened read-only
+    /// with a log to replay (see ``openReadOnly(_:_:copyingInto:)``); removed when the store goes.
+    private var readOnlyCopy: FilePath?
     /// The user's last choices about what this instance deleted, on disk from the press on (see
     /// ``DeletionIntents``).
     let intents: DeletionIntents
@@ -55,27 +60,33 @@ public final class PostStore {
     /// Opens (creating if needed) the store in `directory` (any folder name, byte for byte).
     /// `clock` stamps what is written, in seconds since 1970-01-01 UTC (default: the system's time,
     /// `g_get_real_time`; the review gallery passes a fixed one so its pictures are the same every run).
+    /// `readOnly` opens a store whose folder can't be written (a read-only mount, a backup disc) to read it:
+    /// nothing in the folder is touched (SQLite's `immutable` open: no log, no locks), every write fails
+    /// saying so (``isReadOnly``), and the store must be of this Postcard's schema version.
     /// - Throws: ``PostStoreError`` if the folder cannot be created or the database cannot be opened.
-    public init(directory: FilePath, clock: @escaping @Sendable () -> Int64 = { DateText.nowMicroseconds / 1_000_000 }) throws {
+    public init(directory: FilePath, clock: @escaping @Sendable () -> Int64 = { DateText.nowMicroseconds / 1_000_000 },
+                readOnly: Bool = false) throws {
         self.directory = directory
         self.clock = clock
+        isReadOnly = readOnly
         photosDirectory = directory.appending("photos")
-        writer = Writer(databasePath: directory.appending("posts.sqlite3"))
+        writer = Writer(databasePath: directory.appending("posts.sqlite3"), readOnly: readOnly)
         do {
-            try Files.makeDirectory(photosDirectory)
+            if !readOnly { try Files.makeDirectory(photosDirectory) }
         } catch {
             throw PostStoreError(description: localized("Can't create the data folder: %s", "\(error)"))
         }
         instances = InstanceLocks(directory: directory)
         intents = DeletionIntents(instances: instances.folder, id: instances.id)
         let path = directory.appending("posts.sqlite3")
-        if let reason = Self.readOnlyReason(directory) {
+        if !readOnly, let reason = Self.readOnlyReason(directory) {
             // Translators: %1$s is the data folder, %2$s why it can't be written ("Read-only file system").
-            throw PostStoreError(description: localized("The data folder %1$s can't be written to (%2$s), so Postcard can't keep your posts there. Make it writable, or start Postcard with another folder (--data-dir), then Try Again.",
-                                                        directory.displayName, reason), canTryAgain: true)
+            throw PostStoreError(description: localized("The data folder %1$s can't be written to (%2$s), so Postcard can't keep new posts there. Open it read-only to see your posts, or make it writable and Try Again, or start Postcard with another folder (--data-dir).",
+                                                        directory.displayName, reason), canTryAgain: true,
+                                 canOpenReadOnly: Files.exists(path))
         }
-        sweepLeftovers()
-        if path.withCString({ sqlite3_open_v2($0, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) }) != SQLITE_OK {
+        if !readOnly { sweepLeftovers() }
+        if readOnly ? !Self.openReadOnly(path, &db, copyingInto: &readOnlyCopy) : path.withCString({ sqlite3_open_v2($0, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) }) != SQLITE_OK {
             let message = SQLiteReason.of(db)
             sqlite3_close(db)
             db = nil
@@ -92,9 +103,40 @@ public final class PostStore {
             throw Self.adviceForOpening(path, error, sqliteCode: code)
         }
         intents.bind(toStore: (try? identity().id) ?? "")
-        purgeAbandonedDeletions()
-        sweepUnnamedPhotos()
+        if !readOnly {
+            purgeAbandonedDeletions()
+            sweepUnnamedPhotos()
+        }
         _ = tracker  // watches the database's log from now on
+    }
+
+    /// Opens the database at `path` to read only, touching nothing in its folder. Without a write-ahead log
+    /// to replay, the file itself (`mode=ro&immutable=1`: no log or shared memory made, no lock taken); with
+    /// one (a Postcard that was killed), a copy of both in a temporary folder (``readOnlyCopy``, removed when
+    /// the store goes), where SQLite can replay the log, since posts written last may be only in it.
+    /// Returns whether it opened; `db` is set either way.
+    nonisolated static func openReadOnly(_ path: FilePath, _ db: inout OpaquePointer?, copyingInto copy: inout FilePath?) -> Bool {
+        var source = path
+        let log = FilePath(bytes: path.bytes + Array("-wal".utf8))
+        var info = stat()
+        if log.withCString({ stat($0, &info) }) == 0, info.st_size > 0 {
+            guard let folder = try? Files.makeTemporaryDirectory(named: "postcard-read-only-XXXXXX") else { return false }
+            copy = folder
+            source = folder.appending("posts.sqlite3")
+            do {
+                try Files.copy(path, to: source)
+                try Files.copy(log, to: FilePath(bytes: source.bytes + Array("-wal".utf8)))
+            } catch {
+                appLog.problem("Couldn't copy the database to read it: \(error)")
+                return false
+            }
+            appLog.info("Reading a copy of the database and its log in \(folder.displayName)")
+            return source.withCString { sqlite3_open_v2($0, &db, SQLITE_OPEN_READWRITE, nil) } == SQLITE_OK
+        }
+        guard let pathText = source.withCString({ g_filename_to_uri($0, nil, nil) }) else { return false }
+        defer { g_free(pathText) }
+        let uri = String(cString: pathText) + "?mode=ro&immutable=1"
+        return sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK
     }
 
     /// Why `directory` can't be written (the system's words: "Read-only file system", "Permission
@@ -320,6 +362,15 @@ public final class PostStore {
     /// then turns on write-ahead logging and foreign keys and runs the missing migrations in order.
     private func migrate() throws {
         let version = try storedVersion()
+        if isReadOnly {
+            guard version == Self.schemaVersion else {
+                // Translators: %1$d is the store's schema version, %2$d this Postcard's.
+                throw PostStoreError(description: localized("it can't be brought up to date while it is read-only (schema version %1$d; this Postcard writes %2$d)",
+                                                            Int(version), Int(Self.schemaVersion)))
+            }
+            try execute("PRAGMA foreign_keys = ON")
+            return
+        }
         guard version <= Self.schemaVersion else {
             // Translators: %1$d is the store's schema version, %2$d the newest this Postcard knows.
             throw PostStoreError(description: localized("it was written by a newer Postcard (schema version %1$d; this one knows up to %2$d). Update Postcard to open it",
@@ -343,6 +394,7 @@ public final class PostStore {
 
     deinit {
         sqlite3_close(db)
+        if let readOnlyCopy { Files.removeTree(readOnlyCopy) }
         instances.release()
     }
 

@@ -28,10 +28,12 @@ extension PostStore {
         private final class ThreadState: @unchecked Sendable {  // created here, then used on the writer thread only
             let databasePath: FilePath
             let jobs: OpaquePointer
+            let readOnly: Bool
             var connection: OpaquePointer?
-            init(databasePath: FilePath, jobs: OpaquePointer) {
+            init(databasePath: FilePath, jobs: OpaquePointer, readOnly: Bool) {
                 self.databasePath = databasePath
                 self.jobs = jobs
+                self.readOnly = readOnly
                 g_async_queue_ref(jobs)
             }
 
@@ -48,6 +50,10 @@ extension PostStore {
 
             private func open() throws -> OpaquePointer {
                 if let connection { return connection }
+                if readOnly {
+                    // Translators: why nothing can be saved in a store opened read-only (after "Can't save the post: ").
+                    throw PostStoreError(description: localized("the posts were opened read-only"))
+                }
                 var opened: OpaquePointer?
                 guard databasePath.withCString({ sqlite3_open_v2($0, &opened, SQLITE_OPEN_READWRITE, nil) }) == SQLITE_OK, let opened else {
                     let message = SQLiteReason.of(opened)
@@ -69,8 +75,10 @@ extension PostStore {
         private let jobs: OpaquePointer = g_async_queue_new()
         private var thread: UnsafeMutablePointer<GThread>?
 
-        init(databasePath: FilePath) {
-            let state = ThreadState(databasePath: databasePath, jobs: jobs)
+        /// A writer for the database at `databasePath`; `readOnly`, every write fails saying the posts
+        /// were opened read-only.
+        init(databasePath: FilePath, readOnly: Bool = false) {
+            let state = ThreadState(databasePath: databasePath, jobs: jobs, readOnly: readOnly)
             thread = g_thread_new("postcard-store", { data in
                 Unmanaged<ThreadState>.fromOpaque(data!).takeRetainedValue().loop()
                 return nil

@@ -198,4 +198,52 @@ final class StartupErrorTests: GtkTestCase, @unchecked Sendable {
         XCTAssertEqual(try runProgram("/usr/bin/chattr", ["-R", "-i", data]).status, 0)
         try tryAgainOpens(postcard)
     }
+
+    /// A data folder that can't be written can still be opened read-only from the window saying why: the
+    /// main window says so in its title and shows the posts — one only in the write-ahead log too (the
+    /// folder of a Postcard that was killed) — and nothing in the folder is made or changed.
+    func testAReadOnlyDataFolderOpensReadOnly() throws {
+        let home = makeTemporaryDirectory()
+        let data = home + "/data"
+        // Another connection open as the store closes: the log is not folded into the file or removed.
+        var other: OpaquePointer?
+        defer { sqlite3_close(other) }
+        try onMain {
+            let store = try PostStore(directory: FilePath(data))
+            try store.addNow(photo: Photo(path: FilePath(bundledPhotos + "/coffee.png")), comment: "Still here", author: "me", profile: "me")
+        }
+        XCTAssertEqual(sqlite3_open(data + "/posts.sqlite3", &other), SQLITE_OK)
+        XCTAssertEqual(sqlite3_exec(other, "SELECT count(*) FROM posts", nil, nil, nil), SQLITE_OK)
+        try onMain {
+            let store = try PostStore(directory: FilePath(data))
+            try store.addNow(photo: Photo(path: FilePath(bundledPhotos + "/rocket.jpg")), comment: "Only in the log", author: "me", profile: "me")
+        }
+        var log = stat()
+        XCTAssertEqual(stat(data + "/posts.sqlite3-wal", &log), 0)
+        XCTAssertGreaterThan(log.st_size, 0, "a log to replay")
+        let before = try FileManager.default.contentsOfDirectory(atPath: data).sorted()
+        XCTAssertEqual(try runProgram("/usr/bin/chattr", ["-R", "+i", data]).status, 0)
+        defer { _ = try? runProgram("/usr/bin/chattr", ["-R", "-i", data]) }
+        let postcard = try startPostcard(["--data-dir", data], environment: ["XDG_DATA_HOME": home + "/xdg"], log: home + "/log")
+        defer { if postcard.isRunning { postcard.terminate() } }
+        let heard = try waitForTheWindowSayingWhy(postcard)
+        XCTAssertTrue(heard.contains("push button|Open Read-Only"), "\(heard)")
+        let script = ToolkitTestCase.accessibilityReaderScript
+        XCTAssertEqual(try runProgram("/usr/bin/python3", [script, String(postcard.processIdentifier), "--press", "Open Read-Only"]).status, 0)
+        var opened: [String] = []
+        do {
+            try waitFor("the main window, read-only", timeout: 30) {
+                opened = (try? readAccessibilityTree(ofProcess: postcard.processIdentifier)) ?? []
+                return opened.contains("frame|Postcard (Read-Only)")
+            }
+        } catch {
+            XCTFail("heard \(opened); log: \((try? String(contentsOfFile: home + "/log", encoding: .utf8)) ?? "")")
+            throw error
+        }
+        XCTAssertTrue(opened.contains { $0.contains("Still here") }, "the posts are shown: \(opened)")
+        XCTAssertTrue(opened.contains { $0.contains("Only in the log") }, "the one in the log too: \(opened)")
+        postcard.terminate()
+        postcard.waitUntilExit()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: data).sorted(), before, "nothing made in the folder")
+    }
 }

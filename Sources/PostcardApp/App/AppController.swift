@@ -127,7 +127,9 @@ public final class AppController {
         // "Postcard" on My Profile; elsewhere the page and the app, as GNOME apps title their windows.
         mainWindow.windowTitle = { [weak myProfile] title in
             // Translators: the main window's title: %s is the title of the page it shows ("Ada Lovelace").
-            title == myProfile?.title ? "Postcard" : localized("%s – Postcard", title)
+            let shown = title == myProfile?.title ? "Postcard" : localized("%s – Postcard", title)
+            // Translators: the main window's title while the posts are open read-only; %s is its usual title.
+            return store.isReadOnly ? localized("%s (Read-Only)", shown) : shown
         }
         flows.mayStart = { [weak self] in
             // None once the main window is gone (a click landing as the app quits).

@@ -24,6 +24,9 @@ public struct AppOptions: Equatable, Sendable {
     public var libraryWasGiven = false
     /// The data directory for posts (`--data-dir DIR`); nil: `$XDG_DATA_HOME/postcard`.
     public var dataDirectory: FilePath?
+    /// Whether the posts are opened read-only (the window saying why Postcard can't start offers it for a
+    /// data folder that can't be written; see ``PostStore/init(directory:clock:readOnly:)``).
+    public var opensReadOnly = false
     /// Where Take Photo, Quick Snap and Scan a Code take pictures from (`--camera test|image:FILE|DEVICE`, else
     /// `POSTCARD_CAMERA`, else the cameras GStreamer finds).
     public var camera: CameraSource = CameraSource.fromEnvironment[0]

@@ -60,25 +60,34 @@ public enum PostcardMain {
             } catch {
                 appLog.problem("Can't start: \(error)")
                 failedToStart = true
-                let retry = (error as? PostStoreError)?.canTryAgain == true
                 if let shown = startupError {
                     shown.status.set(title: shown.status.title, description: "\(error)")
                 } else {
+                    let storeError = error as? PostStoreError
+                    var readOnly = options
+                    readOnly.opensReadOnly = true
                     var tryAgain: (@MainActor () -> Void)?
-                    if retry {
-                        tryAgain = {
-                            guard running == nil, let made = makeRunningApp(options, tool: tool, start: start) else { return }
-                            running = made
-                            start(made)
-                            startupError?.window.destroy()  // after the main window: the app is held throughout
-                            startupError = nil
-                        }
+                    var openReadOnly: (@MainActor () -> Void)?
+                    if storeError?.canTryAgain == true {
+                        tryAgain = { retryStarting(options, tool: tool, start: start) }
                     }
-                    startupError = StartupErrorWindow(application: app, message: "\(error)", tryAgain: tryAgain)
+                    if storeError?.canOpenReadOnly == true {
+                        openReadOnly = { retryStarting(readOnly, tool: tool, start: start) }
+                    }
+                    startupError = StartupErrorWindow(application: app, message: "\(error)", tryAgain: tryAgain, openReadOnly: openReadOnly)
                 }
                 startupError?.window.present()
                 return nil
             }
+        }
+        /// Makes the app with `options` again (the window's Try Again or Open Read-Only), starts it and
+        /// closes the window once it can be made.
+        func retryStarting(_ options: AppOptions, tool: (AppTool, CommandLineOptions)?, start: @escaping @MainActor (RunningApp) -> Void) {
+            guard running == nil, let made = makeRunningApp(options, tool: tool, start: start) else { return }  // else says why again
+            running = made
+            start(made)
+            startupError?.window.destroy()  // after the main window is shown: the app is held throughout
+            startupError = nil
         }
         app.onHandleLocalOptions { parsed in  // in the launching process
             let options: AppOptions

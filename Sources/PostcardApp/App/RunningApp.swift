@@ -33,7 +33,11 @@ final class RunningApp {
             if options.dataDirectory == nil { directory = try Files.makeTemporaryDirectory(named: "postcard-replay-XXXXXX") }
         }
         let store: PostStore
-        if let clock = tool?.0.clock { store = try PostStore(directory: directory, clock: clock) } else { store = try PostStore(directory: directory) }
+        if let clock = tool?.0.clock {
+            store = try PostStore(directory: directory, clock: clock, readOnly: options.opensReadOnly)
+        } else {
+            store = try PostStore(directory: directory, readOnly: options.opensReadOnly)
+        }
         if let identity = tool?.0.identity { try store.setIdentityNow(identity) }
         controller = AppController(application: application, store: store, library: library,
                                    cameraSources: [options.camera])
@@ -44,6 +48,10 @@ final class RunningApp {
     func start(_ options: AppOptions, restoring: Bool = true) {
         if !started { appLog.info("Started: posts in \(controller.store.directory), photos from \(controller.library.directory)") }
         controller.present()
+        if !started && controller.store.isReadOnly {  // said where the user looks, not only in the window's title
+            // Translators: a toast as the posts open read-only (their folder can't be written).
+            controller.showToast(localized("Your posts are open read-only: nothing you post or change is saved"))
+        }
         defer { started = true }
         if !started, let (tool, toolOptions) = tool {
             tool.run(controller, toolOptions) { [weak self] status in

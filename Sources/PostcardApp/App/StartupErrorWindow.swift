@@ -19,12 +19,13 @@ final class StartupErrorWindow {
     private(set) var tryAgainButton: Button?
 
     /// A window for `application` saying `message`; with `tryAgain`, a **Try Again** button (the suggested
-    /// action, first and focused) that calls it.
-    init(application: Application, message: String, tryAgain: (@MainActor () -> Void)? = nil) {
+    /// action, first and focused) that calls it; with `openReadOnly`, an **Open Read-Only** button after it.
+    init(application: Application, message: String, tryAgain: (@MainActor () -> Void)? = nil,
+         openReadOnly: (@MainActor () -> Void)? = nil) {
         window = Window(application: application)
         // Translators: the title of the window shown when Postcard can't start.
         window.title = localized("Postcard Can't Start")
-        window.setDefaultSize(width: 520, height: tryAgain == nil ? 420 : 480)
+        window.setDefaultSize(width: 520, height: 420 + (tryAgain == nil ? 0 : 60) + (openReadOnly == nil ? 0 : 60))
         // Translators: the headline of the window shown when Postcard can't open its posts.
         status.set(title: localized("Can't Open Your Posts"), description: message)
         if let tryAgain {
@@ -34,6 +35,12 @@ final class StartupErrorWindow {
             button.onClicked { tryAgain() }
             status.addAction(button)
             tryAgainButton = button
+        }
+        if let openReadOnly {
+            // Translators: a button of the window shown when Postcard can't write its data folder: shows the posts without changing anything.
+            let button = Button(label: localized("Open Read-Only"))
+            button.onClicked { openReadOnly() }
+            status.addAction(button)
         }
         let close = Button(label: localized("Close"))
         close.onClicked { [window] in window.destroy() }
