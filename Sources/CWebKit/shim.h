@@ -19,6 +19,13 @@ typedef struct _WebKitURIRequest WebKitURIRequest;
 typedef struct _WebKitUserContentManager WebKitUserContentManager;
 typedef struct _WebKitUserStyleSheet WebKitUserStyleSheet;
 typedef struct _JSCValue JSCValue;
+typedef struct _WebKitWebContext WebKitWebContext;
+typedef struct _WebKitMemoryPressureSettings WebKitMemoryPressureSettings;
+typedef struct _WebKitResponsePolicyDecision WebKitResponsePolicyDecision;
+typedef struct _WebKitURIResponse WebKitURIResponse;
+typedef struct _WebKitNetworkSession WebKitNetworkSession;
+typedef struct _WebKitDownload WebKitDownload;
+typedef struct _SoupMessageHeaders SoupMessageHeaders;  // libsoup 3, which WebKitGTK 6.0 links
 
 // Values of WebKitGTK 6.0's enums (WebKitWebView.h, WebKitError.h, WebKitUserContent.h).
 enum {
@@ -28,6 +35,10 @@ enum {
     POSTCARD_WEBKIT_LOAD_FINISHED = 3,
     POSTCARD_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION = 0,
     POSTCARD_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION = 1,
+    POSTCARD_WEBKIT_POLICY_DECISION_TYPE_RESPONSE = 2,
+    POSTCARD_WEBKIT_WEB_PROCESS_CRASHED = 0,
+    POSTCARD_WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT = 1,
+    POSTCARD_WEBKIT_WEB_PROCESS_TERMINATED_BY_API = 2,
     POSTCARD_WEBKIT_NETWORK_ERROR_CANCELLED = 302,
     POSTCARD_WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE = 102,
     POSTCARD_WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES = 0,
@@ -59,6 +70,21 @@ typedef struct {
     void (*user_content_manager_add_style_sheet)(WebKitUserContentManager *, WebKitUserStyleSheet *);
     void (*user_content_manager_remove_all_style_sheets)(WebKitUserContentManager *);
     char *(*jsc_value_to_json)(JSCValue *, unsigned);
+    GType (*web_view_get_type)(void);
+    GType (*web_context_get_type)(void);
+    WebKitMemoryPressureSettings *(*memory_pressure_settings_new)(void);
+    void (*memory_pressure_settings_free)(WebKitMemoryPressureSettings *);
+    void (*memory_pressure_settings_set_memory_limit)(WebKitMemoryPressureSettings *, guint);
+    void (*memory_pressure_settings_set_kill_threshold)(WebKitMemoryPressureSettings *, gdouble);
+    void (*memory_pressure_settings_set_poll_interval)(WebKitMemoryPressureSettings *, gdouble);
+    gboolean (*response_policy_decision_is_mime_type_supported)(WebKitResponsePolicyDecision *);
+    WebKitURIResponse *(*response_policy_decision_get_response)(WebKitResponsePolicyDecision *);
+    WebKitURIRequest *(*response_policy_decision_get_request)(WebKitResponsePolicyDecision *);
+    SoupMessageHeaders *(*uri_response_get_http_headers)(WebKitURIResponse *);
+    gboolean (*soup_message_headers_get_content_disposition)(SoupMessageHeaders *, char **, GHashTable **);
+    WebKitNetworkSession *(*network_session_get_default)(void);
+    void (*download_cancel)(WebKitDownload *);
+    WebKitURIRequest *(*download_get_request)(WebKitDownload *);
 } WebKitFunctions;
 
 // Opens WebKitGTK 6.0 (the shared library `name`, "libwebkitgtk-6.0.so.4") and fills `table`. Returns
@@ -90,7 +116,60 @@ static inline const char *navgtk_webkit_open(const char *name, WebKitFunctions *
     POSTCARD_LOAD(user_content_manager_add_style_sheet, "webkit_user_content_manager_add_style_sheet")
     POSTCARD_LOAD(user_content_manager_remove_all_style_sheets, "webkit_user_content_manager_remove_all_style_sheets")
     POSTCARD_LOAD(jsc_value_to_json, "jsc_value_to_json")
+    POSTCARD_LOAD(web_view_get_type, "webkit_web_view_get_type")
+    POSTCARD_LOAD(web_context_get_type, "webkit_web_context_get_type")
+    POSTCARD_LOAD(memory_pressure_settings_new, "webkit_memory_pressure_settings_new")
+    POSTCARD_LOAD(memory_pressure_settings_free, "webkit_memory_pressure_settings_free")
+    POSTCARD_LOAD(memory_pressure_settings_set_memory_limit, "webkit_memory_pressure_settings_set_memory_limit")
+    POSTCARD_LOAD(memory_pressure_settings_set_kill_threshold, "webkit_memory_pressure_settings_set_kill_threshold")
+    POSTCARD_LOAD(memory_pressure_settings_set_poll_interval, "webkit_memory_pressure_settings_set_poll_interval")
+    POSTCARD_LOAD(response_policy_decision_is_mime_type_supported, "webkit_response_policy_decision_is_mime_type_supported")
+    POSTCARD_LOAD(response_policy_decision_get_response, "webkit_response_policy_decision_get_response")
+    POSTCARD_LOAD(response_policy_decision_get_request, "webkit_response_policy_decision_get_request")
+    POSTCARD_LOAD(uri_response_get_http_headers, "webkit_uri_response_get_http_headers")
+    POSTCARD_LOAD(soup_message_headers_get_content_disposition, "soup_message_headers_get_content_disposition")
+    POSTCARD_LOAD(network_session_get_default, "webkit_network_session_get_default")
+    POSTCARD_LOAD(download_cancel, "webkit_download_cancel")
+    POSTCARD_LOAD(download_get_request, "webkit_download_get_request")
 #undef POSTCARD_LOAD
     return NULL;
+}
+
+// A WebKitWebContext whose web processes WebKit ends once they use more than `limit_mb` megabytes
+// (memory-pressure settings: that limit, a kill threshold of 1, measured every `poll_seconds`). WebKit
+// applies the settings only while its memory-pressure handler runs (WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR
+// unset). Transfer full.
+static inline WebKitWebContext *navgtk_webkit_context_new(const WebKitFunctions *table, guint limit_mb, double poll_seconds) {
+    WebKitMemoryPressureSettings *settings = table->memory_pressure_settings_new();
+    table->memory_pressure_settings_set_memory_limit(settings, limit_mb);
+    table->memory_pressure_settings_set_kill_threshold(settings, 1.0);  // above the strict threshold (0.5)
+    table->memory_pressure_settings_set_poll_interval(settings, poll_seconds);
+    WebKitWebContext *context = (WebKitWebContext *)g_object_new(table->web_context_get_type(),
+                                                                 "memory-pressure-settings", settings, NULL);
+    table->memory_pressure_settings_free(settings);  // copied by the context
+    return context;
+}
+
+// A WebKitWebView of `context` (and the default network session), floating as webkit_web_view_new's.
+static inline GtkWidget *navgtk_webkit_view_new(const WebKitFunctions *table, WebKitWebContext *context) {
+    return (GtkWidget *)g_object_new(table->web_view_get_type(), "web-context", context, NULL);
+}
+
+// The default network session's handler of download-started: a page never starts a download (Postcard
+// is not a browser). Cancelled before a destination is chosen, so nothing is written.
+static inline void navgtk_webkit_cancel_download(gpointer session, WebKitDownload *download, gpointer data) {
+    const WebKitFunctions *table = (const WebKitFunctions *)data;
+    WebKitURIRequest *request = table->download_get_request(download);
+    const char *uri = request != NULL ? table->uri_request_get_uri(request) : NULL;
+    g_log("NavigationGtk", G_LOG_LEVEL_INFO, "A download was refused: %s", uri != NULL ? uri : "(unknown)");
+    table->download_cancel(download);
+    (void)session;
+}
+
+// Cancels every download of the default network session from now on; `table` must live as long as the
+// process. Once per process, from the main thread.
+static inline void navgtk_webkit_refuse_downloads(const WebKitFunctions *table) {
+    g_signal_connect(table->network_session_get_default(), "download-started",
+                     G_CALLBACK(navgtk_webkit_cancel_download), (gpointer)table);
 }
 #endif

@@ -24,6 +24,13 @@ import Synchronization
 /// fails to load (no network, unknown host, TLS error, the web process gone) shows why and **Try Again**,
 /// never a blank view.
 ///
+/// **What a page may not do.** A page never starts a download (a response the view would not show, or one
+/// sent as an attachment, is refused and the page says so; WebKit's `download-started` is cancelled too),
+/// never opens the Print dialog (Postcard has no Print command; `window.print()` is refused and said), and
+/// its web process is ended by WebKit when it uses more memory than ``webProcessMemoryLimit`` (the page
+/// then says so, with **Try Again**). A page made with ``waitsForLoadButton`` set sends nothing until the
+/// user presses **Load**.
+///
 /// **Web processes: at most one per web page shown.** A page starts loading (and WebKit starts its web
 /// process) only when it is first shown, so a path of fifty guide pages set at once (a link, a journal,
 /// restored pages) starts one process, for the page on top. A page covered by a pushed page ends its process
@@ -53,6 +60,31 @@ public final class WebPage: Page {
     public let tryAgainButton = Button(label: toolkitLocalized("Try Again"))
     /// A short message at the top of the page when a link was refused or could not be opened.
     public let messageLabel = Label()
+    /// What a page waiting for the user shows (``waitsForLoadButton``): its address, and **Load**.
+    public let loadPlaceholder = ContentUnavailableView(iconName: "web-browser-symbolic")
+    /// **Load**, in ``loadPlaceholder``: loads the page.
+    // Translators: a button that loads a web page which was not loaded by itself.
+    public let loadButton = Button(label: toolkitLocalized("Load"))
+
+    /// Whether the page waits for the user before loading: shown, it offers ``loadButton`` (with the site's
+    /// name) instead of loading, and WebKit starts no web process and sends no request until it is pressed.
+    /// For a page nobody asked to see now, such as one brought back when the app starts. Set it before the
+    /// page is first shown; false by default. Main actor.
+    public var waitsForLoadButton = false {
+        didSet { if waitsForLoadButton { isLoading = false } }
+    }
+
+    /// The most memory, in megabytes, the web process of a page made from now on may use: past it WebKit
+    /// ends that process (its memory-pressure handler, `WebKitMemoryPressureSettings`: this limit, a kill
+    /// threshold of 1, measured every 2 seconds; it first frees what it can from half the limit on) and the
+    /// page says so, with **Try Again**. 2048 (2 GiB) by default; pages share one WebKit web context per
+    /// limit. WebKit applies it only while its memory-pressure handler runs: not when the environment sets
+    /// `WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR` (the toolkit then logs that pages are not bounded). Main actor.
+    public static var webProcessMemoryLimit = 2048
+
+    /// How often, in seconds, a web process measures its memory against ``webProcessMemoryLimit`` (tests
+    /// measure more often, to see the limit reached in seconds).
+    package static var memoryPollInterval = 2.0
 
     /// The folder whose files may load inside (the app's own pages), or nil for none.
     public let localFolder: FilePath?
@@ -69,6 +101,7 @@ public final class WebPage: Page {
     public private(set) var appliedInset: Int = 0
 
     private let webKitView: OpaquePointer  // the WebKitWebView that webView wraps
+    private let memoryLimit = WebPage.webProcessMemoryLimit  // its context's, in MB
     private let webKit: WebKitFunctions
     private let frame = Overlay()
     private let webSlot = Box(.vertical)  // holds webView once the page is first shown
@@ -90,7 +123,8 @@ public final class WebPage: Page {
         fixedTitle = title
         self.localFolder = localFolder.map { $0.absolute.appending("") }  // ends in "/": "guide-old" is not in "guide"
         webKit = try opened.get()
-        let pointer = webKit.web_view_new()!
+        let context = WebContexts.context(webKit, limitMegabytes: Self.webProcessMemoryLimit, pollInterval: Self.memoryPollInterval)
+        let pointer = withUnsafePointer(to: webKit) { navgtk_webkit_view_new($0, context) }!
         webKitView = OpaquePointer(pointer)
         webView = Widget(UnsafeMutableRawPointer(pointer), transfer: .full)
         // Translators: the title of a page showing a web page, until the page's own title is known.
@@ -140,7 +174,9 @@ public final class WebPage: Page {
     /// The page scrolls under a window's translucent bar (see the type's docs).
     public override var extendsUnderTopBar: Bool { true }
 
-    public override var initialFocus: Widget? { loadError == nil ? webView : tryAgainButton }
+    public override var initialFocus: Widget? {
+        waitsForLoadButton ? loadButton : loadError == nil ? webView : tryAgainButton
+    }
 
     /// Pushes the new inset into the document (see the type's docs) and places the view from the bar's
     /// top edge down.
@@ -257,6 +293,15 @@ public final class WebPage: Page {
         errorBackground.isVisible = false
         self.errorBackground = errorBackground
 
+        loadButton.addCSSClass("suggested-action")
+        loadButton.onClicked { [weak self] in self?.loadPressed() }
+        loadPlaceholder.addAction(loadButton)
+        let placeholderBackground = Box(.vertical)
+        placeholderBackground.addCSSClass("web-error")
+        placeholderBackground.append(loadPlaceholder)
+        placeholderBackground.isVisible = false
+        self.placeholderBackground = placeholderBackground
+
         // The view may be taller than the page: it starts under the bar (see topInsetDidChange).
         let sizer = Box(.vertical)
         sizer.expandsVertically = true
@@ -270,6 +315,7 @@ public final class WebPage: Page {
         webView.expandsHorizontally = true
         frame.addOverlay(webSlot)
         frame.addOverlay(errorBackground)
+        frame.addOverlay(placeholderBackground)
         frame.addOverlay(progressBar)
         frame.addOverlay(messageLabel)
         frame.onPlaceChild { [weak self] child, width, height in
@@ -310,6 +356,26 @@ public final class WebPage: Page {
     }
 
     private var errorBackground: Box?
+    private var placeholderBackground: Box?
+
+    /// Shows what a page waiting for the user would load, and **Load** (see ``waitsForLoadButton``).
+    private func showLoadPlaceholder(for uri: String) {
+        // Translators: the title of a web page that was not loaded by itself; the user may load it.
+        loadPlaceholder.set(title: toolkitLocalized("Load This Page?"),
+                            // Translators: %s is a web site, e.g. "example.org".
+                            description: toolkitLocalized("This page from %s was not loaded again by itself.", Self.host(of: uri)))
+        placeholderBackground?.isVisible = true
+        progressBar.isVisible = false
+        if view.isMapped { _ = loadButton.grabFocus() }
+    }
+
+    /// **Load** pressed: the page loads as a page shown for the first time.
+    private func loadPressed() {
+        waitsForLoadButton = false
+        placeholderBackground?.isVisible = false
+        isLoading = true
+        resume()
+    }
     private var lifecycleToken: ObservationToken?
 
     /// Covered, or taken out (its transition over): ends the web process, keeping the address and the
@@ -341,6 +407,7 @@ public final class WebPage: Page {
     /// Shown (first, or again after it was covered): loads what it was showing.
     private func resume() {
         guard let uri = loadsWhenShown else { return }
+        guard !waitsForLoadButton else { return showLoadPlaceholder(for: uri) }
         attachWebView()
         load(uri)
     }
@@ -349,7 +416,7 @@ public final class WebPage: Page {
     /// when its stack gives it the keyboard focus (``initialFocus``), and never for a page that is only
     /// covered (WebKit starts a web process as soon as the view is realized).
     private func attachWebView() {
-        guard webView.parentWidget == nil else { return }
+        guard webView.parentWidget == nil, !waitsForLoadButton else { return }
         webSlot.append(webView)
         // The stack focused the page as it came (the view was not there yet to take it, and the page took
         // focus itself, "Guide panel." to a screen reader): the view has it now, as it would have.
@@ -418,12 +485,33 @@ public final class WebPage: Page {
         }
         webView.connect("web-process-terminated") { [weak self] args in
             guard let self, self.view.isMapped else { return }
-            _ = args
+            if args.enumValue(at: 1) == Int32(POSTCARD_WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT) {
+                Logger.toolkit.info("The web process of \(self.currentURI) was ended: it used more than \(self.memoryLimit) MB")
+                // Translators: %1$s is a web site, e.g. "example.org"; %2$d a number of megabytes.
+                let detail = toolkitLocalized("%1$s used more than %2$d MB of memory, so it was stopped. Try loading it again.",
+                                              Self.host(of: self.currentURI), self.memoryLimit)
+                // Translators: the title shown when a web page was stopped for using too much memory.
+                self.showError((toolkitLocalized("This Page Used Too Much Memory"), detail))
+                return
+            }
             self.showError((toolkitLocalized("The Page Stopped Working"), toolkitLocalized("Its web content process ended. Try loading it again.")))
+        }
+        webView.connect("print") { [weak self] args in
+            // Postcard has no Print command: a page's print request (`window.print()`) opens no dialog.
+            args.setReturn(true)
+            guard let self else { return }
+            Logger.toolkit.info("A print request of \(self.currentURI) was refused")
+            // Translators: shown when a web page asked to print itself.
+            self.show(message: toolkitLocalized("The page asked to print; web pages are not printed here."))
         }
         webView.connect("decide-policy") { [weak self] args in
             guard let self, let decision = args.object(at: 1) else { return }
-            args.setReturn(self.decide(OpaquePointer(decision), type: Int(args.enumValue(at: 2))))
+            let kind = Int(args.enumValue(at: 2))
+            if kind == Int(POSTCARD_WEBKIT_POLICY_DECISION_TYPE_RESPONSE) {
+                args.setReturn(self.decideResponse(OpaquePointer(decision)))
+            } else {
+                args.setReturn(self.decide(OpaquePointer(decision), type: kind))
+            }
         }
     }
 
@@ -494,6 +582,32 @@ public final class WebPage: Page {
         return true
     }
 
+    /// Shows a response the view can show; refuses one it would save instead (an attachment, or a type
+    /// it cannot show): a page never starts a download. Always decided here.
+    private func decideResponse(_ policy: OpaquePointer) -> Bool {
+        var isAttachment = false
+        if let response = webKit.response_policy_decision_get_response(policy),
+           let headers = webKit.uri_response_get_http_headers(response) {
+            var disposition: UnsafeMutablePointer<CChar>?
+            var parameters: OpaquePointer?
+            if webKit.soup_message_headers_get_content_disposition(headers, &disposition, &parameters) != 0 {
+                isAttachment = disposition.map { g_ascii_strcasecmp($0, "attachment") == 0 } ?? false
+            }
+            g_free(disposition)
+            if let parameters { g_hash_table_unref(parameters) }
+        }
+        guard isAttachment || webKit.response_policy_decision_is_mime_type_supported(policy) == 0 else {
+            webKit.policy_decision_use(policy)
+            return true
+        }
+        webKit.policy_decision_ignore(policy)
+        let uri = webKit.response_policy_decision_get_request(policy).flatMap(webKit.uri_request_get_uri).map { String(cString: $0) } ?? ""
+        Logger.toolkit.info("A download was refused: \(uri)")
+        // Translators: shown when a web page tried to save a file on the computer.
+        show(message: toolkitLocalized("The page tried to download a file; files are not saved from web pages."))
+        return true
+    }
+
     /// True when handled (the error state shows); cancelled loads (a new one started) are not errors.
     private func loadFailed(uri: String, error: UnsafeMutablePointer<GError>) -> Bool {
         let code = error.pointee.code
@@ -559,6 +673,34 @@ package enum WebKitLibrary {
             return .failure(WebPageUnavailable(reason: toolkitLocalized("Web pages need WebKitGTK 6.0: %s", String(cString: reason))))
         }
         return .success(table)
+    }
+}
+
+/// The WebKit web contexts of the pages, one per memory limit (see ``WebPage/webProcessMemoryLimit``),
+/// made when first needed and kept for the process's life; the first also refuses every download of the
+/// default network session (see ``WebPage``). Main actor.
+@MainActor
+enum WebContexts {
+    private static var made: [String: OpaquePointer] = [:]
+    /// The functions' table the download handler reads (kept for the process's life).
+    private static var downloadTable: UnsafeMutablePointer<WebKitFunctions>?
+
+    static func context(_ webKit: WebKitFunctions, limitMegabytes: Int, pollInterval: Double) -> OpaquePointer {
+        let key = "\(limitMegabytes) \(pollInterval)"
+        if let context = made[key] { return context }
+        if downloadTable == nil {
+            let table = UnsafeMutablePointer<WebKitFunctions>.allocate(capacity: 1)
+            table.initialize(to: webKit)
+            downloadTable = table
+            navgtk_webkit_refuse_downloads(table)
+            if let value = g_getenv("WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR") {
+                Logger.toolkit.problem("WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR is set (\(String(cString: value))): web pages' memory is not bounded")
+            }
+        }
+        let limit = UInt32(clamping: max(1, limitMegabytes))
+        let context = withUnsafePointer(to: webKit) { navgtk_webkit_context_new($0, limit, max(0.1, pollInterval)) }!
+        made[key] = context
+        return context
     }
 }
 

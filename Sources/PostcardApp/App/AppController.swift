@@ -66,6 +66,9 @@ public final class AppController {
     /// The Postcard code the newest link opened was, if it was one: its profile route opens Add Friend
     /// for someone who is not a friend yet.
     var linkedFriendCode: FriendCode?
+    /// True while ``restoreNavigation()`` sets the path kept at the last quit: its web pages then wait for
+    /// the user's Load (`WebPage.waitsForLoadButton`) instead of loading by themselves.
+    var isRestoringNavigation = false
     /// The timeout that opens the newest link received from outside (``receive(link:)``), or 0.
     var linkArrivals: UInt32 = 0
     /// When the first of the links now waiting to open arrived (GLib's monotonic clock, µs), or nil.

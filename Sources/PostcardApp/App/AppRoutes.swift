@@ -38,6 +38,7 @@ extension AppController {
         case .webPage(let uri):
             guard let web = try? WebPage(uri: uri, localFolder: nil) else { help.openOutside(uri); return nil }  // no WebKitGTK
             help.asksBeforeOpeningOutside(web)
+            web.waitsForLoadButton = isRestoringNavigation  // brought back at start: nobody asked for it now
             return web
         }
     }

@@ -14,7 +14,9 @@ import PostcardStore
 /// is read too). At the next launch the state is set again through the same router,
 /// ``AppController/page(for:)`` and ``AppController/present(_:)`` every other way of opening a screen
 /// uses, up to the first route whose subject is gone (a deleted post). A flow is never brought back this
-/// way: its draft is (Resume on My Profile). Only the folder's primary Postcard (the first of those that
+/// way: its draft is (Resume on My Profile). A web page in the state (Postcard writes none, see
+/// ``saveNavigation()``) is brought back waiting for the user: it shows its site and **Load**, and fetches
+/// nothing until Load is pressed. Only the folder's primary Postcard (the first of those that
 /// have it open, ``PostStore/isPrimary``) keeps and restores them: a second launch on the same folder
 /// neither shows the first one's pages nor overwrites them.
 extension AppController {
@@ -55,7 +57,11 @@ extension AppController {
             path.append(route)
         }
         if !path.isEmpty {
+            // A web page in the path (a file written by hand, or by another program: Postcard keeps none)
+            // is made but not loaded: it waits for Load, as nobody asked to see it at this start.
+            isRestoringNavigation = true
             let shown = router.setPath(path, animated: false)
+            isRestoringNavigation = false
             appLog.debug("Restored the open pages: \(shown.map(\.link).joined(separator: ", "))")
         }
         guard let presentation = presentedName.flatMap(Destination.init(name:)), presentation.isRestored else { return }

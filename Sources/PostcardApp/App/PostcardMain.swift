@@ -30,13 +30,14 @@ public enum PostcardMain {
     /// instance, with its options, data folder and clock; see ``AppTool``).
     @MainActor
     package static func run(arguments: [String]? = nil, tool: AppTool?) -> Int32 {
-        // WebKitGTK's memory-pressure monitor: from the first web page on, a thread of this process reads
-        // /proc/meminfo every 1 to 5 s for the rest of its life, to tell the web processes when memory runs
-        // short (`MemoryPressureMonitor` in WebKit's UI process; also its web and network processes' own
-        // handlers). Postcard's web pages are the guide and the pages of links, one at a time, each ending
-        // its web process when it is closed: waking a laptop every 5 s forever is the worse cost. Off unless
-        // the user set it (WebKit reads it when its first web view is made; set here, before any thread).
-        g_setenv("WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR", "1", 0)
+        // WebKitGTK's memory-pressure handling stays on, whatever the environment says: with
+        // WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR set, WebKit also turns off each web process's own handler,
+        // the one that ends a page's process past `WebPage.webProcessMemoryLimit` (a page allocating in a
+        // loop grew to 20 GB in a minute). Its cost, from the first web page on: a thread of this process
+        // reading /proc/meminfo every 5 s (1 s when memory is short), and each web process measuring itself
+        // every 2 s while it runs (bench/navigation.md, "Idle with a web page"). Removed here, before any
+        // thread and before WebKit reads it (when its first web context is made).
+        g_unsetenv("WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR")
         Localization.bind(domain: "postcard", directory: ResourceLocator.localeDirectory)
         // libadwaita's application: its style sheet and style manager (light, dark, high contrast, as the
         // desktop prefers), and the app's own sheets from its GResource folder, registered here first.
