@@ -246,9 +246,14 @@ func runNavigationBenchmarks(outPath: String, repository: String, work: String, 
       then counts 10 s again from 35 s after the posts. The first window holds threads that retire once:
       GLib's idle pool threads 15 s after their last task, and WebKitGTK's `VBlankMonitor`, ended by the
       main thread 30 s after a web page was last drawn; the second is the idle that stays. WebKitGTK's
-      memory-pressure monitor, a thread reading `/proc/meminfo` every 1 to 5 s from the first web page on,
-      is turned off by Postcard (`WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR=1` unless the user set it; see
-      `PostcardMain.run`).
+      memory-pressure monitor, a thread reading `/proc/meminfo` every 5 s (1 s when memory is short) from
+      the first web page on, runs since issue 57: without it WebKit also turns off each web process's own
+      handler, which ends a page's process past `WebPage.webProcessMemoryLimit` (see `PostcardMain.run`).
+      *Idle with a web page* (measured by hand: `postcard postcard://guide` under Xvfb, 40 s to
+      settle, voluntary + nonvoluntary switches of every thread over 10 s): Postcard 6 (`PressureMonitor`
+      3, `dconf` 3), its web process 18 (main thread 16: the 2-second memory measurement, 5 in the window;
+      `Core: Scrolling` 2); the web process exists only while a web page is shown, the monitor thread for
+      the rest of the process once one was.
       The C window has no Swift runtime.
     - *Cycles*: New Post clicked, the dialog's first frame painted on Choose a Photo, its Cancel clicked,
       the flow ended; and a friend's profile pushed, painted, Back clicked, painted. \(cycles) of each after 50
