@@ -104,6 +104,28 @@ func runHostileInputBenchmarks(outPath: String, cacheRoot: String, repository: S
         results["storm-1000", default: []].append(storm(count: 1_000))
         log("hostile input: round \(round) done")
     }
+    // Idle wake-ups before, while and after a web page shows (issue 57: the web processes' memory bound
+    // keeps WebKit's memory-pressure monitor on, and a shown page's process measures itself every 2 s).
+    log("hostile input: idle wake-ups before, while and after a web page shows (about 2 minutes)")
+    let webIdle: [String: Double] = {
+        let data = root + "/web-idle-data", cache = root + "/run-cache"
+        try? FileManager.default.removeItem(atPath: data)
+        try? FileManager.default.removeItem(atPath: cache)
+        return keyValues(shell("\(binDirectory)/postcard-measure --measure-web-idle --data-dir \(data)",
+                               environment: ["XDG_CACHE_HOME": cache, "GSK_RENDERER": "cairo"]))
+    }()
+    func perSecond(_ key: String) -> Double { (webIdle[key] ?? .nan) / 10 }
+    func ratio(_ value: Double, _ baseline: Double) -> String {
+        baseline > 0 ? String(format: "%.1f×", value / baseline) : "— (none before)"
+    }
+    let before = perSecond("web-idle-before-wakeups")
+    let shownApp = perSecond("web-idle-shown-wakeups"), shownWeb = perSecond("web-idle-shown-web-process-wakeups")
+    let after = perSecond("web-idle-after-wakeups")
+    let webIdleRows = """
+    | idle, a web page shown (its memory bound on): wake-ups a second, the app + its web process (before any web page beside it) | \(String(format: "%.1f + %.1f", shownApp, shownWeb)) (\(String(format: "%.1f", before))); \(ratio(shownApp + shownWeb, before)) | — | |
+    | idle after the web page closed (WebKit's memory monitor stays): the app's wake-ups a second (before any web page beside it) | \(String(format: "%.1f", after)) (\(String(format: "%.1f", before))); \(ratio(after, before)) | — | |
+    """
+
     func value(_ run: String, _ key: String) -> Double { median(results[run, default: []].compactMap { $0[key] }) }
     let peak = { (run: String) in value(run, "posting-peak-rss-kib") / 1024 }
     let stall = { (run: String) in value(run, "posting-longest-stall-ms") }
@@ -156,6 +178,7 @@ func runHostileInputBenchmarks(outPath: String, cacheRoot: String, repository: S
     \(row("a photo file far larger than its pixels", "photo", renderer: "gl", counted: false))
     \(row("a megabyte of comment", "comment", renderer: "gl", counted: false))
     \(stormRows)
+    \(webIdleRows)
 
     The stall is the longest gap between runs of a 1 ms GLib timer over the whole run, drawing included (under \
     Xvfb it is done in software on the same two cores). Peak memory is the process's `VmHWM`. The targets are \
@@ -174,6 +197,13 @@ func runHostileInputBenchmarks(outPath: String, cacheRoot: String, repository: S
     the app and its web processes, summed, sampled every 5 ms; the stall is the 1 ms timer's, as above, with the \
     cairo renderer. Before (issue 46): a 14 s stall, 363 web processes and 3.2 GB. The first web page's WebKitGTK library loads on a thread of its own while the link waits \
     (`WebPage.preload()`): in the turn that built the page, its `dlopen` alone took 75–90 ms.
+
+    *Idle with a web page* (`postcard-measure --measure-web-idle`, one run): context switches of every thread over \
+    10 s with nothing happening, after 35 s to settle, in one process: on My Profile before any web page, with the \
+    guide shown (the app, and its web process apart), and after the guide was closed and its process ended. Since \
+    issue 57 a web process is bounded (`WebPage.webProcessMemoryLimit`): that needs WebKit's memory-pressure \
+    monitor, a thread of the app reading `/proc/meminfo` every 5 s from the first web view on, and the shown page's \
+    process measures its memory every 2 s. Threads that woke: \(webIdle.isEmpty ? "not measured" : "see `postcard-measure --measure-web-idle`'s `-thread` lines").
 
     """
     try! report.write(toFile: outPath, atomically: true, encoding: .utf8)
