@@ -16,7 +16,11 @@ import CGtk
 /// affirmative action (a button styled `suggested-action`) stays, at the very end (the GNOME HIG's
 /// order), and so do other widgets (a spinner, a menu button). A moved item is hidden where it is, not
 /// taken out. When the title is still cut with everything moved, a staying button with a
-/// ``Button/compactLabel`` shows it, until there is room. Main actor only.
+/// ``Button/compactLabel`` shows it, until there is room. As a last resort, when even then the bar has
+/// less room than the title's fewest characters need (large text in a narrow window), the staying buttons
+/// go into the menu too, innermost first, and come back first once the whole title and they fit: the
+/// bar's minimum width counts them as in the menu, so that a window can always be as narrow as a phone
+/// (GNOME's adaptive apps move what does not fit into a menu likewise). Main actor only.
 @MainActor
 public final class BarLayer {
     /// The layer's title widget (a page's title and subtitle), centred in the bar.
@@ -49,6 +53,10 @@ public final class BarLayer {
     private var menuNames: [String] = []
     private var isRecheckPending = false
     private var isShortOfRoom = false
+    /// How many of the staying buttons (``lastResortItems``) are in the overflow menu now, innermost first.
+    private var lastResortCount = 0
+    /// The More button's width when last measured shown (an icon button's, as Back's).
+    private var moreWidth: Int32 = 34
     private var ownMovableStartItem: Widget?
     private var ownStartItemMayMove: @MainActor () -> Bool = { false }
 
@@ -56,6 +64,7 @@ public final class BarLayer {
     public init(title: Widget) {
         self.title = title
         title.expandsHorizontally = true  // the room between the items is the title's (as a bar's title widget)
+        title.drawsOutsideBounds = false  // given less than its minimum for a moment, it is clipped (see HeaderBar)
         endBox.append(moreButton)
         moreButton.isVisible = false
     }
@@ -131,6 +140,36 @@ public final class BarLayer {
         item is Button && !item.hasCSSClass("suggested-action")
     }
 
+    /// The buttons that stay in the bar while the title fits (the affirmative action), outermost first:
+    /// they go into the overflow menu only as a last resort (see the type's docs).
+    private var lastResortItems: [Widget] { endItems.filter { $0 is Button && !Self.mayMove($0) } }
+
+    /// The narrowest the end items can be, in pixels: every button in the overflow menu, the menu and the
+    /// other items shown. What the bar counts for its minimum width (see the type's docs).
+    package var minimumEndWidth: Int32 {
+        var total: Int32 = 0, count: Int32 = 0
+        var hasButton = false
+        for item in endItems {
+            if item is Button {
+                hasButton = true
+            } else if item.isVisible {
+                var minimum: Int32 = 0, natural: Int32 = 0
+                gtk_widget_measure(item.widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+                total += minimum
+                count += 1
+            }
+        }
+        if hasButton {
+            if moreButton.isVisible {
+                var natural: Int32 = 0
+                gtk_widget_measure(moreButton.widget, GTK_ORIENTATION_HORIZONTAL, -1, &moreWidth, &natural, nil, nil)
+            }
+            total += moreWidth
+            count += 1
+        }
+        return total + max(0, count - 1) * Int32(HeaderBar.itemSpacing)
+    }
+
     private var overflowLimit: Int {
         movableItems.count + (movableStart?.mayMove == true ? 1 : 0)
     }
@@ -143,6 +182,7 @@ public final class BarLayer {
     package func continueArrangement(from previous: BarLayer?) {
         if let previous, previous !== self, !isArrangedOnce {
             overflowCount = previous.overflowCount
+            lastResortCount = previous.lastResortCount
         }
         isArrangedOnce = true
         arrange()
@@ -153,6 +193,9 @@ public final class BarLayer {
     /// action outermost, then what stays, then More (when anything is in it), then the buttons that fit.
     package func arrange() {
         overflowCount = min(overflowCount, overflowLimit)
+        let lastResort = lastResortItems
+        lastResortCount = min(lastResortCount, lastResort.count)
+        let movedLast = Array(lastResort.suffix(lastResortCount))
         let movable = movableItems
         let moved = Array(movable.suffix(min(overflowCount, movable.count)))
         let start = movableStart
@@ -171,9 +214,9 @@ public final class BarLayer {
                 bar.hiddenStartItems.append(item)
             }
         }
-        for item in movable {
+        for item in movable + lastResort {
             let id = ObjectIdentifier(item)
-            if moved.contains(where: { $0 === item }) {
+            if moved.contains(where: { $0 === item }) || movedLast.contains(where: { $0 === item }) {
                 if movedVisibility[id] == nil {
                     movedVisibility[id] = item.isVisible
                     item.isVisible = false
@@ -186,7 +229,7 @@ public final class BarLayer {
         // Outermost first: the affirmative action, what else stays, More, the buttons that may move.
         let order = staying.filter { $0.hasCSSClass("suggested-action") } + staying.filter { !$0.hasCSSClass("suggested-action") }
             + [moreButton] + movable
-        moreButton.isVisible = overflowCount > 0
+        moreButton.isVisible = overflowCount > 0 || lastResortCount > 0
         // Reordered in place (never taken out and put back, which unrealizes a widget and its popovers).
         var previous: UnsafeMutablePointer<GtkWidget>?
         for item in order.reversed() {  // the end box's children, start to end
@@ -194,7 +237,8 @@ public final class BarLayer {
             previous = item.widget
         }
         if isCurrent { recheckAfterLayout() }
-        let menuItems = moved + (startMoved ? start.map { [$0.item] } ?? [] : [])
+        // The affirmative action first, when it is there: the page's main action.
+        let menuItems = movedLast + moved + (startMoved ? start.map { [$0.item] } ?? [] : [])
         let names = menuItems.compactMap { ($0 as? Button).map { String(($0.label ?? $0.tooltip ?? "").filter { $0 != "_" }) } }
         guard names != menuNames else { return }
         menuNames = names
@@ -236,7 +280,11 @@ public final class BarLayer {
             if overflowCount > 0 || isShortOfRoom { recheck(inMilliseconds: 100) }
             return
         }
-        let width = title.width, natural = title.naturalWidth
+        let width = title.width
+        var minimum: Int32 = 0, measuredNatural: Int32 = 0
+        gtk_widget_measure(title.widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &measuredNatural, nil, nil)
+        let natural = Int(measuredNatural)
+        let lastResort = lastResortItems
         let movable = movableItems
         let start = movableStart
         /// The item the next move takes (innermost end item first, then the start one), or the last moved.
@@ -255,7 +303,7 @@ public final class BarLayer {
             next.showsCompactLabel = true
             widthsSavedByCompacting[ObjectIdentifier(next)] = max(0, before - next.naturalWidth)
             recheckAfterLayout()
-        } else if width >= natural, let last = compactable.last(where: \.showsCompactLabel) {
+        } else if width >= natural, lastResortCount == 0, let last = compactable.last(where: \.showsCompactLabel) {
             // Room again: the full label comes back first (before anything moved comes out of the menu).
             isShortOfRoom = false
             guard width - natural >= (widthsSavedByCompacting[ObjectIdentifier(last)] ?? 0) + 6 else { return }
@@ -270,6 +318,27 @@ public final class BarLayer {
             isShortOfRoom = false
             widthsOfMoved[ObjectIdentifier(next)] = next.width
             overflowCount += 1
+            arrange()
+        } else if width < Int(minimum), lastResortCount < lastResort.count {
+            // Less room than the title's fewest characters with everything else moved and compacted: the
+            // staying buttons go too, innermost first (twice short, 100 ms apart, as above).
+            guard isShortOfRoom else {
+                isShortOfRoom = true
+                return recheck(inMilliseconds: 100)
+            }
+            isShortOfRoom = false
+            let next = lastResort[lastResort.count - 1 - lastResortCount]
+            widthsOfMoved[ObjectIdentifier(next)] = next.width
+            lastResortCount += 1
+            arrange()
+        } else if lastResortCount > 0 {
+            // They come back first, one at a time, once the whole title and the button fit beside each other.
+            isShortOfRoom = false
+            let last = lastResort[lastResort.count - lastResortCount]
+            let menuGoes = lastResortCount == 1 && overflowCount == 0
+            let needed = (widthsOfMoved[ObjectIdentifier(last)] ?? 34) + 6 + (menuGoes ? moreButton.width + 6 : 0)
+            guard width - natural >= needed else { return }
+            lastResortCount -= 1
             arrange()
         } else {
             isShortOfRoom = false

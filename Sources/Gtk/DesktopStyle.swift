@@ -105,6 +105,21 @@ public final class DesktopStyle {
         }
     }
 
+    /// Calls `handler` with the new ``textDPI`` each time the desktop's text size changes (GtkSettings
+    /// `notify::gtk-xft-dpi`: GNOME's Large Text, or a test), until the token goes. Main actor.
+    package static func observeTextDPI(_ handler: @escaping @MainActor (Double) -> Void) -> ObservationToken {
+        if textDPISettings == nil, let settings = gtk_settings_get_default() {
+            let pointer = UnsafeMutableRawPointer(settings)
+            let object = Object.wrapper(of: pointer) ?? Object(pointer, transfer: .none)
+            object.connect("notify::gtk-xft-dpi") { _ in textDPIObservers.notify(textDPI) }
+            textDPISettings = object
+        }
+        return textDPIObservers.add(handler)
+    }
+    private static let textDPIObservers = Observers<Double>()
+    /// The default display's settings, followed for ``observeTextDPI(_:)`` once asked.
+    private static var textDPISettings: Object?
+
     /// The boolean `GtkSettings` property `name` of the default display (e.g. "gtk-enable-animations").
     package static func booleanSetting(_ name: String) -> Bool {
         var gvalue = GValue()

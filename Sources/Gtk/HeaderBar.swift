@@ -220,7 +220,14 @@ public final class HeaderBar: Widget {
     /// of the end side, both sides and the title placed as the centre box's `GtkCenterLayout` places them.
     private func place(_ layer: BarLayer, size: Int32, own: (start: CenterLayout.Size, end: CenterLayout.Size), rightToLeft: Bool)
         -> (startBox: CenterLayout.Span, title: CenterLayout.Span, endBox: CenterLayout.Span) {
-        let (pageStart, title, pageEnd, start, end) = sides(of: layer, own: own)
+        let (pageStart, measuredTitle, pageEnd, start, end) = sides(of: layer, own: own)
+        // Less room than every part's minimum (the bar counts the staying buttons as in the overflow menu,
+        // where they go next): the title gives way, clipped, never the items beside it.
+        var title = measuredTitle
+        let room = size - 2 * Self.spacing - start.minimum - end.minimum
+        if room < title.minimum {
+            title = CenterLayout.Size(minimum: max(0, room), natural: max(0, room, title.natural))
+        }
         let spans = CenterLayout.place(size: size, spacing: Self.spacing, start: start, center: title, centerExpands: true,
                                        end: end, rightToLeft: rightToLeft)
         let pageStartWidth = pageStart.isEmpty ? 0 : max(0, spans.start.size - own.start.natural - (own.start.isEmpty ? 0 : Self.spacing))
@@ -270,7 +277,10 @@ public final class HeaderBar: Widget {
         let own = gtk_widget_get_parent(area).map { ownItemWidths(in: $0, besides: area) } ?? (.zero, .zero)
         for layer in layers where layer.title.isVisible {
             let (_, title, _, start, end) = sides(of: layer, own: own)
-            minimum = max(minimum, start.minimum - own.start.minimum + title.minimum + end.minimum - own.end.minimum)
+            // The end items at their narrowest: every button that may go into the overflow menu there.
+            let pageEnd = layer.minimumEndWidth
+            let endMinimum = pageEnd + (pageEnd > 0 && !own.end.isEmpty ? Self.spacing : 0)
+            minimum = max(minimum, start.minimum - own.start.minimum + title.minimum + endMinimum)
             natural = max(natural, title.natural + 2 * max(start.natural, end.natural) - 2 * max(own.start.natural, own.end.natural))
         }
         return (minimum, max(minimum, natural))

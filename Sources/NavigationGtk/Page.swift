@@ -381,11 +381,32 @@ public final class TitleView: Widget {
     public static let minimumTitleCharacters = 10
 
     /// Shows `title` and, when not nil or empty, `subtitle`; at least `minimumCharacters` of the title are
-    /// kept before "…".
+    /// kept before "…" at the desktop's usual text size. With larger text (GNOME's Large Text) fewer
+    /// are kept, so that they take no more room than at the usual size (see ``keptCharacters(of:dpi:)``).
     public func set(title: String, subtitle: String?, minimumCharacters: Int = TitleView.minimumTitleCharacters) {
         titleLabel.text = title
-        titleLabel.widthInCharacters = min(title.count, minimumCharacters)
+        self.minimumCharacters = min(title.count, minimumCharacters)
+        applyMinimumCharacters()
         subtitleLabel.text = subtitle ?? ""
         subtitleLabel.isVisible = !(subtitle ?? "").isEmpty
+    }
+
+    /// How many of `minimumCharacters` a title keeps before "…" at the text resolution `dpi`: as many as
+    /// take the room `minimumCharacters` take at 96 dpi (the usual text size), at least one. So the bar's
+    /// narrowest width does not grow with the desktop's text size: a window 360 pixels wide still fits
+    /// Back, the actions and a shortened title at twice the text size (issue 57, item 5).
+    package static func keptCharacters(of minimumCharacters: Int, dpi: Double) -> Int {
+        guard dpi > 96 else { return minimumCharacters }
+        return max(min(1, minimumCharacters), Int((Double(minimumCharacters) * 96 / dpi).rounded(.down)))
+    }
+
+    private var minimumCharacters = 0
+    private var textSizeToken: ObservationToken?
+
+    private func applyMinimumCharacters() {
+        titleLabel.widthInCharacters = Self.keptCharacters(of: minimumCharacters, dpi: DesktopStyle.textDPI)
+        if textSizeToken == nil {
+            textSizeToken = DesktopStyle.observeTextDPI { [weak self] _ in self?.applyMinimumCharacters() }
+        }
     }
 }
