@@ -337,3 +337,71 @@ private extension Widget {
     /// Whether the layer part holding this item takes pointer input.
     @MainActor var canTargetInBar: Bool { parentWidget.map { gtk_widget_get_can_target($0) != 0 } ?? false }
 }
+
+/// Large Text (issue 57, item 5): with the desktop's text 1.25× and 2× as large (GtkSettings
+/// `gtk-xft-dpi`), at 360 and 1280 px, a pushed page's bar keeps Back and every action shown whole, inside
+/// the window and clear of the title and each other; the title is whole or shortened with "…"; the
+/// suggested action is in the bar or, as a last resort, in More; and the bar's minimum width stays within
+/// 360 px, so it never holds a window wider than a phone.
+extension BarLayerTests {
+    @MainActor
+    private func barProblems(_ window: NavigationWindow, action: Button) -> [String] {
+        let stack = window.stack, bar = stack.headerBar
+        var found: [String] = []
+        var minimum: Int32 = 0, natural: Int32 = 0
+        gtk_widget_measure(bar.widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+        if minimum > 360 { found.append("the bar's minimum width is \(minimum) px") }
+        guard let layer = stack.visiblePage?.barLayer, stack.backButton.isMapped else { return ["no Back"] }
+        let shown: [Widget] = [stack.backButton] + (layer.startItems + layer.endItems + [layer.moreButton]).filter(\.isMapped)
+        let boxes = shown.compactMap { $0.bounds(in: window.window) }
+        for (index, box) in boxes.enumerated() {
+            if box.x < -0.5 || box.x + box.width > Double(window.window.width) + 0.5 { found.append("control \(index) outside: \(box)") }
+            for other in boxes[(index + 1)...] where box.x < other.x + other.width - 0.5 && other.x < box.x + box.width - 0.5 {
+                found.append("control \(index) \(box) overlaps \(other)")
+            }
+        }
+        guard let title = stack.titleLabel.bounds(in: window.window) else { return found + ["no title"] }
+        for box in boxes where title.x < box.x + box.width - 0.5 && box.x < title.x + title.width - 0.5 {
+            found.append("the title \(title) is under \(box)")
+        }
+        gtk_widget_measure(stack.titleLabel.widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+        if title.width < Double(minimum) { found.append("the title has \(title.width) px of its minimum \(minimum)") }
+        if title.width < Double(natural), !stack.titleLabel.isEllipsized { found.append("the title cut without “…”") }
+        if !action.isMapped, !layer.moreButton.itemLabels.contains("New Conversation") {
+            found.append("the suggested action is neither in the bar nor in More")
+        }
+        return found
+    }
+
+    func testWithLargeTextTheBarKeepsBackAndItsActionsWholeAndFitsAPhone() {
+        onMain {
+            let dpi = DesktopStyle.textDPI
+            defer { DesktopStyle.textDPI = dpi }
+            for scale in [1.25, 2] {
+                for width in [360, 1280] {
+                    DesktopStyle.textDPI = 96 * scale  // as the desktop sets it: gtk-xft-dpi = scale × 96 × 1024
+                    let counter = LifeCounter()
+                    let root = CountedPage("Inbox", counter: counter)
+                    let page = CountedPage("Conversations", counter: counter)
+                    let action = Button(label: "New Conversation")
+                    action.addCSSClass("suggested-action")
+                    page.addEndBarItem(action)
+                    page.addEndBarItem(Button(iconName: "edit-find-symbolic", accessibleLabel: "Search"))
+                    let window = NavigationWindow(root: root, width: width, height: 480)
+                    show(window.window)
+                    _ = window.stack.push(page)
+                    spin(until: { !window.stack.view.isTransitionRunning && window.stack.titleLabel.isMapped }, "pushed")
+                    var found: [String] = []
+                    spin(until: {
+                        found = self.barProblems(window, action: action)
+                        return found.isEmpty && abs(window.window.width - width) <= 12
+                    }, "the bar sound at \(scale)× text, \(width) px")
+                    XCTAssertEqual(found, [], "\(scale)× text, \(width) px (the window \(window.window.width) px)")
+                    XCTAssertLessThanOrEqual(abs(window.window.width - width), 12, "the window as wide as asked")
+                    if width == 1280 { XCTAssertTrue(action.isMapped, "room enough: the action in the bar") }
+                    window.window.destroy()
+                }
+            }
+        }
+    }
+}
