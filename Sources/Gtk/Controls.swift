@@ -65,6 +65,14 @@ public final class Button: Widget {
         gtk_label_set_ellipsize(OpaquePointer(child), PANGO_ELLIPSIZE_END)
     }
 
+    /// Lets the button's text label wrap onto more lines instead of widening the button (and the window)
+    /// when it does not fit, e.g. with the desktop's Large Text. Nothing for an icon button.
+    package func wrapsLabel() {
+        guard let child = gtk_button_get_child(pointer()), isInstance(UnsafeMutableRawPointer(child), of: gtk_label_get_type()) else { return }
+        gtk_label_set_wrap(OpaquePointer(child), 1)
+        gtk_label_set_justify(OpaquePointer(child), GTK_JUSTIFY_CENTER)
+    }
+
     /// The button's text label (nil for icon buttons).
     public var label: String? {
         get { gtk_button_get_label(pointer()).map { String(cString: $0) } }

@@ -1,15 +1,16 @@
 import CGtk
 
 /// A custom layout's measure function for a widget that shows its children one over another: the
-/// largest minimum and natural size of the children laid out now (visible, not their own surface), no
-/// baseline. For `gtk_custom_layout_new`; main thread (GTK calls it there).
+/// largest minimum and natural size of the children laid out now (visible, not their own surface, and
+/// child-visible: a page hidden under the shown one does not count, as in libadwaita's navigation view,
+/// so a wide page below never holds the window wider than the page shown needs), no baseline. For `gtk_custom_layout_new`; main thread (GTK calls it there).
 package func measureLargestChild(of widget: UnsafeMutablePointer<GtkWidget>?, _ orientation: GtkOrientation, _ forSize: Int32,
                                  _ minimum: UnsafeMutablePointer<Int32>?, _ natural: UnsafeMutablePointer<Int32>?,
                                  _ minimumBaseline: UnsafeMutablePointer<Int32>?, _ naturalBaseline: UnsafeMutablePointer<Int32>?) {
     var largestMinimum: Int32 = 0, largestNatural: Int32 = 0
     var child = widget.flatMap { gtk_widget_get_first_child($0) }
     while let current = child {
-        if gtk_widget_should_layout(current) != 0 {
+        if gtk_widget_should_layout(current) != 0, gtk_widget_get_child_visible(current) != 0 {
             var childMinimum: Int32 = 0, childNatural: Int32 = 0
             gtk_widget_measure(current, orientation, forSize, &childMinimum, &childNatural, nil, nil)
             largestMinimum = max(largestMinimum, childMinimum)

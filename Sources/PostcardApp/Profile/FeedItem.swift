@@ -47,6 +47,7 @@ public final class FeedItem {
         commentLabel.xAlign = 0
         commentLabel.wraps = true
         detailLabel.xAlign = 0
+        detailLabel.wraps = true  // the date, at 2× text, is wider than a 360-pixel window's row
         detailLabel.addCSSClass("dim-label")
         detailLabel.addCSSClass("caption")
         photoErrorLabel.addCSSClass("error")

@@ -256,6 +256,7 @@ public final class ProfilePage: Page {
             // Translators: under a person's name on their profile: that person is one of the user's friends.
             : localized("Friend"))
         subtitle.xAlign = 0
+        subtitle.wraps = true  // with Large Text too, the row fits a 360-pixel window
         subtitle.addCSSClass("dim-label")
         let names = Box(.vertical, spacing: 4)
         names.verticalAlignment = .center
@@ -265,6 +266,7 @@ public final class ProfilePage: Page {
         postButton.addCSSClass("suggested-action")
         postButton.addCSSClass("pill")
         postButton.verticalAlignment = .center
+        postButton.wrapsLabel()  // "Post to Their Profile" at 2× text is wider than a 360-pixel window
         // The row fits a 360-pixel window: a 64-pixel avatar, 12-pixel gaps, and a name that wraps rather
         // than widen the window when it (or New Post, translated) is long.
         name.wraps = true
