@@ -4,6 +4,7 @@ import GtkTesting
 import NavigationGtk
 @testable import PostcardApp
 import PostcardModel
+@testable import PostcardStore
 import XCTest
 
 /// The main window's bar with the desktop's text made larger (GNOME's Large Text is a text scaling factor
@@ -122,8 +123,14 @@ final class LargeTextBarTests: GtkTestCase {
         let app = try makeApp(posts: ["A coffee"], width: width)
         let main = app.mainWindow.window
         let stack = app.mainWindow.stack
+        // A message to a friend and a reply, so that Messages and Comments have rows (a date, a name) too.
+        let photo = Photo(path: bundledPhotos + "/coffee.png")
+        _ = try app.store.addMessageNow(to: "grace", photo: photo, comment: "Look who I met!", author: "me")
         var route = route
-        if case .comments = route, let post = try app.store.posts(onProfile: "me").first { route = .comments(post.id) }
+        if case .comments = route, let post = try app.store.posts(onProfile: "me").first {
+            _ = try app.store.addReplyNow(to: post, photo: photo, comment: "Chelsea approves.", author: "me")
+            route = .comments(post.id)
+        }
         if let route { app.open(route) }  // nil: My Profile, where the app starts
         let name = route.map { "\($0)" } ?? "My Profile"
         spin(until: { (route == nil) == (stack.pages.count == 1) && stack.transition == .idle && stack.titleLabel.isMapped },

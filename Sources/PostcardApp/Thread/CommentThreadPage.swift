@@ -113,6 +113,7 @@ public final class ReplyRow: ListCell {
         frame.picture.contentFit = .cover
         frame.addCSSClass("thumbnail")
         when.xAlign = 0
+        when.wraps = true  // "Replied 1 Dec 2026, 09:41" at Large Text is wider than a 360-pixel window's row
         when.addCSSClass("dim-label")
         when.addCSSClass("caption")
         let text = Box(.vertical, spacing: 4)
