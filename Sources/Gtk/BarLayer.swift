@@ -255,6 +255,10 @@ public final class BarLayer {
         if let wasVisible = movedVisibility.removeValue(forKey: ObjectIdentifier(item)) { item.isVisible = wasVisible }
     }
 
+    /// Whether the layer is still deciding what goes into the overflow menu (a look after the next layout
+    /// pending, or short of room and looking again in a moment). The review gallery waits for it.
+    package var isArranging: Bool { isRecheckPending || isShortOfRoom }
+
     /// GTK allocates the title again only when its size changes: look once more after the next layout.
     private func recheckAfterLayout() {
         guard !isRecheckPending else { return }

@@ -139,6 +139,8 @@ extension Tour {
     func settle(keepingToasts: Bool = false) async throws {
         let stack = app.flowDialog?.stack ?? self.stack
         try await waitUntil("the pages to stop moving") { stack.transition == .idle && self.stack.transition == .idle }
+        // The bar's overflow settled (with Large Text, New Message or Reply goes into More a moment after the page shows).
+        try await waitUntil("the bar's items to settle") { stack.headerBar.currentLayer?.isArranging != true }
         switch pageShown {
         case let picker as PhotoPickerPage: try await waitUntil("the thumbnails") { !picker.isScanning && picker.pendingThumbnails == 0 }
         case let detail as PhotoDetailPage: try await waitUntil("the photo") { detail.isPhotoLoaded }
