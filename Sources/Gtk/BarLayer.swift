@@ -151,7 +151,8 @@ public final class BarLayer {
         var hasButton = false
         for item in endItems {
             if item is Button {
-                hasButton = true
+                // Shown, or in the menu because it was: one the page hid itself needs no room.
+                hasButton = hasButton || item.isVisible || movedVisibility[ObjectIdentifier(item)] == true
             } else if item.isVisible {
                 var minimum: Int32 = 0, natural: Int32 = 0
                 gtk_widget_measure(item.widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
@@ -281,7 +282,7 @@ public final class BarLayer {
         guard isCurrent else { return }
         guard title.isMapped, bar?.isCrossFading != true else {
             // Not on screen, or cross-fading: look again in a moment, or when it is laid out.
-            if overflowCount > 0 || isShortOfRoom { recheck(inMilliseconds: 100) }
+            if overflowCount > 0 || lastResortCount > 0 || isShortOfRoom { recheck(inMilliseconds: 100) }
             return
         }
         let width = title.width
