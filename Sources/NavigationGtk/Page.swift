@@ -382,7 +382,7 @@ public final class TitleView: Widget {
 
     /// Shows `title` and, when not nil or empty, `subtitle`; at least `minimumCharacters` of the title are
     /// kept before "…" at the desktop's usual text size. With larger text (GNOME's Large Text) fewer
-    /// are kept, so that they take no more room than at the usual size (see ``keptCharacters(of:dpi:)``).
+    /// are kept, so that they take no more room than at the usual size (96 dpi): 5 of 10 at twice the text.
     public func set(title: String, subtitle: String?, minimumCharacters: Int = TitleView.minimumTitleCharacters) {
         titleLabel.text = title
         self.minimumCharacters = min(title.count, minimumCharacters)
