@@ -170,6 +170,8 @@ public enum ReviewGallery {
                      caption: "Twice the text: Back and the window's buttons whole, the title shortened with “…”, New Message in More."),
         ReviewScreen(name: "comments-text-2x-360", screen: "Comments", state: "text scale 2, 360 px in every part",
                      caption: "Twice the text: Back whole, the title shortened with “…”, Reply in More; nothing drawn under anything."),
+        ReviewScreen(name: "post-text-2x-360", screen: "Post detail", state: "text scale 2, 360 px in every part",
+                     caption: "Twice the text: the post's buttons one under another, so the window stays 360 px wide."),
         ReviewScreen(name: "friend-profile-text-2x-360", screen: "A friend's profile", state: "text scale 2, 360 px in every part",
                      caption: "Twice the text: the header and the posts' dates wrap; the window stays 360 px wide."),
         ReviewScreen(name: "post-opened-by-link", screen: "Post detail", state: "opened by a postcard:// link, above the friend's profile",

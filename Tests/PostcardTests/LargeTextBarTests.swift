@@ -8,7 +8,7 @@ import PostcardModel
 import XCTest
 
 /// The main window's bar with the desktop's text made larger (GNOME's Large Text is a text scaling factor
-/// of 1.25; the tests go to 2): at 360 and 1280 px, on Messages, Comments and a friend's profile, Back
+/// of 1.25; the tests go to 2): at 360 and 1280 px, on Messages, Comments, a post and a friend's profile, Back
 /// and every action shown are whole, inside the window and clear of the title and of each other, the
 /// title is whole or shortened with "…", and neither the bar nor the page's content (a profile's header and
 /// feed, a page hidden below the one shown) holds the window wider than 360 px (issue 57, item 5).
@@ -131,6 +131,7 @@ final class LargeTextBarTests: GtkTestCase {
             _ = try app.store.addReplyNow(to: post, photo: photo, comment: "Chelsea approves.", author: "me")
             route = .comments(post.id)
         }
+        if case .post = route, let post = try app.store.posts(onProfile: "me").first { route = .post(post.id) }
         if let route { app.open(route) }  // nil: My Profile, where the app starts
         let name = route.map { "\($0)" } ?? "My Profile"
         spin(until: { (route == nil) == (stack.pages.count == 1) && stack.transition == .idle && stack.titleLabel.isMapped },
@@ -155,7 +156,7 @@ final class LargeTextBarTests: GtkTestCase {
         try onMain {
             for scale in [1.25, 2] {
                 for width in [360, 1280] {
-                    for route: Route? in [.messages, .comments(0), .profile("ada"), nil] {
+                    for route: Route? in [.messages, .comments(0), .post(0), .profile("ada"), nil] {
                         try checkBar(on: route, scale: scale, width: width)
                     }
                 }

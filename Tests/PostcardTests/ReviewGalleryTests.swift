@@ -20,7 +20,7 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
         "add-a-comment-message", "add-a-comment-after-quick-snap", "discard-this-post", "friend-profile",
         "post-detail-pushed", "message-shown", "message-shown-narrowed", "message-shown-widened-again", "add-a-comment-after-resizing", "message-shown-large-text",
         "messages-large-text-360", "comments-large-text-360", "friend-profile-large-text-360", "messages-text-2x-360",
-        "comments-text-2x-360", "friend-profile-text-2x-360", "comments", "swiping-back", "back-history-menu", "comments-with-reply",
+        "comments-text-2x-360", "post-text-2x-360", "friend-profile-text-2x-360", "comments", "swiping-back", "back-history-menu", "comments-with-reply",
         "edit-caption", "scan-a-code", "scan-a-code-read", "scan-a-code-web-address", "scan-a-code-no-camera", "my-code", "add-friend",
         "add-friend-not-a-postcard-code", "add-friend-new-friend", "messages", "messages-with-message", "choose-recipient", "camera-pushed", "camera-presented",
         "camera-no-camera", "web-page-pushed", "web-page-scrolled-under-the-bar", "web-page-presented",
@@ -101,7 +101,7 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
         try waitFor("the review tour", timeout: 300) { !process.isRunning }
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         XCTAssertEqual(process.terminationStatus, 0, "the tour ran to the end:\n\(output)")
-        XCTAssertTrue(output.contains("Review gallery: 180 pictures of 60 screens"), output)
+        XCTAssertTrue(output.contains("Review gallery: 183 pictures of 61 screens"), output)
         // Every screen used — posting, replies, messages, the camera and scanner, web pages, Undo — and
         // Swift's global executor never: libdispatch's pool, whose monitor would wake the app every second.
         XCTAssertTrue(output.contains("Swift's global thread pool: not started"), output)
@@ -166,7 +166,7 @@ final class ReviewGalleryTests: GtkTestCase, @unchecked Sendable {
             ReviewGallery.indexHTML(in: FilePath(gallery), parts: [ReviewPart(name: "360")!], problems: [],
                                     compared: FilePath(earlier), changes: changes)
         }
-        XCTAssertTrue(compared.contains("1 of 180 pictures differ; 1 is new"), "the index counts the changes")
+        XCTAssertTrue(compared.contains("1 of 183 pictures differ; 1 is new"), "the index counts the changes")
         XCTAssertTrue(compared.contains("<a href=\"#my-profile\">"), "the index links the changed screen")
         XCTAssertTrue(compared.contains("<img src=\"\(diff)\""), "the index shows the difference picture")
         XCTAssertTrue(compared.contains("<img src=\"\(FilePath(earlier).appending("my-profile", "360-light-ltr.png").uri)\""),

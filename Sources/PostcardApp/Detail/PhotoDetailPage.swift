@@ -68,6 +68,8 @@ public final class PhotoDetailPage: Page {
         column.append(commentLabel)
         column.append(detailLabel)
         column.append(actions)
+        arrangeActions(forTextDPI: DesktopStyle.textDPI)
+        textSizeToken = DesktopStyle.observeTextDPI { [weak self] dpi in self?.arrangeActions(forTextDPI: dpi) }
         let scroller = ScrolledWindow(Clamp(column, maximumWidth: Self.columnWidth,
                                                     tighteningThreshold: Self.columnWidth))  // the photo as large as fits
         scroller.expandsVertically = true
@@ -85,6 +87,18 @@ public final class PhotoDetailPage: Page {
                 self?.commentLabel.text = comment + "\n\n" + localized("The photo can't be shown: %s", "\(error)")
             }
         }
+    }
+
+    private var textSizeToken: ObservationToken?
+
+    /// Lays ``actions`` out in a row at the desktop's usual text size, and one under another when text is
+    /// larger (GNOME's Large Text, 1.25×, and beyond): there a row of Comments, Edit Caption and Delete is
+    /// 405 px at 1.25× and about 520 px at 2×, wider than a phone's 360 px, and would hold the window wider. Follows the text size, not the width, so it never
+    /// changes inside a layout; the buttons keep their order for the keyboard and screen readers.
+    private func arrangeActions(forTextDPI dpi: Double) {
+        let stacked = dpi > 1.1 * 96
+        gtk_orientable_set_orientation(OpaquePointer(actions.widget), stacked ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL)
+        actions.horizontalAlignment = stacked ? .start : .fill
     }
 
     /// Shows a new comment (after Edit Caption).
