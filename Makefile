@@ -13,7 +13,7 @@ PACKAGES := pkg-config libgtk-4-dev libadwaita-1-dev libsqlite3-dev libxtst-dev 
             gstreamer1.0-plugins-bad libqrencode-dev zbar-tools \
             libwebkitgtk-6.0-dev \
             desktop-file-utils appstream xvfb xauth dbus dbus-x11 at-spi2-core python3-pyatspi \
-            gettext locales
+            gettext locales e2fsprogs
 SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=
