@@ -197,17 +197,18 @@ final class HostileWebPageTests: GtkTestCase, @unchecked Sendable {
         XCTAssertEqual(try runPostcard([bundledPhotos + "/coffee.png"], environment: environment).status, 0)
         try waitFor("Add a Comment, in the flow's modal dialog") { log(logPath).contains("Flow started: New Post") }
         let text = "kept through a logout"
-        try waitFor("the comment typed and saved", timeout: 20) {
-            // XTEST key presses, as a user types; typed again if the field was not focused yet (the dialog
-            // still coming up): the draft saved with the whole text is the event.
-            if !log(logPath).contains("Draft saved: post me, \(text.count) characters") {
-                MainActor.assumeIsolated {
-                    pressKey(XK_a, modifiers: [XK_Control_L])  // what a try typed before is replaced
-                    for character in text.unicodeScalars { pressKey(Int32(character.value)) }
-                }
-                usleep(300_000)  // an upper bound between tries; the log line is the event
-            }
-            return log(logPath).contains("Draft saved: post me, \(text.count) characters")
+        // Typed as a user types (XTEST), once the comment field has the keyboard focus (read over AT-SPI);
+        // the draft saved with the whole text is the event.
+        let script = ToolkitTestCase.accessibilityReaderScript
+        try waitFor("the comment field focused", timeout: 20) {
+            ((try? runProgram("/usr/bin/python3", [script, String(first.processIdentifier), "--focused"]).output) ?? "")
+                .split(separator: "\n").contains { $0.hasPrefix("text|Comment") }
+        }
+        MainActor.assumeIsolated {
+            for character in text.unicodeScalars { pressKey(Int32(character.value)) }
+        }
+        try waitFor("the comment saved as a draft", timeout: 20) {
+            log(logPath).contains("Draft saved: post me, \(text.count) characters")
         }
         kill(first.processIdentifier, SIGTERM)
         try waitFor("the quit", timeout: 20) { !first.isRunning }
