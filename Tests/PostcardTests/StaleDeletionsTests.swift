@@ -131,8 +131,8 @@ final class StaleDeletionsTests: GtkTestCase, @unchecked Sendable {
                 file = "\(folder)/instances/\(store.instanceID).deletions"
                 store.waitForWrites()
             }
-            // Everything else readable and writable by all, the file by nobody.
-            XCTAssertEqual(try runProgram("/bin/chmod", ["-R", "a+rwX", (folder as NSString).deletingLastPathComponent]).status, 0)
+            // The data folder (a temporary folder of this test's) readable and writable by all, the file by nobody.
+            XCTAssertEqual(try runProgram("/bin/chmod", ["-R", "a+rwX", folder]).status, 0)
             XCTAssertEqual(chmod(file, 0), 0)
             // As root the mode alone would not stop a read: this thread opens files as nobody meanwhile
             // (setfsuid also drops the capabilities that override permissions, for this thread only).
