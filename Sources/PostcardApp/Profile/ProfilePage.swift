@@ -61,6 +61,8 @@ public final class ProfilePage: Page {
     private let nameLabel = Label()
     private let noFriendsLabel = Label()
     private var avatar: Avatar?
+    /// Follows the desktop's text size (the New Post button's label wraps when it is larger than usual).
+    private var textSizeToken: ObservationToken?
     private static let headerKey = "header"
 
     /// Creates the profile of `person` as seen by `viewer` (the app's user). My Profile (`person` is
@@ -266,7 +268,12 @@ public final class ProfilePage: Page {
         postButton.addCSSClass("suggested-action")
         postButton.addCSSClass("pill")
         postButton.verticalAlignment = .center
-        postButton.wrapsLabel()  // "Post to Their Profile" at 2× text is wider than a 360-pixel window
+        // "Post to Their Profile" at 2× text is wider than a 360-pixel window: its label wraps when the
+        // desktop's text is larger than usual (at the usual size it stays on one line, as before).
+        if DesktopStyle.textDPI > 1.1 * 96 { postButton.wrapsLabel() }
+        textSizeToken = DesktopStyle.observeTextDPI { [weak postButton] dpi in
+            if dpi > 1.1 * 96 { postButton?.wrapsLabel() }
+        }
         // The row fits a 360-pixel window: a 64-pixel avatar, 12-pixel gaps, and a name that wraps rather
         // than widen the window when it (or New Post, translated) is long.
         name.wraps = true
