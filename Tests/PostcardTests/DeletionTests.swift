@@ -15,18 +15,6 @@ import XCTest
 /// it popped, Undo bringing it back, the row and its photo gone for good once the undo time passes, and
 /// nothing half deleted after a kill -9 in between.
 final class DeletionTests: GtkTestCase, @unchecked Sendable {
-    /// The rows of `table` in the store in `folder` with `condition`, counted on a connection of its own
-    /// (marked deleted or not: what is on the disk).
-    private func rowCount(_ table: String, where condition: String = "1", inStoreAt folder: String) -> Int {
-        var db: OpaquePointer?
-        defer { sqlite3_close(db) }
-        guard sqlite3_open_v2(folder + "/posts.sqlite3", &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return -1 }
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM \(table) WHERE \(condition)", -1, &statement, nil) == SQLITE_OK else { return -1 }
-        defer { sqlite3_finalize(statement) }
-        return sqlite3_step(statement) == SQLITE_ROW ? Int(sqlite3_column_int64(statement, 0)) : -1
-    }
-
     @MainActor
     private func settle(_ app: AppController, depth: Int) {
         spin(until: { app.mainWindow.stack.pages.count == depth && app.mainWindow.stack.transition == .idle }, "\(depth) pages")

@@ -98,6 +98,18 @@ extension GtkTestCase {
 }
 
 extension GtkTestCase {
+    /// The rows of `table` in the store in `folder` with `condition`, counted on a connection of its own
+    /// (marked deleted or not: what is on the disk); -1 when it can't be read.
+    func rowCount(_ table: String, where condition: String = "1", inStoreAt folder: String) -> Int {
+        var db: OpaquePointer?
+        defer { sqlite3_close(db) }
+        guard sqlite3_open_v2(folder + "/posts.sqlite3", &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return -1 }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM \(table) WHERE \(condition)", -1, &statement, nil) == SQLITE_OK else { return -1 }
+        defer { sqlite3_finalize(statement) }
+        return sqlite3_step(statement) == SQLITE_ROW ? Int(sqlite3_column_int64(statement, 0)) : -1
+    }
+
     /// Runs `sql` on a connection of its own to the store's database in `folder`, as another program
     /// (`sqlite3`) would; fails the test when SQLite refuses it.
     func runSQL(_ sql: String, inStoreAt folder: String, file: StaticString = #filePath, line: UInt = #line) {

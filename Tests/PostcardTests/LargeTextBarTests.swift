@@ -105,16 +105,9 @@ final class LargeTextBarTests: GtkTestCase {
         return found
     }
 
-    /// Sets the text scale as the desktop does (GtkSettings `gtk-xft-dpi` = scale × 96 × 1024).
+    /// Scales the desktop's text as GNOME's text scaling factor does (GtkSettings `gtk-xft-dpi`).
     @MainActor
-    private func setTextScale(_ scale: Double) {
-        var value = GValue()
-        g_value_init(&value, GType(6 << 2))  // G_TYPE_INT
-        g_value_set_int(&value, Int32(96.0 * 1024 * scale))
-        g_object_set_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self),
-                              "gtk-xft-dpi", &value)
-        g_value_unset(&value)
-    }
+    private func setTextScale(_ scale: Double) { DesktopStyle.textDPI = 96 * scale }
 
     @MainActor
     private func checkBar(on route: Route?, scale: Double, width: Int, file: StaticString = #filePath, line: UInt = #line) throws {

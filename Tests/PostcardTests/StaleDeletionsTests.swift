@@ -15,17 +15,6 @@ import XCTest
 /// a file that can't be read now must never delete what the user kept, and a real last choice still stands.
 /// Real stores on real folders; an instance is "gone" once its store is freed (its lock released).
 final class StaleDeletionsTests: GtkTestCase, @unchecked Sendable {
-    /// The rows of `table` in the store in `folder` with `condition`, on a connection of its own.
-    private func rowCount(_ table: String, where condition: String = "1", inStoreAt folder: String) -> Int {
-        var db: OpaquePointer?
-        defer { sqlite3_close(db) }
-        guard sqlite3_open_v2(folder + "/posts.sqlite3", &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return -1 }
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM \(table) WHERE \(condition)", -1, &statement, nil) == SQLITE_OK else { return -1 }
-        defer { sqlite3_finalize(statement) }
-        return sqlite3_step(statement) == SQLITE_ROW ? Int(sqlite3_column_int64(statement, 0)) : -1
-    }
-
     /// A folder with three posts (each with its photo), a message and the three sample friends; its store's
     /// identity id and the posts' photo files.
     @MainActor
