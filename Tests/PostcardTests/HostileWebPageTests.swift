@@ -119,7 +119,10 @@ final class HostileWebPageTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(web.errorDetail.text.contains("127.0.0.1") && web.errorDetail.text.contains("200 MB"), web.errorDetail.text)
             XCTAssertTrue(web.tryAgainButton.isMapped, "Try Again shows")
             spin(until: { started.allSatisfy { kill($0, 0) != 0 } }, timeout: 10, "the process is gone")
-            spin(for: 0.5)  // the error state painted before the picture (not a condition of the test)
+            var painted = false  // the error state painted before the picture: the next frame is the event
+            app.mainWindow.window.afterNextPaint { painted = true }
+            app.mainWindow.window.queueDraw()
+            spin(until: { painted }, "the error state painted")
             screenshot("memory-ended")
         }
     }
@@ -249,7 +252,10 @@ final class HostileWebPageTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(web.loadPlaceholder.descriptionLabel.text.contains("127.0.0.1"), web.loadPlaceholder.descriptionLabel.text)
             XCTAssertTrue(web.isSuspended && !web.isLoading)
             XCTAssertEqual(WebProcesses.descending(from: getpid()).subtracting(before), [], "no web process either")
-            spin(for: 0.5)  // the placeholder painted before the picture (not a condition of the test)
+            var painted = false  // the placeholder painted before the picture: the next frame is the event
+            app.mainWindow.window.afterNextPaint { painted = true }
+            app.mainWindow.window.queueDraw()
+            spin(until: { painted }, "the placeholder painted")
             screenshot("load-placeholder")
             web.loadButton.activate()
             spin(until: { stack.titleLabel.text == "Kept Page" }, timeout: 20, "Load loads it")
