@@ -148,6 +148,10 @@ test: deps deps-orca locale
 	    [ "$$(msgattrib --untranslated $$po | grep -c '^msgid')" = 0 ] && [ "$$(msgattrib --only-fuzzy $$po | grep -c '^msgid')" = 0 ] || \
 	      { echo "$$po is not complete: untranslated or fuzzy strings (msgattrib --untranslated / --only-fuzzy)"; exit 1; }; \
 	  done
+	@# Every local link and image the README and docs/ name is in the repository; no nonisolated(nonsending)
+	@# function makes a continuation itself (the Threads article: a release build can drop its hop back).
+	/usr/bin/python3 Tests/check-doc-links.py
+	/usr/bin/python3 Tests/check-isolation.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product postcard
 	$(TOOLKIT_SWIFT) build --build-tests --scratch-path $(TOOLKIT_BUILD)
