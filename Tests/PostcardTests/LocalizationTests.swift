@@ -130,7 +130,8 @@ final class LocalizationTests: GtkTestCase, @unchecked Sendable {
                 let text = String(cString: gtk_label_get_text(label))
                 if !text.isEmpty {
                     checked += 1
-                    XCTAssertEqual(pango_layout_is_ellipsized(gtk_label_get_layout(label)), 0,
+                    let ellipsized = pango_layout_is_ellipsized(gtk_label_get_layout(label))
+                    XCTAssertEqual(ellipsized, 0,
                                    "\(screen): “\(text)” is cut short", file: file, line: line)
                     var rect = graphene_rect_t()
                     if gtk_widget_compute_bounds(widget, window.widget, &rect) != 0 {

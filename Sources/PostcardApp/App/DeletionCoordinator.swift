@@ -21,8 +21,12 @@ final class DeletionCoordinator {
     private weak var app: AppController?
     /// Told after each deletion is marked in the store, before its pages leave (true), and after each
     /// Undo has brought it back (false), in the journal's terms (a friend by their id): a journey's
-    /// recorder and replayer listen.
+    /// replayer listens (it waits for the store's work before the next step).
     let changes = Observers<(JourneyDeletion, Bool)>()
+    /// Told in the turn of each press of Delete (true) and Undo (false), before the store's work: a
+    /// journey's recorder writes the step then, so a page opened right after the press (before the write
+    /// lands) follows it in the journal, as it did for the user.
+    let presses = Observers<(JourneyDeletion, Bool)>()
 
     init(app: AppController) { self.app = app }
 
@@ -32,6 +36,7 @@ final class DeletionCoordinator {
         guard let store = app?.store, let recorded = journeyTerms(item) else { return }
         let noted = store.recordChoice(.delete, for: item)  // the user's word is on disk before anything else happens
         appLog.debug("Delete pressed: \(item)")  // after it: the tests kill the app the moment they read this
+        presses.notify((recorded, true))
         app?.tasks.start { [weak self] in
             do {
                 try await store.markDeleted(item)
@@ -68,6 +73,7 @@ final class DeletionCoordinator {
         guard let store = app?.store else { return }
         let noted = store.recordChoice(.restore, for: item)  // kept even if the app quits or is killed before the write
         appLog.debug("Undo pressed: \(item)")
+        presses.notify((recorded, false))
         app?.returnFocusFromTheToast()  // Undo pressed on the toast (F6): heard where the focus was
         app?.tasks.start { [weak self] in
             var restored = false

@@ -50,7 +50,7 @@ public final class JourneyRecorder {
         tokens.append(app.dialogChanges.add { [weak self] dialog, presented in
             self?.record(presented ? .present(dialog) : .dismiss(dialog))
         })
-        tokens.append(app.deletions.changes.add { [weak self] item, deleted in
+        tokens.append(app.deletions.presses.add { [weak self] item, deleted in
             self?.record(deleted ? .delete(item) : .undo(item))
         })
         widthHandler = app.mainWindow.window.connect("notify::default-width") { [weak self] _ in self?.widthChanged() }
