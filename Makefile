@@ -86,7 +86,7 @@ make-pot = mkdir -p .build && $(XGETTEXT) --output=$(1) $(PO_SOURCES) 2>.build/x
 # The locales the tests run the app in (German; generated if missing, as Debian's locales package leaves them out).
 TEST_LOCALES := de_DE.UTF-8
 
-.PHONY: deps deps-orca build run test test-toolkit api-baseline test-model test-gtk test-install test-example test-orca install uninstall deb test-resources review bench bench-programs bench-navigation bench-hostile clean po locale stress docs
+.PHONY: deps deps-orca build run test check-all check-translations test-toolkit api-baseline test-model test-gtk test-install test-example test-orca install uninstall deb test-resources review bench bench-programs bench-navigation bench-hostile clean po locale stress docs
 
 # $(call install-missing,PACKAGES,APT_OPTIONS): installs those of PACKAGES that are not installed yet.
 install-missing = missing=""; for p in $(1); do \
@@ -134,10 +134,24 @@ run: build
 	  echo "No display (DISPLAY/WAYLAND_DISPLAY unset): run this from a desktop session, or try 'make review'."; exit 1; fi
 	$$($(SWIFT) build --show-bin-path)/postcard $(ARGS)
 
-# Model tests need no display; GTK tests run under their own Xvfb and D-Bus session and fail (never
-# skip) when they cannot open a display.
+# Everything, in lanes (Tests/make-test.sh: which lane runs what, side by side): the app and its tests in
+# the release build (the one that ships), the toolkit alone in debug and release, Orca's journeys, the
+# example, the resources, the install and the Debian package; each lane's time is printed at the end
+# (docs/development.md gives the budget). Model tests need no display; GTK tests run under their own Xvfb and
+# D-Bus session and fail (never skip) when they cannot open a display.
 test: deps deps-orca locale
+	@$(call install-missing,$(DEB_PACKAGES),--no-install-recommends)
 	@$(SAMPLE_PHOTOS_ONE_TIME)
+	SWIFT="$(SWIFT)" Tests/make-test.sh
+
+# make test, then the app's GTK tests again in the debug build (what `make run` runs): CI runs this.
+check-all: test
+	$(SWIFT) build --build-tests
+	rm -rf $(TEST_CACHE)
+	set -o pipefail; $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.' 2>&1 | tee .build/test-gtk-debug.log
+
+# The translation templates are current and every translation complete (make test runs it first).
+check-translations:
 	@$(call make-pot,.build/postcard.pot) && \
 	  { diff -q -I '^"POT-Creation-Date' .build/postcard.pot po/postcard.pot >/dev/null || \
 	    { echo "po/postcard.pot is out of date: run make po, then translate what is new"; exit 1; }; } && \
@@ -148,35 +162,6 @@ test: deps deps-orca locale
 	    [ "$$(msgattrib --untranslated $$po | grep -c '^msgid')" = 0 ] && [ "$$(msgattrib --only-fuzzy $$po | grep -c '^msgid')" = 0 ] || \
 	      { echo "$$po is not complete: untranslated or fuzzy strings (msgattrib --untranslated / --only-fuzzy)"; exit 1; }; \
 	  done
-	@# Every local link and image the README and docs/ name is in the repository; no nonisolated(nonsending)
-	@# function makes a continuation itself (the Threads article: a release build can drop its hop back).
-	/usr/bin/python3 Tests/check-doc-links.py
-	/usr/bin/python3 Tests/check-isolation.py
-	$(SWIFT) build --build-tests
-	$(SWIFT) build --product postcard
-	$(TOOLKIT_SWIFT) build --build-tests --scratch-path $(TOOLKIT_BUILD)
-	@dir=$$($(SWIFT) package dump-symbol-graph --minimum-access-level public 2>&1 | sed -n 's/^Files written to //p'); \
-	  /usr/bin/python3 Tests/check-public-api.py "$$dir" && SWIFT="$(SWIFT)" Tests/build-docs.sh "$$dir" .build/docs $(DOC_MODULES)
-	/usr/bin/python3 Tests/api-baseline.py "$$($(SWIFT) build --show-bin-path)"
-	rm -rf $(TEST_CACHE)
-	@# Orca's spoken journeys run beside the GTK suites (their own display and buses), from start to end.
-	set -o pipefail; { $(ORCA_JOURNEYS) >.build/test-orca.log 2>&1; echo $$? >.build/test-orca.rc; \
-	  $(ORCA_REVIEW_CHECK) >.build/test-review-orca.log 2>&1; echo $$? >.build/test-review-orca.rc; } & orca=$$!; \
-	  $(MAKE) --no-print-directory test-toolkit && $(MAKE) --no-print-directory test-resources; toolkit=$$?; \
-	  $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.' 2>&1 | tee .build/test-gtk.log; gtk=$$?; \
-	  wait $$orca; grep -E '^[a-z0-9-]+: (heard|DIFFERS|skipped)|^  |^orca journeys:|^kept ' .build/test-orca.log; \
-	  [ "$$(cat .build/test-orca.rc)" = 0 ] || { echo "Orca's journeys differ (.build/test-orca.log, .build/orca-journeys.actual.txt)"; exit 1; }; \
-	  grep -E '^review under Orca:' .build/test-review-orca.log; \
-	  [ "$$(cat .build/test-review-orca.rc)" = 0 ] || { echo "The review tour under Orca failed (.build/test-review-orca.log)"; exit 1; }; \
-	  [ $$toolkit = 0 ] && [ $$gtk = 0 ]
-	@total=0; failed=0; skipped=0; for log in .build/test-model.log .build/test-toolkit.log .build/test-toolkit-adwaita.log .build/test-gtk.log; do \
-	  line=$$(grep -E 'Executed [0-9]+ tests?, with .*[0-9]+ failures? \(' $$log | tail -1); \
-	  n=$$(echo "$$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); f=$$(echo "$$line" | sed -E 's/.* ([0-9]+) failures? \(.*/\1/'); \
-	  s=$$(echo "$$line" | sed -E -n 's/.*with ([0-9]+) tests? skipped.*/\1/p'); \
-	  total=$$((total + n)); failed=$$((failed + f)); skipped=$$((skipped + $${s:-0})); done; \
-	  echo "tests: $$((total - failed - skipped)) passed, $$skipped skipped (each says why above), $$failed failed"
-	$(MAKE) --no-print-directory test-example
-	$(MAKE) --no-print-directory test-install
 
 # The navigation toolkit alone (see TOOLKIT_BUILD): built without the app, its model tests, then its GTK
 # tests without and with libadwaita. make test runs the same beside the app's tests.

@@ -19,7 +19,8 @@ $swift build --package-path Examples --build-tests > "$log" 2>&1 || { tail -30 "
 # code and not yet avoidable (see the README); any other warning fails.
 if grep -E "warning:" "$log" | grep -v "prohibited flag"; then fail "building Examples printed warnings (above)"; fi
 
-xvfb=(dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24")
+server=(-a); [ -n "${XVFB_SERVER_NUM:-}" ] && server=(-n "$XVFB_SERVER_NUM")  # make test gives each lane its own display
+xvfb=(dbus-run-session -- xvfb-run "${server[@]}" -s "-screen 0 1280x800x24")
 # The desktop's settings in a keyfile of the test's own: a test changes them with `gsettings`, as Settings would.
 settings_home=$(mktemp -d); trap 'rm -rf "$settings_home"' EXIT
 GSETTINGS_BACKEND=keyfile XDG_CONFIG_HOME="$settings_home" \
