@@ -15,6 +15,10 @@ PACKAGES := pkg-config libgtk-4-dev libadwaita-1-dev libsqlite3-dev libxtst-dev 
             desktop-file-utils appstream xvfb xauth dbus dbus-x11 at-spi2-core python3-pyatspi \
             gettext locales e2fsprogs
 SWIFT ?= swift
+# The release configuration: what ships (make install, make deb), what make test tests and make bench
+# measures, one build in .build/release. With -enable-testing, so the tests' @testable imports build against
+# it; the optimizer's work is the same.
+RELEASE := -c release -Xswiftc -enable-testing
 PREFIX ?= /usr/local
 ARGS ?=
 # A GTK warning or critical during tests is a failure. Tests use their own, fresh thumbnail cache, and
@@ -216,13 +220,13 @@ test-install: deps locale
 test-resources: deps
 	SWIFT="$(SWIFT)" Tests/resources-test.sh
 
-# The installed app: a release build with the Swift runtime linked in (runs without the toolchain),
-# its resources, and the desktop files (launcher, AppStream metainfo, icons, D-Bus activation).
+# The installed app: the release build make test tests (RELEASE, in .build; the Swift runtime linked in, so it
+# runs without the toolchain: Package.swift), its resources, and the desktop files (launcher, AppStream
+# metainfo, icons, D-Bus activation).
 APP_ID := io.github.postcard.Postcard
-INSTALL_BUILD := .build/install
 install: deps locale
-	$(SWIFT) build -c release --static-swift-stdlib --product postcard --scratch-path $(INSTALL_BUILD)
-	install -D -m 755 "$(INSTALL_BUILD)/release/postcard" "$(DESTDIR)$(PREFIX)/bin/postcard"
+	$(SWIFT) build $(RELEASE) --product postcard
+	install -D -m 755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/postcard" "$(DESTDIR)$(PREFIX)/bin/postcard"
 	mkdir -p "$(DESTDIR)$(PREFIX)/share/postcard"
 	cp -r Resources/. "$(DESTDIR)$(PREFIX)/share/postcard/"
 	for lang in $(LINGUAS); do for domain in postcard navigation-gtk; do \
@@ -279,11 +283,11 @@ review: build deps-orca
 BENCH_CACHE ?= $(HOME)/.cache/postcard-bench
 # The bench programs, built for release; RUN_BENCH runs PostcardBench under Xvfb with its data folder.
 bench-programs: deps
-	$(SWIFT) build -c release --product postcard-measure
-	$(SWIFT) build -c release --product postcard-review
-	$(SWIFT) build -c release --product PostcardBench
+	$(SWIFT) build $(RELEASE) --product postcard-measure
+	$(SWIFT) build $(RELEASE) --product postcard-review
+	$(SWIFT) build $(RELEASE) --product PostcardBench
 	mkdir -p "$(BENCH_CACHE)/xdg-cache"
-RUN_BENCH = XDG_CACHE_HOME="$(BENCH_CACHE)/xdg-cache" $(XVFB) "$$($(SWIFT) build -c release --show-bin-path)/PostcardBench" \
+RUN_BENCH = XDG_CACHE_HOME="$(BENCH_CACHE)/xdg-cache" $(XVFB) "$$($(SWIFT) build $(RELEASE) --show-bin-path)/PostcardBench" \
 	--cache "$(BENCH_CACHE)"
 
 bench: bench-programs

@@ -4,13 +4,14 @@
 import PackageDescription
 
 // `make test-toolkit` builds with POSTCARD_TOOLKIT_ONLY=1 (in a scratch path of its own): the package then
-// declares only the navigation toolkit (GLib, Gtk, Navigation, NavigationGtk and what they use) and its
+// declares only the navigation toolkit (GLib, Gtk, Navigation, NavigationGtk, NavigationWeb and what they use) and its
 // own tests, so the toolkit is built and tested without building the app. Everything else sees the whole
 // package.
 let toolkitOnly = Context.environment["POSTCARD_TOOLKIT_ONLY"] == "1"
 /// The targets the toolkit's build and tests need (everything else is the app and its tools).
-let toolkitTargets: Set<String> = ["CompileResources", "CGLib", "CGtk", "CXTest", "GLib", "Gtk", "Navigation", "NavigationGtkResources",
-                                   "NavigationGtk", "GtkTesting", "NavigationTests", "NavigationGtkTests"]
+let toolkitTargets: Set<String> = ["CompileResources", "CGLib", "CGtk", "CWebKit", "CXTest", "GLib", "Gtk", "Navigation",
+                                   "NavigationGtkResources", "NavigationGtk", "NavigationWeb", "GtkTesting", "NavigationTests",
+                                   "NavigationGtkTests"]
 
 let package = Package(
     name: "Postcard",
@@ -78,7 +79,11 @@ let package = Package(
             name: "PostcardApp",
             dependencies: ["PostcardModel", "PostcardJourney", "PostcardStore", "PhotoPosting", "Adwaita", "NavigationGtk", "NavigationWeb", "Navigation", "Gtk", "PostcardResources", "CQRencode"]
         ),
-        .executableTarget(name: "Postcard", dependencies: ["PostcardApp"]),
+        // The program that ships: in the release configuration the Swift runtime is linked in, so the installed
+        // program runs without the toolchain (make install, the Debian package) and is the very build the
+        // release tests ran (make test: the test bundle, linked against the toolchain's runtime, beside it).
+        .executableTarget(name: "Postcard", dependencies: ["PostcardApp"],
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         // The review gallery and tour: `postcard-review --review-tour DIR` (`make review`).
         .executableTarget(name: "PostcardReview",
                           dependencies: ["PostcardApp", "PostcardJourney", "PostcardModel", "PostcardStore", "PhotoPosting", "Adwaita", "NavigationGtk", "NavigationWeb", "Gtk", "CGtk"],
@@ -111,6 +116,6 @@ let package = Package(
 )
 
 if toolkitOnly {
-    package.products = package.products.filter { $0.name == "GLib" || $0.name == "Gtk" || $0.name == "Navigation" || $0.name == "NavigationGtk" }
+    package.products = package.products.filter { ["GLib", "Gtk", "Navigation", "NavigationGtk", "NavigationWeb"].contains($0.name) }
     package.targets = package.targets.filter { toolkitTargets.contains($0.name) }
 }

@@ -1,5 +1,6 @@
 import CGtk
 import Glibc
+import Synchronization
 
 /// The process's memory, as the operating system sees it.
 public enum Memory {
@@ -17,8 +18,18 @@ public enum Memory {
     /// from then on). Main actor.
     @MainActor
     public static func returnFreedMemory(after delay: Duration) {
-        MainLoopBridge.after(delay) { trimmer.execute { _ = malloc_trim(0) } }
+        MainLoopBridge.after(delay) {
+            trimmer.execute {
+                _ = malloc_trim(0)
+                trims.add(1, ordering: .relaxed)
+            }
+        }
     }
+
+    /// How many times freed memory has been given back so far (``returnFreedMemory(after:)``); any thread.
+    /// Tests wait on it.
+    package static var trimCount: Int { trims.load(ordering: .relaxed) }
+    private static let trims = Atomic<Int>(0)
 
     /// The one low-priority thread that gives freed memory back.
     private static let trimmer = ThreadPoolExecutor(label: "memory-trim", width: 1, niceness: 19)

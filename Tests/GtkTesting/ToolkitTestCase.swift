@@ -149,11 +149,43 @@ open class ToolkitTestCase: XCTestCase, @unchecked Sendable {
         }
     }
 
-    /// Spins the main loop for `seconds` (lets transitions and redraws finish).
+    /// Spins the main loop for `seconds`. Only for what is about time itself (a timeout that must not
+    /// have fired yet, a pace a user keeps, a gesture's speed); every call says why in a comment. To wait
+    /// for something to happen, use ``spin(until:timeout:_:file:line:)``, ``waitForNextFrame(of:file:line:)``
+    /// or ``settle(file:line:)``.
     @MainActor
     public func spin(for seconds: Double) {
         let end = g_get_monotonic_time() + gint64(seconds * 1_000_000)
         MainLoopBridge.run(until: { g_get_monotonic_time() >= end }, timeout: .seconds(seconds + 1))
+    }
+
+    /// Waits until the next frame of `widget`'s window has been painted (a redraw is asked for first, so
+    /// there is one): what it laid out and drew before is on screen. Fails after 10 s.
+    @MainActor
+    public func waitForNextFrame(of widget: Widget, file: StaticString = #filePath, line: UInt = #line) {
+        var painted = false
+        widget.afterNextPaint { painted = true }
+        widget.queueDraw()
+        spin(until: { painted }, "the next frame", file: file, line: line)
+    }
+
+    /// Waits until everything the main loop has ready has run and every shown window has painted a frame
+    /// after it; then runs what those frames queued: a layout, a redraw, a signal's handlers and the idle
+    /// work they started have happened. What comes from other threads or processes is waited for on its
+    /// own event. Fails after 10 s.
+    @MainActor
+    public func settle(file: StaticString = #filePath, line: UInt = #line) {
+        MainLoopBridge.drain()
+        var waiting = 0
+        for window in Gtk.Window.all() {
+            let widget = Widget.widget(wrapping: UnsafeMutableRawPointer(window))
+            guard widget.isMapped else { continue }
+            waiting += 1
+            widget.afterNextPaint { waiting -= 1 }
+            widget.queueDraw()
+        }
+        spin(until: { waiting == 0 }, "a frame of every shown window", file: file, line: line)
+        MainLoopBridge.drain()
     }
 
     /// Presents `window` and waits until it is mapped and has keyboard focus.
@@ -162,6 +194,16 @@ open class ToolkitTestCase: XCTestCase, @unchecked Sendable {
         window.present()
         spin(until: { window.isMapped && gtk_window_is_active(window.pointer()) != 0 }, "window active",
              file: file, line: line)
+    }
+
+    /// Waits until `button` no longer shows a keyboard press (`activate` shows it pressed, GTK's active
+    /// state, and emits `clicked` when that ends, about 250 ms later), then ``settle(file:line:)``:
+    /// what its `clicked` started has happened.
+    @MainActor
+    public func waitForPressShown(_ button: Widget, file: StaticString = #filePath, line: UInt = #line) {
+        spin(until: { gtk_widget_get_state_flags(button.widget).rawValue & GTK_STATE_FLAG_ACTIVE.rawValue == 0 },
+             "the press shown", file: file, line: line)
+        settle(file: file, line: line)
     }
 
     /// Presses and releases a key through the X server (XTEST), as a user would; `modifiers` are keysyms
@@ -176,8 +218,11 @@ open class ToolkitTestCase: XCTestCase, @unchecked Sendable {
         XTestFakeKeyEvent(display, code, 1, 0)
         XTestFakeKeyEvent(display, code, 0, 0)
         for modifier in modifiers.reversed() { XTestFakeKeyEvent(display, UInt32(XKeysymToKeycode(display, KeySym(modifier))), 0, 0) }
+        // XSync returns once the server has handled the presses: the events they made for this process's
+        // windows came on the same connection before its answer, so they are in GDK's queue; settle()
+        // dispatches them and waits for the frame they asked for.
         XSync(display, 0)
-        spin(for: 0.15)
+        settle(file: file, line: line)
     }
 
     /// Presses and releases mouse `button` (8 is "back") over `window`'s centre, through XTEST.
@@ -204,37 +249,29 @@ open class ToolkitTestCase: XCTestCase, @unchecked Sendable {
 
     /// What a screen reader says of the control with the keyboard focus in this process, read over AT-SPI:
     /// `role|name|description` of each focused object (Orca 43 says the description after the name).
+    /// The reader waits for this process to be on the accessibility bus (the registry's event).
     @MainActor
     public func readFocusedOverAtSpi(file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
-        // The first read in a test process may come before GTK has put the process on the accessibility
-        // bus (the reader then finds no such application): it is asked again, for up to 10 s.
-        for attempt in 1...20 {
-            let (process, outputPath) = try startAccessibilityReader(pid: getpid(), arguments: ["--focused"])
-            spin(until: { !process.isRunning }, timeout: 30, "AT-SPI reader", file: file, line: line)
-            if process.terminationStatus != 0, attempt < 20 {
-                spin(for: 0.5)
-                continue
-            }
-            XCTAssertEqual(process.terminationStatus, 0, "the AT-SPI reader", file: file, line: line)
-            let data = FileManager.default.contents(atPath: outputPath) ?? Data()
-            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-        }
-        return []
+        try readOverAtSpi(["--focused"], file: file, line: line)
     }
 
-    /// Reads the focused control over AT-SPI (``readFocusedOverAtSpi(file:line:)``) until it reads as
-    /// `expected`, for up to `timeout` seconds; returns the last read. For a message announced on a
-    /// control just focused, which becomes its description a moment later (`Window.announce`).
+    /// Reads the focused control over AT-SPI (as ``readFocusedOverAtSpi(file:line:)``) once it reads as
+    /// `expected`, waiting on AT-SPI's focus and description events (at most 10 s: then the last read).
+    /// For a message announced on a control just focused, which becomes its description a moment later
+    /// (`Window.announce`).
     @MainActor
-    public func readFocusedOverAtSpi(becoming expected: [String], timeout: Double = 5,
-                              file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
-        let deadline = Date().addingTimeInterval(timeout)
-        var read = try readFocusedOverAtSpi(file: file, line: line)
-        while read != expected, Date() < deadline {
-            spin(for: 0.2)
-            read = try readFocusedOverAtSpi(file: file, line: line)
-        }
-        return read
+    public func readFocusedOverAtSpi(becoming expected: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        try readOverAtSpi(["--focused-becoming"] + expected, file: file, line: line)
+    }
+
+    /// Runs the AT-SPI reader on this process with `arguments` while the main loop answers it; its lines.
+    @MainActor
+    private func readOverAtSpi(_ arguments: [String], file: StaticString, line: UInt) throws -> [String] {
+        let (process, outputPath) = try startAccessibilityReader(pid: getpid(), arguments: arguments)
+        spin(until: { !process.isRunning }, timeout: 30, "AT-SPI reader", file: file, line: line)
+        XCTAssertEqual(process.terminationStatus, 0, "the AT-SPI reader", file: file, line: line)
+        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// The description a screen reader reads for the visible object with `role` and `name` in this process

@@ -22,7 +22,7 @@ final class AnnouncementTests: ToolkitTestCase, @unchecked Sendable {
             show(window)
             XCTAssertTrue(save.grabFocus())
             XCTAssertEqual(try readFocusedOverAtSpi(), ["push button|Save|Keeps the draft"])
-            spin(for: 1.1)  // a message for a control focused less than a second ago waits (below)
+            spin(for: 1.1)  // about time itself: a message for a control focused less than a second ago waits (below)
             XCTAssertTrue(window.announce("Saved"))
             XCTAssertEqual(window.pendingAnnouncement, "Saved")
             XCTAssertEqual(try readFocusedOverAtSpi(), ["push button|Save|Saved"], "heard on the focused control")
@@ -63,7 +63,7 @@ final class AnnouncementTests: ToolkitTestCase, @unchecked Sendable {
             XCTAssertTrue(other.grabFocus())
             XCTAssertTrue(window.announce("Moved"))
             XCTAssertTrue(save.grabFocus(), "focus moved on before the message was set")
-            spin(for: 1.2)
+            spin(for: 1.2)  // about time itself: the second after which the message would have been set passes
             XCTAssertFalse(described(other, "Moved"), "a message whose control lost focus is never set")
             window.destroy()
         }

@@ -58,7 +58,7 @@ final class BarLayerTests: ToolkitTestCase, @unchecked Sendable {  // XCTestCase
                     window.setDefaultSize(width: width, height: 200)
                     show(window)
                     spin(until: { abs(window.width - width) <= 2 && title.isMapped }, "the window \(width) px wide")
-                    spin(for: 0.1)
+                    settle()
                     for (index, (mine, theirs)) in zip([title] + ourItems, [referenceTitle] + referenceItems).enumerated() {
                         let a = mine.bounds(in: column), b = theirs.bounds(in: column)
                         XCTAssertEqual(a?.x, b?.x, "item \(index) at \(width) px, \(rightToLeft ? "RTL" : "LTR")")
@@ -128,7 +128,7 @@ final class BarLayerTests: ToolkitTestCase, @unchecked Sendable {  // XCTestCase
             spin(until: { !stack.view.isTransitionRunning && topItem.isMapped && !belowItem.isMapped }, "only the top page's layer")
             XCTAssertTrue(stack.beginSwipeBack())
             stack.updateSwipeBack(progress: 0.25)
-            spin(for: 0.05)
+            waitForNextFrame(of: stack.view)
             for widget in [top.titleView, topItem, below.titleView, belowItem] {
                 XCTAssertTrue(widget.isMapped, "both layers shown mid-swipe")
             }
@@ -194,14 +194,8 @@ final class BarLayerTests: ToolkitTestCase, @unchecked Sendable {  // XCTestCase
             show(window.window)
             let bar = window.stack.headerBar
             spin(until: { bar.overflowCount >= 1 }, "the first page's buttons in More")
-            var inMore = -1, steady = 0
-            spin(until: {
-                steady = bar.overflowCount == inMore ? steady + 1 : 0
-                inMore = bar.overflowCount
-                return steady >= 30  // the same for 30 turns, more than one 100 ms second look
-            }, "More settled")
-            spin(for: 0.3)
-            inMore = bar.overflowCount
+            spin(until: { bar.currentLayer?.isArranging == false }, "More settled")
+            let inMore = bar.overflowCount
             _ = window.stack.push(second)
             XCTAssertTrue(bar.currentLayer === second.barLayer)
             XCTAssertEqual(second.barLayer.overflowCount, inMore, "as many in More at once")
@@ -239,8 +233,7 @@ final class BarLayerTests: ToolkitTestCase, @unchecked Sendable {  // XCTestCase
             spin(until: { !stack.view.isTransitionRunning }, "pushed")
             XCTAssertFalse(firstCancel.isVisible, "and after")
             _ = stack.pop()
-            spin(until: { !stack.view.isTransitionRunning }, "back")
-            spin(for: 0.3)
+            spin(until: { !stack.view.isTransitionRunning && first.barLayer.isArranging == false }, "back, and More settled")
             XCTAssertFalse(firstCancel.isVisible, "in More again on its page")
             XCTAssertTrue(first.barLayer.moreButton.itemLabels.contains("Cancel"))
             window.window.destroy()
@@ -281,7 +274,7 @@ final class BarLayerTests: ToolkitTestCase, @unchecked Sendable {  // XCTestCase
                     case 6:
                         if stack.beginSwipeBack() {
                             stack.updateSwipeBack(progress: Double.random(in: 0...1, using: &generator))
-                            spin(for: 0.01)
+                            spin(for: 0.01)  // about time itself: the random user's pace (actions land mid-slide)
                             stack.endSwipeBack(commit: Bool.random(using: &generator),
                                                velocity: Double.random(in: -3...3, using: &generator))
                         }
@@ -289,17 +282,17 @@ final class BarLayerTests: ToolkitTestCase, @unchecked Sendable {  // XCTestCase
                         let more = stack.headerBar.moreButton
                         if more.isMapped {
                             more.openMenu()
-                            spin(for: 0.02)
+                            spin(for: 0.02)  // about time itself: the random user's pace (actions land mid-slide)
                             more.closeMenu()
                         }
                     case 8:
                         stack.showHistoryMenu()
-                        spin(for: 0.02)
+                        spin(for: 0.02)  // about time itself: the random user's pace (actions land mid-slide)
                         stack.historyMenu.popdown()
                     default:
                         if stack.pages.count > 3, Bool.random(using: &generator) { _ = stack.pop(to: stack.pages[1]) }
                     }
-                    spin(for: Double.random(in: 0.001...0.012, using: &generator))
+                    spin(for: Double.random(in: 0.001...0.012, using: &generator))  // about time itself: the random user's pace (actions land mid-slide)
                     if step % 100 == 99 {
                         spin(until: { !stack.view.isTransitionRunning && !stack.isSwipingBack }, "at rest (seed \(seed), step \(step))")
                         let shown = stack.headerBar.layers.filter { $0.title.isVisible }

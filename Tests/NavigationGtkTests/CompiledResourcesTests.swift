@@ -7,14 +7,14 @@ import XCTest
 /// The toolkit's style and translations come from the build (the CompileResources plugin), not from
 /// committed files, and are found without writing anything. No display needed.
 ///
-/// `Tests/resources-test.sh` (make test) runs these in a copy of the package with expectations from the
-/// environment: first against an unedited build with the edited values expected (they must fail), then
-/// after editing `navigation.css` and `po/navigation-gtk/de.po` and running `swift build` (they must pass).
+/// `Tests/resources-test.sh` (make test) checks, in a copy of the package, that an edited `navigation.css`
+/// and `po/navigation-gtk/de.po` are in the next build's bundle and catalogue; these check that the program
+/// uses exactly what its build compiled.
 final class CompiledResourcesTests: XCTestCase {
-    /// Text the compiled navigation.css must contain: `NAVIGATION_GTK_EXPECT_CSS`, or a rule it has today.
-    private let expectedStyle = ProcessInfo.processInfo.environment["NAVIGATION_GTK_EXPECT_CSS"] ?? "@define-color navigation_bar_shade_color"
-    /// The German for the toolkit's "Back": `NAVIGATION_GTK_EXPECT_BACK`, or po/navigation-gtk/de.po's today.
-    private let expectedBack = ProcessInfo.processInfo.environment["NAVIGATION_GTK_EXPECT_BACK"] ?? "Zurück"
+    /// A rule the compiled navigation.css has today.
+    private let expectedStyle = "@define-color navigation_bar_shade_color"
+    /// The German for the toolkit's "Back", as po/navigation-gtk/de.po has it today.
+    private let expectedBack = "Zurück"
 
     func testTheToolkitsStyleSheetIsTheOneThisBuildCompiled() throws {
         XCTAssertTrue(CompiledNavigationGtkResources.isRegistered, "GIO reads the compiled bundle")

@@ -332,7 +332,7 @@ final class NavigationSplitViewTests: ToolkitTestCase, @unchecked Sendable {  //
             let s = LifecycleCount(sidebar), c = LifecycleCount(content)
             XCTAssertTrue(sidebar.view.isMapped && content.view.isMapped, "expanded: both panes on screen")
             split.isCollapsed = true
-            spin(for: 0.05)
+            settle()
             XCTAssertTrue(stack.pages.map { $0 === root || $0 === split || $0 === content } == [true, true, true] && stack.pages.count == 3,
                           "collapsed: [root, split view, content] on the stack")
             XCTAssertTrue(stack.visiblePage === content)
@@ -341,7 +341,7 @@ final class NavigationSplitViewTests: ToolkitTestCase, @unchecked Sendable {  //
             XCTAssertEqual(s.counts, [0, 0, 1, 1], "the sidebar was covered")
 
             split.isCollapsed = false
-            spin(for: 0.05)
+            settle()
             XCTAssertTrue(stack.visiblePage === split && stack.pages.count == 2, "expanded: the split view on top again")
             XCTAssertTrue(content.view.isMapped && sidebar.view.isMapped)
             XCTAssertEqual(c.counts, [0, 0, 0, 0])
@@ -368,12 +368,12 @@ final class NavigationSplitViewTests: ToolkitTestCase, @unchecked Sendable {  //
             stack.push(reply)
             spin(until: { stack.visiblePage === reply }, "the reply pushed")
             split.isCollapsed = false
-            spin(for: 0.05)
+            settle()
             XCTAssertTrue(split.contentPages.last === reply && split.contentPages.first === content)
             XCTAssertTrue(reply.view.isMapped, "the deepest page is in the content pane")
             XCTAssertTrue(reply.isShowingStandaloneBar, "with its own bar")
             XCTAssertTrue(split.popContent(), "its Back goes to the page under it")
-            spin(for: 0.05)
+            settle()
             XCTAssertTrue(content.view.isMapped && !reply.view.isMapped)
             window.destroy()
         }
@@ -386,10 +386,10 @@ final class NavigationSplitViewTests: ToolkitTestCase, @unchecked Sendable {  //
             split.showsContent = true
             XCTAssertTrue(reply.grabFocus())
             split.isCollapsed = true
-            spin(for: 0.05)
+            settle()
             XCTAssertTrue(reply.isFocus, "focus stayed on Reply after collapsing")
             split.isCollapsed = false
-            spin(for: 0.05)
+            settle()
             XCTAssertTrue(reply.isFocus, "focus stayed on Reply after expanding")
             XCTAssertTrue(stack.visiblePage === split)
             window.destroy()
@@ -414,7 +414,7 @@ final class NavigationSplitViewTests: ToolkitTestCase, @unchecked Sendable {  //
             spin(until: { split.allocatedSidebarWidth == quarter }, "280 sp at 1.25 is 350 px, so the fraction's \(quarter) px wins")
             window.setDefaultSize(width: 800, height: 600)
             spin(until: { split.view.width < 820 }, "the window 800 px wide")
-            spin(for: 0.2)
+            settle()
             XCTAssertEqual(split.allocatedSidebarWidth, 225, "180 sp at 1.25 = 225 px, more than a quarter of \(split.view.width) px")
             XCTAssertEqual(split.allocatedSidebarWidth + 1 + split.allocatedContentWidth, Int(split.view.width))
             window.destroy()
@@ -429,7 +429,7 @@ final class NavigationSplitViewTests: ToolkitTestCase, @unchecked Sendable {  //
     private func resize(_ window: Gtk.Window, to width: Int, _ reached: () -> Bool, _ what: String) {
         window.setDefaultSize(width: width, height: 600)
         spin(until: reached, what)
-        spin(for: 0.05)
+        settle()
     }
 
     /// A breakpoint at 600 sp collapses the split view below it and expands it above it, at every
@@ -441,7 +441,7 @@ final class NavigationSplitViewTests: ToolkitTestCase, @unchecked Sendable {  //
             let breakpoint = try! Breakpoint("max-width: 600sp")
             breakpoint.addSetter(split, \.isCollapsed, true)
             stack.addBreakpoint(breakpoint)
-            spin(for: 0.1)
+            settle()
             XCTAssertFalse(split.isCollapsed, "1000 px: expanded")
             XCTAssertTrue(reply.grabFocus())
             for round in 1...3 {
@@ -486,7 +486,7 @@ final class NavigationSplitViewTests: ToolkitTestCase, @unchecked Sendable {  //
             let breakpoint = try! Breakpoint("max-width: 600sp")
             breakpoint.addSetter(split, \.isCollapsed, true)
             stack.addBreakpoint(breakpoint)
-            spin(for: 0.1)
+            settle()
             XCTAssertFalse(split.isCollapsed, "about 710 px is more than 600 sp at 96 dpi")
             DesktopStyle.textDPI = 120
             spin(until: { split.isCollapsed }, "collapsed with Large Text: 600 sp is 750 px")

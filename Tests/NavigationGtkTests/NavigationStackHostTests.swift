@@ -335,7 +335,7 @@ final class NavigationStackHostTests: ToolkitTestCase, @unchecked Sendable {
                 page.addEndBarItem(Button(label: "Edit Caption"))
                 window.stack.push(page)
                 settle(window.stack)
-                spin(for: 0.2)
+                spin(until: { window.stack.headerBar.currentLayer?.isArranging == false }, "the bar arranged")
                 let bar = window.stack.headerBar
                 XCTAssertLessThanOrEqual(abs(Int(window.window.width) - width), 12, "the window keeps \(width) px")
                 var minimum: Int32 = 0, natural: Int32 = 0  // (libadwaita draws the bar a pixel wider each side than its box)
@@ -356,10 +356,10 @@ final class NavigationStackHostTests: ToolkitTestCase, @unchecked Sendable {
         onMain {
             let counter = LifeCounter()
             let window = makeWindow(counter, width: 640, height: 480)
-            spin(for: 0.1)
+            settle()
             let bar = window.stack.headerBar
             @MainActor func expectInset(_ what: String, file: StaticString = #filePath, line: UInt = #line) {
-                spin(for: 0.15)
+                settle()
                 // The bar's layout box: libadwaita draws the bar's bottom line 1 px over the pages (the bar
                 // is a pixel taller than the box it is given), as its own windows do.
                 let expected = window.isTopBarRevealed ? Int(bar.naturalHeight(forWidth: window.overlay.width)) : 0
@@ -401,7 +401,7 @@ final class NavigationStackHostTests: ToolkitTestCase, @unchecked Sendable {
             spin(until: { dialog.window.isActive }, "dialog active")
             pressKey(XK_Left, modifiers: [XK_Alt_L])
             pressMouseButton(8, over: window.window)
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(window.stack.pages.count, 2, "the main window's Back shortcuts don't fire behind the dialog")
             XCTAssertFalse(dismissed)
             pressKey(XK_Escape)  // at the dialog's first page: asks to leave it, does not pop the page behind
@@ -490,7 +490,7 @@ final class NavigationStackHostTests: ToolkitTestCase, @unchecked Sendable {
             pressKey(XK_Left, modifiers: [XK_Alt_L])
             pressKey(XK_Escape)
             pressMouseButton(8, over: window.window)
-            spin(for: 0.4)
+            settle()
             XCTAssertEqual(stack.pages.map(\.title), ["Root", "Checkout"], "Alt+Left, Escape and mouse back do nothing")
             checkout.canPop = true
             XCTAssertTrue(stack.backButton.isVisible, "Back comes back at once")
@@ -524,7 +524,7 @@ final class NavigationStackHostTests: ToolkitTestCase, @unchecked Sendable {
             stack.push(CountedPage("Other", counter: counter))
             settle(stack)
             pressKey(XK_Right, modifiers: [XK_Alt_L])
-            spin(for: 0.4)
+            settle()
             expectStack(stack, ["Root", "Other"])  // a new push cleared it
         }
     }
@@ -538,7 +538,7 @@ final class NavigationStackHostTests: ToolkitTestCase, @unchecked Sendable {
             let counter = LifeCounter()
             let window = makeWindow(counter)
             let stack = window.stack
-            spin(for: 0.2)
+            settle()
             let root = stack.pages[0], page = CountedPage("A", counter: counter)
             var frames: [(root: Bool, page: Bool, sliding: Bool)] = []
             stack.view.afterNextLayouts(10) {
@@ -551,7 +551,7 @@ final class NavigationStackHostTests: ToolkitTestCase, @unchecked Sendable {
             XCTAssertFalse(stack.view.isTransitionRunning)
             XCTAssertTrue(page.view.isMapped)
             XCTAssertFalse(root.view.isMapped, "the page below is gone from the screen in the same call")
-            spin(for: 0.3)
+            settle()
             XCTAssertFalse(frames.isEmpty)
             for frame in frames {
                 XCTAssertTrue(frame.page && !frame.root && !frame.sliding, "every frame drawn after the push shows only the new page")
@@ -613,11 +613,11 @@ final class NavigationStackHostTests: ToolkitTestCase, @unchecked Sendable {
             stack.push(CountedPage("D", counter: counter))
             settle(stack)
             postcard_test_pointer(display, UnsafeMutableRawPointer(window.window.gobject), back.x, back.y, 1, 1)
-            spin(for: 1.0)
+            spin(for: 1.0)  // about time itself: held past GTK's long-press time
             postcard_test_pointer(display, UnsafeMutableRawPointer(window.window.gobject), back.x, back.y, 1, 0)
             spin(until: { stack.historyMenu.isOpen }, "the history menu after a long press")
             XCTAssertEqual(stack.historyMenu.itemLabels, ["A", "Root"])
-            spin(for: 0.3)
+            settle()
             expectStack(stack, ["Root", "A", "D"])
             pressKey(XK_Escape)
             spin(until: { !stack.historyMenu.isOpen }, "Escape closes it")
@@ -627,7 +627,7 @@ final class NavigationStackHostTests: ToolkitTestCase, @unchecked Sendable {
             _ = stack.backButton.grabFocus()
             pressKey(XK_F10, modifiers: [XK_Shift_L])
             spin(until: { stack.historyMenu.isOpen }, "the history menu from the keyboard")
-            spin(for: 0.2)
+            settle()
             pressKey(XK_Down)  // from the nearest page, A (focused first), to Root
             pressKey(XK_Return)
             settle(stack, count: 1)
@@ -639,7 +639,7 @@ final class NavigationStackHostTests: ToolkitTestCase, @unchecked Sendable {
             stack.showHistoryMenu()
             spin(until: { stack.historyMenu.isOpen }, "open again")
             window.window.destroy()
-            spin(for: 0.3)
+            settle()
             // ...and lets go of the pointer it held: the next window gets the mouse.
             let next = makeWindow(counter)
             next.stack.push(CountedPage("F", counter: counter))
@@ -748,7 +748,7 @@ final class SwipeBackTests: ToolkitTestCase, @unchecked Sendable {
             XCTAssertEqual(heard, ["A hiding", "Root showing", "A shown", "Root hidden"], "a cancelled swipe: hiding, then shown")
             XCTAssertEqual(stack.pages.map(\.title), ["Root", "A"])
             XCTAssertEqual(stack.view.visibleChildName, page.id.description)
-            spin(for: 0.1)  // a frame: the page is laid out again (a swipe starts from what is drawn)
+            waitForNextFrame(of: stack.view)  // the page is laid out again (a swipe starts from what is drawn)
 
             // A long one goes back, and Forward brings the page again.
             heard = []
@@ -789,7 +789,7 @@ final class SwipeBackTests: ToolkitTestCase, @unchecked Sendable {
                 XCTAssertTrue(stack.isSwipingBack, "from the leading edge (rtl: \(rtl))")
                 navgtk_emit_drag(gesture, "drag-update", away * 384, 10)
                 XCTAssertEqual(stack.swipeBackProgress ?? 0, 0.6, accuracy: 0.01, "follows the finger (rtl: \(rtl))")
-                spin(for: 0.05)  // a frame: laid out where the finger is
+                waitForNextFrame(of: stack.view)  // laid out where the finger is
                 var bounds = graphene_rect_t()
                 _ = gtk_widget_compute_bounds(page.view.widget, stack.view.widget, &bounds)
                 XCTAssertTrue(page.view.isMapped, "the page itself moves, live, not a picture of it (rtl: \(rtl))")
@@ -817,12 +817,12 @@ final class SwipeBackTests: ToolkitTestCase, @unchecked Sendable {
             navgtk_emit_drag(gesture, "drag-end", 80, 0)
             spin(until: { !stack.isSwipingBack }, "the page returns")
             XCTAssertEqual(stack.pages.count, 2, "slow and short: back in place")
-            spin(for: 0.1)
+            settle()
             // The same 80 px flicked in about 40 ms: the speed carries it back, as GNOME's swipe does.
             navgtk_emit_drag(gesture, "drag-begin", 5, 100)
             for step in 1...4 {
                 navgtk_emit_drag(gesture, "drag-update", Double(step) * 20, 0)
-                g_usleep(10_000)
+                g_usleep(10_000)  // about time itself: the flick's pace, 20 px per 10 ms
             }
             navgtk_emit_drag(gesture, "drag-end", 80, 0)
             spin(until: { !stack.isSwipingBack }, "the swipe ends")

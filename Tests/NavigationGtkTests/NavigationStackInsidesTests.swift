@@ -124,7 +124,7 @@ final class NavigationStackInsidesTests: ToolkitTestCase, @unchecked Sendable {
                 let counter = LifeCounter()
                 let window = makeWindow(counter)
                 let stack = window.stack
-                spin(for: 0.2)
+                settle()
                 let width = Double(stack.view.width), sign = rtl ? -1.0 : 1.0
                 for kind in ["push", "pop"] {
                     let page = kind == "push" ? CountedPage("A", counter: counter) : stack.pages[1]
@@ -178,7 +178,7 @@ final class NavigationStackInsidesTests: ToolkitTestCase, @unchecked Sendable {
             let counter = LifeCounter()
             let window = makeWindow(counter, pages: ["A"])
             let stack = window.stack
-            spin(for: 0.2)
+            settle()
             XCTAssertTrue(stack.beginSwipeBack())
             stack.updateSwipeBack(progress: 0.5)
             var frames: [(time: Int64, progress: Double?)] = []
@@ -224,13 +224,13 @@ final class NavigationStackInsidesTests: ToolkitTestCase, @unchecked Sendable {
             let counter = LifeCounter()
             let window = makeWindow(counter, pages: ["A"])
             let stack = window.stack
-            spin(for: 0.2)
+            settle()
             XCTAssertTrue(stack.beginSwipeBack())
             stack.updateSwipeBack(progress: 0.3)
             stack.endSwipeBack(commit: false)
             XCTAssertFalse(stack.isSwipingBack, "back in place in the same frame")
             XCTAssertEqual(stack.visiblePage?.title, "A")
-            spin(for: 0.1)
+            settle()
             XCTAssertTrue(stack.beginSwipeBack())
             stack.updateSwipeBack(progress: 0.6)
             stack.endSwipeBack(commit: true)
@@ -344,7 +344,7 @@ final class NavigationStackInsidesTests: ToolkitTestCase, @unchecked Sendable {
             let stack = window.stack
             stack.popsOnEscape = false
             pressKey(XK_Escape)
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(stack.pages.map(\.title), ["Root", "A"], "Escape is the page's")
             pressKey(XK_Left, modifiers: [XK_Alt_L])
             spin(until: { stack.pages.count == 1 && stack.transition == .idle }, "Alt+Left still goes back")

@@ -127,7 +127,7 @@ final class StyleManagerTests: GtkTestCase, @unchecked Sendable {
             for dark in [false, true] {
                 StyleManager.default.colorScheme = dark ? .forceDark : .forceLight
                 spin(until: { StyleManager.default.isDark == dark }, "the style applied")
-                spin(for: 0.3)
+                settle()
                 var color = GdkRGBA()
                 gtk_style_context_get_color(gtk_widget_get_style_context(error.widget), &color)
                 let back = try pixel(of: window, x: 8, y: 8)  // the window's background, above the (centred) label

@@ -23,7 +23,7 @@ final class AppLifetimeTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(app.tasks.count, 0, "no task of the app is left")
             XCTAssertTrue(app.tasks.isClosed)
             app.myProfile.postButton.emitClicked()  // a click landing after the quit
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(outcomes.count, 1, "nothing starts after the quit")
         }
     }
@@ -36,7 +36,7 @@ final class AppLifetimeTests: GtkTestCase, @unchecked Sendable {
             app.myProfile.postButton.emitClicked()
             app.mainWindow.window.destroy()  // in the same frame as the click
             spin(until: { outcomes.count == 1 }, "the flow's end")
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(outcomes, [.post(.canceled)])
         }
     }

@@ -55,10 +55,10 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             // A double click: two clicks, the second a moment after the first.
             let ada = app.myProfile.friendButtons[0]
             ada.activate()
-            spin(for: 0.05)
+            spin(for: 0.05)  // about time itself: a double click's pace
             ada.activate()
             settle(app, depth: 2)
-            spin(for: 0.3)
+            waitForPressShown(ada)
             XCTAssertEqual(stack.pages.count, 2, "Ada's profile is pushed once")
             stack.goBack()
             settle(app, depth: 1)
@@ -72,7 +72,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             comments.activate()
             comments.activate()
             settle(app, depth: 3)
-            spin(for: 0.3)
+            waitForPressShown(comments)
             XCTAssertEqual(stack.pages.count, 3, "one post page and one thread: \(stack.pages.map(\.title))")
             XCTAssertEqual(stack.backButton.tooltip, detail.title, "Back returns to the post")
         }
@@ -183,7 +183,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             var outcomes: [FlowOutcome] = []
             app.onFlowEnded = { outcomes.append($0) }
             let main = app.mainWindow.window
-            spin(for: 0.2)  // shown at its first size first
+            settle()
             main.setDefaultSize(width: 360, height: 700)
             spin(until: { abs(main.width - 360) <= 12 }, "a phone-sized window")
             let (dialog, page) = try openAddAComment(app)
@@ -238,7 +238,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
         try onMain {
             let app = try makeApp()
             let main = app.mainWindow.window
-            spin(for: 0.2)
+            settle()
             main.setDefaultSize(width: 360, height: 700)
             spin(until: { abs(main.width - 360) <= 12 }, "a phone-sized window")
             let (dialog, page) = try openAddAComment(app)
@@ -358,7 +358,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             let third = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
             show(third.mainWindow.window)
             third.restoreNavigation()
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(third.mainWindow.stack.pages.map(\.title), ["My Profile"])
         }
     }
@@ -498,7 +498,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             recipients.friendButtons[0].activate()
             postThroughFlow(on: { dialog.stack }, photo: "astronaut.png", comment: "Look!")
             spin(until: { outcomes.count == 1 }, "sent")
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(outcomes.count, 1)
             guard case .message(.sent(let message)) = outcomes[0] else { return XCTFail("\(outcomes)") }
             XCTAssertEqual(message.recipient, "ada")
@@ -545,7 +545,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(MessageDialog.shown()[0].heading, "Discard this message?", "it names what is thrown away")
             MessageDialog.shown()[0].confirmButton.activate()
             spin(until: { outcomes.count == 1 }, "ended")
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(outcomes, [.message(.canceled)])
             XCTAssertTrue(MessageDialog.shown().isEmpty)
             XCTAssertEqual(Gtk.Window.all().count, 1)
@@ -562,7 +562,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             spin(until: { app.flowDialog?.window.isMapped == true }, "dialog")
             app.shutdown()
             spin(until: { outcomes.count == 1 }, "resolved")
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(outcomes, [.post(.canceled)])
             XCTAssertTrue(Gtk.Window.all().isEmpty)
         }
@@ -577,7 +577,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             settle(app, depth: 4)
             app.shutdown()
             spin(until: { outcomes.count == 1 }, "resolved")
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(outcomes, [.reply(.canceled)])
         }
     }
@@ -590,7 +590,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(bar.hasCSSClass("translucent-bar"))
             XCTAssertTrue(app.myProfile.extendsUnderTopBar)
             @MainActor func expectFirstItemBelowBar(_ what: String, file: StaticString = #filePath, line: UInt = #line) {
-                spin(for: 0.2)
+                settle()
                 let barBottom = bar.bounds(in: window.window)!.y + Double(bar.height)
                 let item = app.myProfile.feedItems[0].card!.bounds(in: window.window)!
                 let header = app.myProfile.postButton.bounds(in: window.window)!
@@ -612,7 +612,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             let scroller = app.myProfile.scroller
             spin(until: { scroller.maximumVerticalOffset > 200 }, "feed taller than the window")
             scroller.verticalOffset = 200
-            spin(for: 0.2)
+            settle()
             let barBottom = bar.bounds(in: window.window)!.y + Double(bar.height)
             XCTAssertLessThan(app.myProfile.postButton.bounds(in: window.window)!.y, barBottom,
                               "scrolled content moves up under the bar")
@@ -670,7 +670,7 @@ final class AppNavigationTests: GtkTestCase, @unchecked Sendable {
             postWhenReady(editor)
             spin(until: { editor.isBusy }, "saving")
             app.mainWindow.window.destroy()  // the app quits while the caption is being saved
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(sqlite3_exec(other, "COMMIT", nil, nil, nil), SQLITE_OK)
             spin(until: { outcomes.count == 1 }, timeout: 10, "the flow ends once the save has failed")
             XCTAssertEqual(outcomes, [.caption(.canceled)])
@@ -784,7 +784,7 @@ extension AppNavigationTests {
             for width in Array(stride(from: 900, through: 360, by: -40)) + Array(stride(from: 360, through: 900, by: 40)) {
                 window.setDefaultSize(width: width, height: Int(height))
                 spin(until: { abs(window.width - width) <= 24 }, "\(width) px")
-                spin(for: 0.03)
+                settle()
                 XCTAssertEqual(app.router.path, path, "the same path at \(width) px")
                 let collapsed = split.isCollapsed
                 XCTAssertEqual(collapsed, Double(split.view.width) < 600 || Double(app.mainWindow.stack.view.width) < 600,
@@ -822,7 +822,7 @@ extension AppNavigationTests {
         XCTAssertTrue(bar.moreButton.grabFocus(), "More is reached by keyboard", file: file, line: line)
         pressKey(XK_Return)
         spin(until: { bar.moreButton.isMenuOpen }, "Return opens More", file: file, line: line)
-        spin(for: 0.2)
+        settle()
         guard let index = bar.moreButton.itemLabels.firstIndex(of: label) else {
             return XCTFail("“\(label)” is not in More: \(bar.moreButton.itemLabels)", file: file, line: line)
         }
@@ -840,7 +840,7 @@ extension AppNavigationTests {
                 spin(until: { (app.flowDialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "Choose a Photo")
                 let dialog = try XCTUnwrap(app.flowDialog)
                 let bar = dialog.stack.headerBar
-                spin(for: 0.3)  // laid out, and the overflow settled
+                settle()
                 spin(until: { !dialog.stack.titleLabel.isEllipsized }, "“Choose a Photo” whole at \(width) px")
                 XCTAssertTrue(dialog.cancelButton.isMapped, "Cancel always reachable")
                 XCTAssertLessThanOrEqual(bar.width, dialog.stack.view.width + 2, "the bar fits")
@@ -864,11 +864,11 @@ extension AppNavigationTests {
                     // Chosen with the keyboard (the first item has focus; Down moves; Return chooses), a moved
                     // item does what its button does: Take Photo pushes the Camera.
                     if let index = bar.moreButton.itemLabels.firstIndex(of: "Take Photo") {
-                        spin(for: 0.2)
+                        settle()
                         for _ in 0..<index { pressKey(XK_Down) }
                         pressKey(XK_Return)
                         spin(until: { dialog.stack.visiblePage is CameraPage && dialog.stack.transition == .idle }, "the Camera")
-                        spin(for: 0.3)
+                        settle()
                         spin(until: { !dialog.stack.titleLabel.isEllipsized }, "“Camera” whole")
                         dialog.stack.goBack()
                         spin(until: { dialog.stack.visiblePage is PhotoPickerPage && dialog.stack.transition == .idle }, "back")
@@ -890,7 +890,7 @@ extension AppNavigationTests {
                 let picker = dialog.stack.visiblePage as! PhotoPickerPage
                 picker.grid.activateItem(at: 0)
                 spin(until: { dialog.stack.visiblePage is CommentPage && dialog.stack.transition == .idle }, "Add a Comment")
-                spin(for: 0.3)
+                settle()
                 let comment = dialog.stack.visiblePage as! CommentPage
                 spin(until: { !dialog.stack.titleLabel.isEllipsized }, "“Add a Comment” whole at \(width) px")
                 XCTAssertTrue(comment.postButton.isMapped, "Post stays in the bar")
@@ -973,7 +973,7 @@ extension AppNavigationTests {
             // Wide again: the whole label comes back.
             main.setDefaultSize(width: 1280, height: 720)
             spin(until: { thread.replyButton.label == "Reply with Photo" }, "“Reply with Photo” at 1280 px")
-            spin(for: 0.3)  // laid out with it
+            settle()
             XCTAssertFalse(stack.titleLabel.isEllipsized, "the title whole beside the whole label")
             XCTAssertEqual(thread.replyButton.label, "Reply with Photo", "and it stays")
             main.destroy()

@@ -149,7 +149,7 @@ final class CameraTests: GtkTestCase, @unchecked Sendable {
             for way in ways {
                 app.myProfile.postButton.activate()
                 spin(until: { (self.dialog?.stack.visiblePage as? PhotoPickerPage)?.hasSettled == true }, "picker")
-                spin(for: 0.3)
+                settle()
                 let before = threadCount
                 (dialog!.stack.visiblePage as! PhotoPickerPage).takePhotoButton.activate()
                 spin(until: { ((self.dialog?.stack.visiblePage as? CameraPage)?.camera?.frameCount ?? 0) >= 3 }, timeout: 20, way)

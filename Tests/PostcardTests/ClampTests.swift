@@ -73,7 +73,7 @@ final class ClampTests: GtkTestCase, @unchecked Sendable {
             // GTK renders nothing until the page has drawn once since the focus moved.
             spin(until: { page.renderedTexture() != nil && (try? self.pixel(of: page, x: Int(card.x) + 1, y: middle)).map(isBlue) == true },
                  "the card's focus ring")
-            spin(for: 0.5)  // Adwaita fades focus rings in over 200 ms
+            spin(for: 0.5)  // about time itself: Adwaita fades focus rings in over 200 ms (a CSS transition)
             let rowEdge = try pixel(of: page, x: 1, y: middle)
             XCTAssertFalse(isBlue(rowEdge), "no ring at the row's edge: \(rowEdge)")
             wide.myProfile.feedItems[0].card!.activate()

@@ -269,8 +269,7 @@ final class DraftSurvivalTests: GtkTestCase, @unchecked Sendable {
         try waitFor("Postcard", timeout: 30) { log(logPath).contains("Started: posts in ") }
         // A photo handed to the running Postcard opens Add a Comment, the comment field focused.
         XCTAssertEqual(try runPostcard([bundledPhotos + "/coffee.png"], environment: environment).status, 0)
-        try waitFor("Add a Comment") { log(logPath).contains("Flow started: New Post") }
-        usleep(800_000)
+        try waitFor("Add a Comment with its photo") { log(logPath).contains("Add a Comment: the photo is shown") }
         let text = "kept after a crash"
         MainActor.assumeIsolated {
             for character in text.unicodeScalars { pressKey(Int32(character.value)) }  // XTEST: a user typing
@@ -311,8 +310,7 @@ final class KilledMidCopyTests: GtkTestCase, @unchecked Sendable {
         let app = try startPostcard([big], environment: environment, log: logPath)
         defer { if app.isRunning { app.terminate() } }
         func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
-        try waitFor("Add a Comment with the big photo", timeout: 30) { log().contains("Flow started: New Post") }
-        usleep(1_500_000)  // the photo decodes; Post is enabled then
+        try waitFor("Add a Comment with the big photo", timeout: 30) { log().contains("Add a Comment: the photo is shown") }
         MainActor.assumeIsolated {
             for character in "big".unicodeScalars { pressKey(Int32(character.value)) }
             pressKey(XK_Return, modifiers: [XK_Control_L])  // Post
@@ -487,7 +485,7 @@ extension GtkTestCase {
         process.standardError = FileHandle(forWritingAtPath: folder + "/err")
         try process.run()
         let deadline = Date().addingTimeInterval(30)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
+        while process.isRunning && Date() < deadline { usleep(20_000) }  // polls for the exit; bounded above
         if process.isRunning { process.terminate(); XCTFail("\(program) \(arguments) did not end in 30 s") }
         process.waitUntilExit()
         return ProgramRun(status: process.terminationStatus,
@@ -528,7 +526,7 @@ extension GtkTestCase {
                 XCTFail("timed out waiting for \(what)", file: file, line: line)
                 throw TimedOut(what: what)
             }
-            usleep(50_000)
+            usleep(50_000)  // polls the condition (a log line, a file, the accessibility tree); bounded above
         }
     }
 

@@ -89,7 +89,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
     private func assertEndedOnce(_ harness: FlowHarness, _ expected: CommentedPhotoFlow<CommentedPhoto>.Result,
                                  file: StaticString = #filePath, line: UInt = #line) {
         spin(until: { !harness.results.isEmpty }, "flow result", file: file, line: line)
-        spin(for: 0.3)  // anything that would resolve twice has run by now
+        settle()
         XCTAssertEqual(harness.results, [expected], file: file, line: line)
         XCTAssertNil(harness.dialog, "the dialog is gone", file: file, line: line)
         XCTAssertEqual(Gtk.Window.all().count, 1, "only the host window is left", file: file, line: line)
@@ -224,7 +224,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(question.keepButton.hasAccessibleLabel("Keep Editing"))
             XCTAssertTrue(question.confirmButton.hasAccessibleLabel("Discard"))
             harness.dialog!.cancelButton.activate()  // a second Cancel while asking asks nothing more
-            spin(for: 0.2)
+            settle()
             XCTAssertEqual(MessageDialog.shown().count, 1)
             question.keepButton.activate()
             spin(until: { MessageDialog.shown().isEmpty }, "question closed")
@@ -332,7 +332,7 @@ final class CommentedPhotoFlowTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(tile.problemLabel.text, "Can't open this photo")
             XCTAssertFalse(tile.picture.isMapped, "no thumbnail, a placeholder")
             picker.grid.activateItem(at: broken)
-            spin(for: 0.2)
+            settle()
             XCTAssertTrue(harness.picker === picker, "an unreadable photo cannot be chosen")
             choose("coffee.png", in: harness)
             XCTAssertNotNil(harness.commentPage)

@@ -106,7 +106,7 @@ final class DeletionTests: GtkTestCase, @unchecked Sendable {
             app.toasts.toasts.first?.dismiss()
             spin(until: { app.toasts.toasts.isEmpty }, "gone")
             pressKey(XK_z, modifiers: [XK_Control_L])
-            spin(for: 0.5)
+            settle()
             XCTAssertEqual(app.myProfile.posts.map(\.comment), ["Keep me"], "nothing to undo once the toast has gone")
         }
     }

@@ -78,12 +78,12 @@ final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
             let profile = app.myProfile
             spin(until: { !profile.feedItems.isEmpty }, "feed")
             profile.scroller.verticalOffset = 900
-            spin(for: 0.3)
+            settle()
             let readBefore = profile.posts.count
             let rowWidgetsBefore = Set(profile.feedItems.map { ObjectIdentifier($0) })
             let offsetBefore = profile.scroller.verticalOffset
             postFresh(in: app)
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(profile.posts.first?.comment, "Fresh", "at the top")
             XCTAssertEqual(profile.posts.count, readBefore + 1, "added in place: nothing was read again")
             XCTAssertFalse(rowWidgetsBefore.isDisjoint(with: profile.feedItems.map { ObjectIdentifier($0) }),
@@ -108,14 +108,14 @@ final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
             XCTAssertTrue(opened.grabFocus())
             profile.activatePost(at: 0)
             spin(until: { app.mainWindow.stack.visiblePage !== profile }, "the post's page")
-            spin(for: 0.3)
+            settle()
             app.mainWindow.stack.backButton.activate()
             spin(until: { app.mainWindow.stack.visiblePage === profile }, "back on My Profile")
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(profile.scroller.verticalOffset, 0, accuracy: 1, "at the top before posting")
             postFresh(in: app)
             spin(until: { profile.feedItems.first(where: { $0.post?.comment == "Fresh" })?.isPhotoLoaded == true }, "the new post's photo")
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(profile.scroller.verticalOffset, 0, accuracy: 1, "still at the top: the profile's header shows")
             let window = app.mainWindow.window
             let fresh = try XCTUnwrap(profile.feedItems.first { $0.post?.comment == "Fresh" })
@@ -165,9 +165,10 @@ final class FeedScaleTests: GtkTestCase, @unchecked Sendable {
                 picker.grid.scrollToItem(at: count - 1)
                 spin(until: { picker.boundTiles.contains { $0.position == count - 1 && $0.tile.picture.texture != nil } && picker.hasSettled },
                      timeout: 60, "the last photo shows, cycle \(cycle)")
+                let trims = Memory.trimCount
                 dialog.cancelButton.activate()
                 spin(until: { dialog.isDismissed && app.activeFlow == nil }, "closed, cycle \(cycle)")
-                spin(for: 1.5)  // memory goes back a second after a flow ends
+                spin(until: { Memory.trimCount > trims }, "memory given back after the flow, cycle \(cycle)")
                 last = try XCTUnwrap(Memory.residentKiB)
                 if cycle == 0 { afterFirst = last }
             }

@@ -61,7 +61,7 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
     private func expectEndedOnce(_ run: Run, _ expected: CommentedPhotoFlow<CommentedPhoto>.Result = .canceled, onAnchor: Bool = true,
                                  file: StaticString = #filePath, line: UInt = #line) {
         spin(until: { !run.results.isEmpty }, "result", file: file, line: line)
-        spin(for: 0.3)
+        settle()
         XCTAssertEqual(run.results, [expected], file: file, line: line)
         spin(until: { Gtk.Window.all().count == 1 }, "only the host window left", file: file, line: line)
         spin(until: { run.host.stack.transition == .idle }, "host settled", file: file, line: line)
@@ -121,7 +121,7 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
                 flow.dialog?.window.destroy()
             }
             spin(until: { !results.isEmpty }, "result")
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(results, [.canceled])
             XCTAssertEqual(Gtk.Window.all().count, 1)
         }
@@ -204,7 +204,7 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
                 }
                 MainLoopBridge.drain()
             }
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(handlers("unrealize"), before, "every dialog and chooser let go of the window it was over")
         }
     }
@@ -216,14 +216,14 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             var results: [String?] = []
             let chooser = FileChooser(title: "Open", acceptLabel: "_Open", parent: host.window.pointer())
             let task = Task { @MainActor in results.append(await chooser.choose()) }
-            spin(for: 0.3)
+            spin(until: { gtk_native_dialog_get_visible(chooser.pointer()) != 0 }, "the chooser showing")
             task.cancel()
             spin(until: { results.count == 1 }, "choose() returns when its task is cancelled")
             XCTAssertEqual(results, [nil])
 
             let second = FileChooser(title: "Open", acceptLabel: "_Open", parent: host.window.pointer())
             Task { @MainActor in results.append(await second.choose()) }
-            spin(for: 0.3)
+            spin(until: { gtk_native_dialog_get_visible(second.pointer()) != 0 }, "the chooser showing")
             host.window.destroy()
             spin(until: { results.count == 2 }, "choose() returns when its window goes")
             XCTAssertEqual(results, [nil, nil])
@@ -235,7 +235,7 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             let run = started(.pushed, pushAnchor: true)
             run.host.window.destroy()
             spin(until: { !run.results.isEmpty }, "result")
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(run.results, [.canceled])
         }
     }

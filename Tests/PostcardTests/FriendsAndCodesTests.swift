@@ -127,7 +127,7 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
                 show(window)
                 spin(until: { page.codeView.view.isMapped && page.codeView.view.width > 0 }, "My Code shown")
                 XCTAssertEqual(page.codeView.view.scaleFactor, scale)
-                spin(for: 0.3)
+                settle()
                 let path = makeTemporaryDirectory() + "/my-code@\(scale)x.png"
                 try window.saveSnapshot(toPNG: FilePath(path))
                 XCTAssertEqual(try zbarimg(path), [link], "zbarimg reads the user's link at scale \(scale)")
@@ -138,7 +138,7 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
                 XCTAssertEqual(page.linkLabel.text, link)
                 window.destroy()
             }
-            spin(for: 0.2)
+            settle()
             if let scaled { gdk_display_close(scaled) }
         }
     }
@@ -273,7 +273,7 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
             let camera = scanner.cameraPreview.camera
             window.stack.goBack()
             spin(until: { camera?.state == .released }, "popped: the camera released")
-            spin(for: 1.5)
+            settle()
             XCTAssertEqual(delivered.count, 2, "nothing after Back")
             spin(until: { self.threadCount <= before }, timeout: 8, "no thread of the camera left: \(threadCount) > \(before)")
             window.window.destroy()
@@ -321,7 +321,7 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(web.resultText.text, "https://example.org/scanned")
             XCTAssertTrue(web.actionButton.isVisible)
             XCTAssertEqual(web.actionButton.label, "Open")
-            spin(for: 0.5)
+            settle()
             XCTAssertEqual(app.router.path, [], "nothing opened by itself")
             XCTAssertNotNil(app.presentedScanner)
             XCTAssertTrue(web.scanAgainButton.hasFocus, "focus on Scan Again, not on Open")
@@ -362,14 +362,14 @@ final class FriendsAndCodesTests: GtkTestCase, @unchecked Sendable {
             spin(until: { (self.dialog?.stack.visiblePage as? NewFriendPage)?.view.isMapped == true && self.dialog?.stack.transition == .idle },
                  "New Friend")
             let page = try XCTUnwrap(dialog?.stack.visiblePage as? NewFriendPage)
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(app.mainWindow.window.width, width, "the window did not grow")
             XCTAssertFalse(page.nameLabel.wraps)
             XCTAssertTrue(page.nameLabel.isEllipsized, "one line, cut with …")
             page.addButton.activate()
             spin(until: { app.flowDialog == nil && app.people.friend(id: id) != nil }, "added")
             spin(until: { app.myProfile.friendButtons.count == 4 }, "their button on My Profile")
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(app.mainWindow.window.width, width, "still 360 px with their name on My Profile")
             XCTAssertEqual(app.myProfile.friendButtons.last?.label, String(long))
         }

@@ -95,7 +95,7 @@ final class HugePhotoFileTests: GtkTestCase, @unchecked Sendable {
             free(keys[0]); free(values[0])
             g_object_unref(UnsafeMutableRawPointer(big))
             g_object_unref(UnsafeMutableRawPointer(original))
-            spin(for: 0.2)
+            settle()
             let before = memory().resident
             resetPeakMemory()
             for _ in 0..<3 {
@@ -118,7 +118,7 @@ final class HugePhotoFileTests: GtkTestCase, @unchecked Sendable {
             let store = try PostStore(directory: FilePath(makeTemporaryDirectory()))
             let app = AppController(application: nil, store: store, library: PhotoLibrary(directory: FilePath(library)))
             show(app.mainWindow.window)
-            spin(for: 0.5)
+            settle()
             let before = memory().resident
             resetPeakMemory()
 

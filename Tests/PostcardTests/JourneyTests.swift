@@ -85,7 +85,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
         var dx = 0.0, dy = 0.0
         gtk_native_get_surface_transform(native, &dx, &dy)
         postcard_test_click(display, UnsafeMutableRawPointer(native), Int32(Double(point.x) + dx), Int32(Double(point.y) + dy), 1)
-        spin(for: 0.15)
+        settle()
     }
 
     /// Types `text` (lowercase letters and spaces) key by key through XTEST into the focused widget.
@@ -162,7 +162,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
             spin(until: { !MessageDialog.shown().isEmpty }, "Discard This Post?")
             click(MessageDialog.shown()[0].confirmButton)
             spin(until: { app.activeFlow == nil && stack.visiblePage is CommentThreadPage && stack.transition == .idle }, "back in Comments")
-            spin(for: 0.3)
+            settle()
             recorder.stop()
 
             let recorded = try Journey(text: written())
@@ -324,7 +324,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
                 window()!.close()
                 spin(until: { window()?.isMapped != true }, "\(item) closed")
             }
-            spin(for: 0.3)
+            settle()
             recorder.stop()
 
             let text = Files.readText(journal) ?? ""
@@ -451,7 +451,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
             spin(until: { (stack.visiblePage as? ProfilePage)?.person.id == friend && idle() }, "the friend's profile")
             stack.visiblePage!.endBarItems.first { $0.tooltip == "Remove Friend" }!.activate()
             spin(until: { app.people.friend(id: friend) == nil && stack.pages.count == 1 && idle() }, "the friend removed")
-            spin(for: 0.3)
+            settle()
             recorder.stop()
 
             let text = Files.readText(journal) ?? ""
@@ -505,7 +505,7 @@ final class JourneyTests: GtkTestCase, @unchecked Sendable {
                 let (app, ids) = try appWithTwoMessages(width: width)
                 let recorder = try JourneyRecorder(app: app, path: journal)
                 steps(app, ids)
-                spin(for: 0.3)
+                settle()
                 recorder.stop()
                 app.shutdown()
                 app.mainWindow.window.destroy()

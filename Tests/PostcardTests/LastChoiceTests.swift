@@ -55,13 +55,13 @@ final class LastChoiceTests: GtkTestCase, @unchecked Sendable {
             let deadline = Date().addingTimeInterval(10)
             while !handled() {
                 guard Date() < deadline else { throw TimedOut(what: "the app handling \(button)") }
-                usleep(500)
+                usleep(500)  // polls the log for the line; the timeout above bounds it
             }
-            usleep(UInt32(milliseconds * 1000))
+            usleep(UInt32(milliseconds * 1000))  // about time itself: the signal lands this long after the press
         }
         kill(running.postcard.processIdentifier, signal)
         let exited = Date().addingTimeInterval(30)
-        while running.postcard.isRunning && Date() < exited { usleep(10_000) }
+        while running.postcard.isRunning && Date() < exited { usleep(10_000) }  // polls for the exit; bounded above
         if running.postcard.isRunning { kill(running.postcard.processIdentifier, SIGKILL) }
         running.postcard.waitUntilExit()
         return handled()

@@ -29,7 +29,7 @@ final class LinkStormTests: GtkTestCase, @unchecked Sendable {
             while sampling.withLock({ $0 }) {
                 let count = WebProcesses.descending(from: pid).count
                 peak.withLock { $0 = max($0, count) }
-                usleep(5_000)
+                usleep(5_000)  // about time itself: the sampling pace
             }
         }
         sampler.start()
@@ -48,7 +48,7 @@ final class LinkStormTests: GtkTestCase, @unchecked Sendable {
                 .filter { $0.contains("Opened postcard://") }.map(String.init)
         }
         try waitFor("the newest link shown", timeout: 20) { opened().last?.contains("Opened \(final):") == true }
-        usleep(1_500_000)  // anything still coming would have come
+        usleep(1_500_000)  // about time itself: past a link's longest wait (1 s), so one opened late would be seen
         XCTAssertTrue(opened().last?.contains("Opened \(final):") == true, "the newest link wins: \(opened().suffix(3))")
         // A link opens once no newer one has come for 0.1 s, or after a second of them: one or two paths.
         XCTAssertLessThanOrEqual(opened().count, 3, "coalesced: \(opened().count) paths built for a thousand links")

@@ -31,7 +31,7 @@ final class LongCommentTests: GtkTestCase, @unchecked Sendable {
             let page = openAddAComment(in: app)
             XCTAssertGreaterThan(megabyteLine.utf8.count, 1_000_000)
             page.commentView.insertAtCursor(String(repeating: "a", count: 1_999))
-            spin(for: 0.1)
+            settle()
             XCTAssertFalse(page.lengthLabel.isVisible, "no counter far from the limit")
             page.commentView.insertAtCursor("b")
             XCTAssertTrue(page.lengthLabel.isVisible)
@@ -55,7 +55,7 @@ final class LongCommentTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(page.lengthLabel.text, "1 character left", "an edit after it shows the counter again")
             page.commentView.text = page.commentView.text + "z"
             // Wrapped, not one clipped line: the field is as wide as the page, and many lines tall.
-            spin(for: 0.2)
+            settle()
             let field = try XCTUnwrap(page.commentView.bounds(in: page.view))
             XCTAssertLessThanOrEqual(field.width, Double(page.view.width))
 

@@ -121,17 +121,17 @@ final class PhotoPickerInputTests: GtkTestCase, @unchecked Sendable {
             spin(until: { source.isMapped }, "source shown")
             let display = try XCTUnwrap(postcard_test_xdisplay())
             postcard_test_move_window(display, UnsafeMutableRawPointer(source.gobject), Int32(dialog.width) + 40, 0)
-            spin(for: 0.3)
+            settle()
             postcard_test_pointer(display, UnsafeMutableRawPointer(source.gobject), 100, 60, 1, 1)
-            spin(for: 0.2)
+            settle()
             for step in 1...12 {  // past GTK's drag threshold, then across to the dialog
                 postcard_test_pointer(display, UnsafeMutableRawPointer(source.gobject), 100 - Int32(step) * 8, 60, 0, 0)
-                spin(for: 0.05)
+                settle()
             }
             for step in 1...10 {
                 postcard_test_pointer(display, UnsafeMutableRawPointer(dialog.gobject), Int32(dialog.width / 2 + (10 - step) * 30),
                                       Int32(dialog.height / 2), 0, 0)
-                spin(for: 0.08)
+                settle()
             }
             postcard_test_pointer(display, UnsafeMutableRawPointer(dialog.gobject), Int32(dialog.width / 2), Int32(dialog.height / 2), 1, 0)
             spin(until: { harness.commentPage != nil }, "Add a Comment")

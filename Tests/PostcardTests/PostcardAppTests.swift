@@ -50,7 +50,7 @@ final class PostcardAppTests: GtkTestCase, @unchecked Sendable {
             spin(until: { results.count == 1 }, "first post")
             post("A cup of coffee", photo: "coffee.png", from: app.myProfile, in: app)
             spin(until: { results.count == 2 }, "second post")
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(results.count, 2, "each flow resolves once")
             guard case .posted(let posted) = results[1] else { return XCTFail("not posted: \(results)") }
             XCTAssertEqual(posted.comment, "A cup of coffee")

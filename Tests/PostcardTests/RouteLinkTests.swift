@@ -206,7 +206,7 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
 
             app.open(link: "postcard://post/1")
             app.open(link: "postcard://profile/ada")  // the newest link wins
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(titles(app), ["My Profile"], "the main window is untouched")
             XCTAssertTrue(app.flowDialog === dialog && dialog.window.isMapped, "the flow is untouched")
             XCTAssertTrue(dialog.stack.visiblePage === page)
@@ -224,7 +224,7 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             spin(until: { MessageDialog.shown().count == 1 }, "Discard this post?")
             MessageDialog.shown()[0].keepButton.activate()
             spin(until: { MessageDialog.shown().isEmpty }, "kept")
-            spin(for: 0.2)
+            settle()
             XCTAssertEqual(titles(app), ["My Profile"])
             XCTAssertEqual(page.commentView.text, "Half a thought")
             dialog.cancelButton.activate()
@@ -248,7 +248,7 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             // The bad link's toast shows first; the waiting one comes back after it.
             XCTAssertEqual(app.toasts.toasts.map(\.title), ["Can't open the link: Postcard has no screen at postcard://pots/3",
                                                           "A link is waiting: it opens when you close what is open now"])
-            spin(for: 0.2)
+            settle()
             XCTAssertEqual(titles(app), ["My Profile"])
             shortcuts.destroy()
             spin(until: { self.titles(app) == ["My Profile", "Grace Hopper"] }, "the waiting link opens")
@@ -360,7 +360,7 @@ final class RouteLinkTests: GtkTestCase, @unchecked Sendable {
             let third = AppController(application: nil, store: app.store, library: PhotoLibrary(directory: bundledPhotos))
             show(third.mainWindow.window)
             third.restoreNavigation()
-            spin(for: 0.2)
+            settle()
             XCTAssertEqual(titles(third), ["My Profile"])
         }
     }

@@ -36,7 +36,7 @@ final class StoreChangeTests: GtkTestCase, @unchecked Sendable {
                 done = true
             }
             spin(until: { done }, "the writes")
-            spin(for: 0.4)  // the log's change is looked at too: nothing is told twice
+            spin(for: 0.4)  // about time itself: GIO reports the log file's change a moment later; nothing is told twice within it
             XCTAssertEqual(told, [.postAdded(post), .postEdited(try XCTUnwrap(edited)), .deleted(.post(post.id)),
                                   .restored(.post(post.id)), .friendAdded(try XCTUnwrap(store.friends().last))])
 
@@ -45,7 +45,7 @@ final class StoreChangeTests: GtkTestCase, @unchecked Sendable {
             let other = try PostStore(directory: FilePath(folder))
             let theirs = try other.addNow(photo: photo, comment: "Theirs", author: "me", profile: "me")
             spin(until: { !told.isEmpty }, timeout: 1, "their post told within a second")
-            spin(for: 0.4)
+            spin(for: 0.4)  // about time itself: GIO reports the log file's change a moment later; nothing is told twice within it
             XCTAssertEqual(told, [.postAdded(theirs)])
         }
     }

@@ -39,12 +39,12 @@ final class StoreWritePathTests: GtkTestCase, @unchecked Sendable {
 
             var captionSaved = false, posted: Post?
             Task { try await store.updateComment(ofPost: post.id, to: "Espresso, doppio"); captionSaved = true }
-            spin(for: 0.1)
+            settle()
             store.removeDraft(id: "caption-draft")
             Task { posted = try await store.add(photo: Photo(path: FilePath(bundledPhotos + "/chelsea.png")), comment: "Cat", author: "me", profile: "me") }
             // The main loop keeps running while the writer waits for the lock: a timer still fires on time.
             let waitStarted = DateText.monotonicMicroseconds
-            spin(for: 0.8)
+            spin(for: 0.8)  // about time itself: a timer fires on time while the writer waits for the lock
             XCTAssertLessThan(DateText.monotonicMicroseconds - waitStarted, 3_000_000, "the main thread did not wait for the database")
             XCTAssertFalse(captionSaved, "nothing lands while the other process holds the lock")
             XCTAssertNil(posted)

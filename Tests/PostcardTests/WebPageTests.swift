@@ -138,7 +138,7 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
                               "scrolled, the content is behind the bar")
 
             _ = evaluate("location.hash = '#replying'; 0", in: guide)
-            spin(for: 0.3)
+            settle()
             let anchorTop = number("document.getElementById('replying').getBoundingClientRect().top", in: guide)
             XCTAssertGreaterThanOrEqual(anchorTop, bar - 1, "an anchor jump lands below the bar")
             XCTAssertLessThan(anchorTop, bar + 40, "right below it")
@@ -146,7 +146,7 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             window.isTopBarRevealed = false
             spin(until: { guide.appliedInset == 0 }, "hiding the bar removes the inset")
             _ = evaluate("window.scrollTo(0, 0); 0", in: guide)
-            spin(for: 0.2)
+            settle()
             XCTAssertLessThan(number("document.querySelector('h1').getBoundingClientRect().top", in: guide), bar,
                               "without the bar the page starts at the top")
             window.isTopBarRevealed = true
@@ -155,7 +155,7 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             setTextScale(2.5)  // larger text: a taller bar
             defer { setTextScale(1) }
             spin(until: { Double(window.topInset) > bar && guide.appliedInset == window.topInset }, "a taller bar")
-            spin(for: 0.2)
+            settle()
             XCTAssertGreaterThanOrEqual(number("document.querySelector('h1').getBoundingClientRect().top", in: guide),
                                         Double(window.topInset), "the heading follows the taller bar")
 
@@ -181,7 +181,7 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             spin(until: { window.stack.pages.count == 51 && window.stack.transition == .idle }, "fifty guide pages")
             let top = try XCTUnwrap(window.stack.visiblePage as? WebPage)
             waitUntilLoaded(top, "the guide on top")
-            spin(for: 0.5)
+            settle()
             XCTAssertEqual(peak, 1, "one web process for fifty guide pages, one shown")
             let covered = window.stack.pages.dropLast().compactMap { $0 as? WebPage }
             XCTAssertEqual(covered.count, 49)
@@ -279,7 +279,7 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             // A file: link in a web page does not load (WebKit blocks it, and so would the page); a
             // javascript: or file: address given to the page is refused with a message.
             _ = evaluate("document.getElementById('file').click(); 0", in: web)
-            spin(for: 0.5)
+            settle()
             XCTAssertEqual(web.currentURI, uri)
             XCTAssertEqual(evaluate("document.title", in: web), "\"Hello from the test\"")
             web.load("file:///etc/passwd")
@@ -300,7 +300,7 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(label.linkURIs, [], "nothing to activate")
             XCTAssertFalse(label.activateLink("javascript:alert(1)"))
             XCTAssertFalse(label.activateLink("file:///etc/passwd"))
-            spin(for: 0.2)
+            settle()
             XCTAssertEqual(app.mainWindow.stack.pages.count, 1, "no page was opened")
             XCTAssertEqual(Links.find(in: "see www.gnome.org, or mail mailto:me@example.com!").map(\.uri),
                            ["https://www.gnome.org", "mailto:me@example.com"])
@@ -332,7 +332,7 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             let app = try makeApp()
             let web = try XCTUnwrap(app.router.push(.webPage("http://127.0.0.1:\(port)/storm.html")) as? WebPage)
             spin(until: { app.mainWindow.stack.titleLabel.text == "Done" }, timeout: 20, "the page's own tries")
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(web.openedOutside, [], "nothing handed to the desktop")
             XCTAssertTrue(MessageDialog.shown().isEmpty, "nothing the page did by itself was even asked about")
             XCTAssertTrue(web.messageLabel.text.contains("by itself; it was not opened"), web.messageLabel.text)
@@ -348,7 +348,7 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(question.confirmButton.label, "Open")
             question.keepButton.activate()
             spin(until: { MessageDialog.shown().isEmpty }, "answered")
-            spin(for: 0.3)
+            settle()
             XCTAssertEqual(web.openedOutside, [])
         }
     }

@@ -11,15 +11,17 @@ with a private configuration and cache (an earlier run's speech-dispatcher socke
 echo off, under a window manager (metacity, GNOME's own), which gives new windows the focus and gives it back
 when a dialog closes, as on a desktop. What it says is read from its debug log (`SPEECH OUTPUT: '…'` lines,
 written before any synthesizer is asked), which Orca writes to a terminal the harness reads (line by line,
-as said); the words for a key are those said after it is pressed and before the next, once Orca has been
-quiet for a moment. Each journey starts a new Postcard on an empty data folder.
+as said); the words for a key are those said after it is pressed and before the next. The next key is
+pressed when Orca has done with this one, read from Orca's own log: the key's release processed, every
+event Orca queued since taken from its queue and processed (its `Queueing`/`Dequeued` and `vvvvv PROCESS`/
+`^^^^^ PROCESS` lines balance), and the words the journey expects for the key heard. No fixed wait: a
+difference fails at once, the next key's words then show where the late ones went. Each journey starts a
+new Postcard on an empty data folder.
 
 Every journey is checked for what DESIGN.md and issue 44 ask of any screen, beside its own words: no GTK or
 libadwaita type name is spoken, and no utterance is repeated within one key press.
 
-A journey whose words differ only in when they came (no type name spoken, nothing said twice), as on a busy
-machine, is played once more on a new Postcard; it passes when that run is heard as written, and the first
-run's difference is printed.
+Each journey is played once: one that differs fails.
 
 Exits 0 when every journey was heard as written; 1 with what differed, or when Orca cannot start (a failure,
 never a skip). `--actual FILE` writes what was heard in the journeys file's own format, to review and copy.
@@ -36,9 +38,7 @@ import threading
 import time
 import tty
 
-QUIET = 1.5        # seconds without new speech after a key before its words are complete
-KEY_TIMEOUT = 12   # seconds a key may take to be seen by Orca
-SILENCE = 15        # seconds after which a key that Orca said nothing about is taken as silent
+KEY_TIMEOUT = 20   # seconds: an upper bound for failure (a key whose words never come), never a wait
 START = "(start)"
 TYPE_NAME = re.compile(r"\b(Gtk|Adw|Gdk)[A-Z]\w*")
 
@@ -59,7 +59,7 @@ def parse(path):
             current[1].extend(line[5:].split())
         elif line.startswith("disk "):
             current[1].append(("disk", int(line[5:])))
-        elif line.strip() in ("fill", "free") or line.startswith(("key ", "open ", "size ")):
+        elif line.strip() in ("fill", "free") or line.startswith(("key ", "open ", "size ", "gone ")):
             current[2].append((line.strip() if not line.startswith("key ") else line[4:].strip(), []))
         elif line.startswith(("say ", "say? ")):
             if not current[2]:
@@ -92,7 +92,12 @@ class Orca:
         self.env = dict(os.environ, XDG_CONFIG_HOME=config, XDG_CACHE_HOME=os.path.join(home, "cache"))
         self.bus = subprocess.Popen(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], env=self.env,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.buffer, self.lock = bytearray(), threading.Lock()
+        self.buffer, self.lock = bytearray(), threading.RLock()
+        self.changed = threading.Condition(self.lock)  # notified for each line Orca writes
+        self.partial = b""
+        # Counts over the whole log, kept line by line as Orca writes (see ``done``).
+        self.queued = self.dequeued = self.begun = self.ended = self.releases = 0
+        self.focus = ""  # the last "Locus of focus" Orca logged: "[role | name]"
         master, terminal = pty.openpty()
         tty.setraw(terminal)  # no "\r\n" for "\n"
         self.process = subprocess.Popen(["orca", "--replace", "-u", prefs, "--debug-file=/dev/stdout"], env=self.env,
@@ -100,13 +105,11 @@ class Orca:
         os.close(terminal)
         self.reader = threading.Thread(target=self._read, args=(master,), daemon=True)
         self.reader.start()
-        deadline = time.time() + 40
-        while "Screen reader on." not in self.text():
-            if self.process.poll() is not None or time.time() > deadline:
-                self.stop()
-                raise RuntimeError("Orca did not start (no “Screen reader on.” in its log): is the `orca` package "
-                                   "installed, with speech-dispatcher?")
-            time.sleep(0.2)
+        if not self.wait(lambda: "Screen reader on." in self.text() or self.process.poll() is not None, 40) \
+                or self.process.poll() is not None:
+            self.stop()
+            raise RuntimeError("Orca did not start (no “Screen reader on.” in its log): is the `orca` package "
+                               "installed, with speech-dispatcher?")
 
     def _read(self, master):
         with open(self.log, "wb") as log:
@@ -115,12 +118,50 @@ class Orca:
                     chunk = os.read(master, 65536)
                 except OSError:  # EIO: Orca has closed the terminal
                     chunk = b""
+                with self.changed:
+                    if chunk:
+                        self.buffer.extend(chunk)
+                        lines = (self.partial + chunk).split(b"\n")
+                        self.partial = lines.pop()
+                        for line in lines:
+                            self._count(line)
+                    self.closed = not chunk
+                    self.changed.notify_all()
                 if not chunk:
                     break
-                with self.lock:
-                    self.buffer.extend(chunk)
                 log.write(chunk)
         os.close(master)
+
+    def _count(self, line):
+        if b"EVENT MANAGER: Queueing " in line:
+            self.queued += 1
+        elif b"EVENT MANAGER: Dequeued " in line:
+            self.dequeued += 1
+        elif line.startswith(b"vvvvv PROCESS "):
+            self.begun += 1
+        elif line.startswith(b"^^^^^ PROCESS "):
+            self.ended += 1
+            if b"ATSPI_KEY_RELEASED_EVENT" in line:
+                self.releases += 1
+        elif b"EVENT MANAGER: Locus of focus: " in line:
+            self.focus = line.split(b"Locus of focus: ", 1)[1].decode("utf-8", errors="replace").strip()
+
+    def wait(self, condition, timeout):
+        """Waits until `condition()` holds, checked each time Orca writes a line (or its log closes), for at
+        most `timeout` seconds (an upper bound for failure); returns whether it holds."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not condition():
+                left = deadline - time.monotonic()
+                if left <= 0 or getattr(self, "closed", False):
+                    return condition()
+                self.changed.wait(left)
+            return True
+
+    def done(self):
+        """Whether Orca has nothing in hand: every event it queued has been taken from its queue and
+        processed (call with the lock held, as ``wait`` does)."""
+        return self.queued == self.dequeued and self.begun == self.ended
 
     def text(self):
         return self.since(0)
@@ -133,30 +174,6 @@ class Orca:
         with self.lock:
             return bytes(self.buffer[offset:]).decode("utf-8", errors="replace")
 
-    def wait_quiet(self, offset):
-        """Waits until Orca has written nothing new for QUIET seconds (at most KEY_TIMEOUT); returns the log
-        written since `offset`."""
-        deadline, last_size, last_change = time.time() + KEY_TIMEOUT, -1, time.time()
-        while time.time() < deadline:
-            size = self.size()
-            if size != last_size:
-                last_size, last_change = size, time.time()
-            if time.time() - last_change >= QUIET:
-                break
-            time.sleep(0.1)
-        return self.since(offset)
-
-    def wait_for_silence(self, offset):
-        """Waits until Orca has said nothing new since `offset` for QUIET seconds (at most KEY_TIMEOUT)."""
-        deadline, said, last_change = time.time() + KEY_TIMEOUT, -1, time.time()
-        while time.time() < deadline:
-            count = len(spoken(self.since(offset)))
-            if count != said:
-                said, last_change = count, time.time()
-            if time.time() - last_change >= QUIET:
-                return
-            time.sleep(0.1)
-
     def stop(self):
         for process in (self.process, self.bus):
             if process.poll() is None:
@@ -167,6 +184,13 @@ class Orca:
                     process.kill()
         if getattr(self, "reader", None):
             self.reader.join(5)
+
+
+def on_a_control(focus):
+    """Whether Orca's locus of focus ("[role | name]", from its log) is on something a user acts on, not on
+    the window or a container around it: where a window's first words end."""
+    role = focus.strip("[]").split(" | ")[0]
+    return bool(role) and role not in ("frame", "window", "application", "panel", "filler", "dialog", "invalid")
 
 
 def spoken(log):
@@ -208,8 +232,15 @@ def start_desktop(home):
     manager = subprocess.Popen(["metacity", "--replace", "--sm-disable", "--no-composite"],
                                env=dict(os.environ, GSETTINGS_BACKEND="memory"),
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(1)
-    if manager.poll() is not None:
+    # Running once it has said so on the root window (EWMH's _NET_SUPPORTING_WM_CHECK); asked until then,
+    # for at most 10 s.
+    deadline = time.monotonic() + 10
+    while manager.poll() is None and time.monotonic() < deadline:
+        check = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], capture_output=True, text=True)
+        if "window id" in check.stdout:
+            break
+    if manager.poll() is not None or time.monotonic() >= deadline:
+        manager.terminate()
         raise RuntimeError("the window manager (metacity) did not start")
     try:
         return manager, Orca(home)
@@ -222,22 +253,14 @@ class Skipped(Exception):
     """A journey that cannot run here, and why (as FullDiskTests skips where no tmpfs can be mounted)."""
 
 
-# Journeys whose first difference is not always timing-only in form, yet came from timing: in about one run
-# in five of undo-by-keyboard (before and after stop 58's changes alike), the deleted post's page leaves
-# as the focus moves to New Post, Orca says the page's ancestors and the toast's words a second time, and
-# the 5-second Undo toast has gone before F6 reaches it. Retried like timing differences; tracked in the
-# notes as a flaw of the deletion's focus hand-over.
-TIMING_SENSITIVE = {"undo-by-keyboard"}
-
-
-def run(postcard, journey, orca, home, attempt=1):
+def run(postcard, journey, orca, home):
     """Plays one journey; returns [(key, heard)], the first for START (what was said as the window came)."""
     name, options, steps = journey
     args = [a for a in options if isinstance(a, str)]
     disk = next((kb for option, kb in (o for o in options if isinstance(o, tuple)) if option == "disk"), None)
     # Its own data folder, as $XDG_DATA_HOME rather than --data-dir: a second `postcard LINK` (an `open`
     # step) then goes to this Postcard, as from a browser.
-    data = os.path.join(home, "data-" + re.sub(r"\W", "-", name) + ("" if attempt == 1 else f"-{attempt}"))
+    data = os.path.join(home, "data-" + re.sub(r"\W", "-", name))
     filler = os.path.join(data, "filler")
     if disk is not None:  # a small file system of its own, to fill (`fill`) and free (`free`)
         os.makedirs(data)
@@ -253,25 +276,27 @@ def run(postcard, journey, orca, home, attempt=1):
     expectations = [expected for key, expected in steps if key != START]
     try:
         # The window is up, and has the keyboard focus (the window manager gives it; asked again, in case
-        # it came before the window manager saw it); then Orca has said what it says about it.
-        deadline = time.time() + 30
-        window = None
-        while window is None and time.time() < deadline:
-            found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(app.pid)],
-                                   capture_output=True, text=True, timeout=30)
-            window = found.stdout.split()[0] if found.stdout.split() else None
+        # it came before the window manager saw it); then Orca has said what it says about it: its focus
+        # is on a control of the window and it has nothing more in hand.
+        found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(app.pid)],
+                               capture_output=True, text=True, timeout=30)
+        window = found.stdout.split()[0] if found.stdout.split() else None
         if window is None:
             raise RuntimeError(f"{name}: Postcard showed no window")
-        time.sleep(1)
         subprocess.run(["xdotool", "windowfocus", "--sync", window], check=True)
-        orca.wait_quiet(begin)
+        start = steps[0][1] if steps and steps[0][0] == START else None
+        orca.wait(lambda: orca.done() and on_a_control(orca.focus) and
+                  (start is None or matches(spoken(orca.since(begin)), start)), KEY_TIMEOUT)
         offsets = []
         for key, expected in zip(keys, expectations):
             offsets.append(orca.size())
+            releases = orca.releases
+            pressed = 0  # key releases Orca is to see
             if key.startswith("type "):
                 text, _, times = key[5:].partition(" ×")  # "TEXT ×N": TEXT N times, typed quickly
                 text = text * int(times) if times else text
                 subprocess.run(["xdotool", "type", "--delay", "80" if len(text) < 40 else "4", text], check=True)
+                pressed = len(text)
             elif key == "fill":  # the disk full, as dd leaves it ("No space left on device")
                 subprocess.run(["dd", "if=/dev/zero", "of=" + filler, "bs=4k"], stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
@@ -280,28 +305,29 @@ def run(postcard, journey, orca, home, attempt=1):
             elif key.startswith("open "):  # a link from outside, handed to this Postcard
                 subprocess.run([postcard, key[5:]], env=env, check=True, timeout=30,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            elif key.startswith("gone "):  # until a control has gone (a toast's button once the toast has)
+                role, _, control = key[5:].partition("|")
+                reader = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "GtkTesting", "Scripts", "atspi_names.py")
+                waited = subprocess.run(["/usr/bin/python3", reader, str(app.pid), "--wait-gone", role, control],
+                                        env=orca.env, capture_output=True, text=True, timeout=30)
+                if waited.returncode != 0:
+                    raise RuntimeError(f"{name}: {waited.stderr.strip()}")
             elif key.startswith("size "):  # the window resized, as by its user
                 width, height = key[5:].split()
                 subprocess.run(["xdotool", "windowsize", "--sync", window, width, height], check=True)
                 # Laid out at the new size before the next key (a flow opens as a bottom sheet only in a
-                # narrow window), with the keyboard focus still on it (asked again, as at the start).
+                # narrow window). Not event-driven: GTK lays out at its next frame, which neither X nor
+                # AT-SPI (GTK 4.8 sends no bounds events) tells another process of; a second is many frames.
                 time.sleep(1)
                 subprocess.run(["xdotool", "windowfocus", "--sync", window], check=True)
             else:
                 subprocess.run(["xdotool", "key", key], check=True)
-            # What Orca says about this key comes before the next is pressed: its first words (a key that
-            # changes nothing says nothing: SILENCE seconds), then no more words for QUIET seconds. Words
-            # the journey expects that come later (a code read from the camera a moment after its page
-            # shows, on a busy machine) are waited for up to KEY_TIMEOUT seconds: a user hears them too.
-            deadline = time.time() + (0 if key.startswith(("type ", "size ")) or key == "fill" else SILENCE)
-            while not spoken(orca.since(offsets[-1])) and time.time() < deadline:
-                time.sleep(0.1)
-            orca.wait_for_silence(offsets[-1])
-            late = time.time() + KEY_TIMEOUT
-            while expected and not matches(spoken(orca.since(offsets[-1])), expected) and time.time() < late:
-                time.sleep(0.1)
-                if matches(spoken(orca.since(offsets[-1])), expected):
-                    orca.wait_for_silence(offsets[-1])
+                pressed = len(key.split("+"))
+            # Orca has done with this key: it has seen the key's releases, taken every event the key caused
+            # from its queue and processed it, and said the words the journey expects (what comes later, a
+            # code read from the camera a moment after its page shows, is waited for: a user hears it too).
+            orca.wait(lambda: orca.releases - releases >= pressed and orca.done() and
+                      (not expected or matches(spoken(orca.since(offsets[-1])), expected)), KEY_TIMEOUT)
         offsets.append(orca.size())
     finally:
         app.terminate()
@@ -337,7 +363,7 @@ def check(journey, heard):
         if key == START and expected is None:
             expected = [(w, False) for w in words]
         if key != START:
-            lines.append(key if key.startswith(("open ", "size ")) or key in ("fill", "free") else f"key {key}")
+            lines.append(key if key.startswith(("open ", "size ", "gone ")) or key in ("fill", "free") else f"key {key}")
         lines.extend(f"say {w}" for w in words)
         if not matches(words, expected) and not (key.startswith("type ") and not expected):
             wanted = [text + ("?" if optional else "") for text, optional in expected]
@@ -371,27 +397,14 @@ def main():
     try:
         for journey in journeys:
             name, args, steps = journey
-            first = []
             try:
-                lines, problems, timing_only = check(journey, run(postcard, journey, orca, home))
-                attempt = 1
-                retries = 2 if timing_only or name in TIMING_SENSITIVE else 0
-                while problems and attempt <= retries:
-                    # Words in another order or on the next key, with no type name and no echo: how fast Orca
-                    # and Postcard ran on a busy machine. Played again on a new Postcard, up to twice more;
-                    # it passes only when a run is heard as written, and the first run's difference is shown.
-                    # A real difference differs every time.
-                    first = first or problems
-                    attempt += 1
-                    lines, problems, _ = check(journey, run(postcard, journey, orca, home, attempt=attempt))
+                lines, problems, _ = check(journey, run(postcard, journey, orca, home))
             except Skipped as why:
                 print(f"{name}: skipped: {why}")
                 continue
             written.extend(lines)
             if not problems:
-                print(f"{name}: heard as written" + (f" on run {attempt}; the first differed (timing):" if first else ""))
-                for problem in first:
-                    print(problem)
+                print(f"{name}: heard as written")
             else:
                 print(f"{name}: DIFFERS")
                 for problem in problems:

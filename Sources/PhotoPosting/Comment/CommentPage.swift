@@ -245,6 +245,7 @@ public final class CommentPage: Page {
                     uri: self.photo.uri, fit: .contain(width: Self.previewSize * scale, height: Self.previewSize * scale))
                 self.hasDecodedPhoto = true
                 self.updatePostButton()
+                appLog.debug("Add a Comment: the photo is shown")
             } catch {
                 self.isPhotoReadable = false
                 self.updatePostButton()

@@ -7,9 +7,46 @@
 # `--set-text NAME TEXT`, replaces the text of the visible text field named NAME through AT-SPI's
 # EditableText, as a screen reader user types (exit 1 when there is none). With `--focused`, prints
 # "role|name|description" of each visible object that has the keyboard focus: what Orca says of it. With
-# `--describe ROLE NAME`, prints the description of the first visible object with that role and name.
+# `--describe ROLE NAME`, prints the description of the first visible object with that role and name. With
+# `--focused-becoming LINE…`, waits until the focused objects read as those lines (on AT-SPI's focus and
+# description events, at most 10 s), then prints them as `--focused` does (the last read, if they never do).
+# With `--wait-gone ROLE NAME`, waits until no visible object with that role and name is left (a toast's
+# button when the toast has gone), on AT-SPI's events, at most 10 s (exit 1 if it is still there).
+#
+# An application that is not on the accessibility bus yet (GTK puts it there a moment after it starts) is
+# waited for on the registry's events, at most 10 s; then the script exits 1 saying so.
 import sys
 import pyatspi
+from gi.repository import GLib
+
+TIMEOUT_MS = 10_000  # an upper bound for failure: what is waited for comes on an event
+
+
+def wait_for(check, events):
+    """check() now and after each AT-SPI event of the kinds in `events`, until it returns something other
+    than None (returned), for at most TIMEOUT_MS (then None)."""
+    result = check()
+    if result is not None:
+        return result
+    outcome = [None]
+
+    def on_event(_event):
+        if outcome[0] is None:
+            outcome[0] = check()
+            if outcome[0] is not None:
+                pyatspi.Registry.stop()
+
+    def on_timeout():
+        pyatspi.Registry.stop()
+        return False
+
+    for kind in events:
+        pyatspi.Registry.registerEventListener(on_event, kind)
+    GLib.timeout_add(TIMEOUT_MS, on_timeout)
+    pyatspi.Registry.start()
+    for kind in events:
+        pyatspi.Registry.deregisterEventListener(on_event, kind)
+    return outcome[0]
 
 ROLES = {"table cell", "image", "list item", "dialog", "frame", "alert", "push button", "toggle button", "label",
          "text", "combo box", "link", "menu item", "check box", "radio button", "window"}
@@ -63,21 +100,23 @@ def press(node, name):
     return True
 
 
-def focused(node, depth=0):
+def focused(node, lines, depth=0):
+    """Appends "role|name|description" of each visible focused object under `node` to `lines`."""
     if depth > 60:
-        return
+        return lines
     try:
         state = node.getState()
         if node.getRoleName() != "application" and not state.contains(pyatspi.STATE_VISIBLE):
-            return
+            return lines
         if state.contains(pyatspi.STATE_FOCUSED):
-            print(f"{node.getRoleName()}|{node.name}|{node.description}")
+            lines.append(f"{node.getRoleName()}|{node.name}|{node.description}")
         for index in range(node.childCount):
             child = node.getChildAtIndex(index)
             if child is not None:
-                focused(child, depth + 1)
+                focused(child, lines, depth + 1)
     except Exception as error:  # a node that went away while we read
         print(f"error|{error}", file=sys.stderr)
+    return lines
 
 
 def set_text(node, name, text):
@@ -89,30 +128,56 @@ pid = int(sys.argv[1])
 to_press = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--press" else None
 to_set = (sys.argv[3], sys.argv[4]) if len(sys.argv) > 4 and sys.argv[2] == "--set-text" else None
 list_focused = len(sys.argv) > 2 and sys.argv[2] == "--focused"
+becoming = sys.argv[3:] if len(sys.argv) > 2 and sys.argv[2] == "--focused-becoming" else None
 to_describe = (sys.argv[3], sys.argv[4]) if len(sys.argv) > 4 and sys.argv[2] == "--describe" else None
-desktop = pyatspi.Registry.getDesktop(0)
-found = False
-for index in range(desktop.childCount):
-    app = desktop.getChildAtIndex(index)
-    if app is not None and app.get_process_id() == pid:
-        found = True
-        if to_set is not None:
-            if not set_text(app, *to_set):
-                print(f"no visible text field named {to_set[0]}", file=sys.stderr)
-                sys.exit(1)
-        elif list_focused:
-            focused(app)
-        elif to_describe is not None:
-            node = find(app, *to_describe)
-            if node is None:
-                print(f"no visible {to_describe[0]} named {to_describe[1]}", file=sys.stderr)
-                sys.exit(1)
-            print(node.description)
-        elif to_press is None:
-            walk(app)
-        elif not press(app, to_press):
-            print(f"no visible push button named {to_press}", file=sys.stderr)
-            sys.exit(1)
-if not found:
+gone = (sys.argv[3], sys.argv[4]) if len(sys.argv) > 4 and sys.argv[2] == "--wait-gone" else None
+
+
+def application():
+    desktop = pyatspi.Registry.getDesktop(0)
+    for index in range(desktop.childCount):
+        candidate = desktop.getChildAtIndex(index)
+        try:
+            if candidate is not None and candidate.get_process_id() == pid:
+                return candidate
+        except Exception:  # an application that went away while we asked
+            continue
+    return None
+
+
+app = wait_for(application, ["object:children-changed"])
+if app is None:
     print(f"no application with process id {pid} on the accessibility bus", file=sys.stderr)
+    sys.exit(1)
+if to_set is not None:
+    if not set_text(app, *to_set):
+        print(f"no visible text field named {to_set[0]}", file=sys.stderr)
+        sys.exit(1)
+elif list_focused:
+    print("\n".join(focused(app, [])))
+elif becoming is not None:
+    last = [focused(app, [])]
+
+    def read():
+        last[0] = focused(app, [])
+        return last[0] if last[0] == becoming else None
+
+    wait_for(read, ["object:state-changed:focused", "focus:", "object:property-change:accessible-description"])
+    if last[0]:
+        print("\n".join(last[0]))
+elif gone is not None:
+    if wait_for(lambda: True if find(app, *gone) is None else None,
+                ["object:children-changed", "object:state-changed:visible", "object:state-changed:showing"]) is None:
+        print(f"a visible {gone[0]} named {gone[1]} is still there", file=sys.stderr)
+        sys.exit(1)
+elif to_describe is not None:
+    node = find(app, *to_describe)
+    if node is None:
+        print(f"no visible {to_describe[0]} named {to_describe[1]}", file=sys.stderr)
+        sys.exit(1)
+    print(node.description)
+elif to_press is None:
+    walk(app)
+elif not press(app, to_press):
+    print(f"no visible push button named {to_press}", file=sys.stderr)
     sys.exit(1)
