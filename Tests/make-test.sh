@@ -10,8 +10,8 @@
 # then, side by side (each with its own display, D-Bus session, runtime folder and cache):
 #   app-1/2   the app's GTK tests in the release build, shared out over two processes (the stress test's
 #             sequences too: half each)
-#   toolkit   the toolkit's model tests, then its GTK tests in debug without and with libadwaita, then its
-#             tests of threads and executors in the release build
+#   toolkit   the toolkit's model tests, then its GTK tests: in its own debug build as a plain GTK app uses
+#             the toolkit, then in the release build with libadwaita loaded, as an app built on it does
 #   orca      Orca's spoken journeys, then the review tour under Orca (one Orca at a time)
 #   resources an edited style sheet and translation are in the next build (a copy of the package)
 #   example   the Swatches example, a package of its own, built, tested and started
@@ -104,8 +104,7 @@ classes() { "$bundle" --list-tests 2>/dev/null | sed -n "s|^\($1\.[A-Za-z0-9_]*\
 HEAVY='ReviewGalleryTests|AccessibilityTourTests|FeedScaleTests'
 app_1=$(classes PostcardTests | grep -E "\.($HEAVY|StressTests)\$" | paste -sd, -)
 app_2=$(classes PostcardTests | grep -vE "\.($HEAVY)\$" | paste -sd, -)
-# In release, the toolkit's tests of threads and executors (the rest of it runs in release under the app's tests).
-toolkit_release=NavigationGtkTests.ExecutorIsolationTests,NavigationGtkTests.ToolkitSoundnessTests
+toolkit_release=$(classes NavigationGtkTests | paste -sd, -)
 [ -n "$app_1" ] && [ -n "$app_2" ] && [ -n "$toolkit_release" ] || { echo "make test: no test classes listed by $bundle"; exit 1; }
 app_shard() {
   local shard=$1 display=$2 tests=$3
@@ -119,9 +118,7 @@ toolkit() {
   env -u DISPLAY -u WAYLAND_DISPLAY POSTCARD_TOOLKIT_ONLY=1 $SWIFT test "${TOOLKIT[@]}" --skip-build --filter '^NavigationTests\.' &&
     isolated 350 env $TEST_ENV_BASE XDG_CACHE_HOME="$cache" POSTCARD_TOOLKIT_ONLY=1 \
       $SWIFT test "${TOOLKIT[@]}" --skip-build --filter '^NavigationGtkTests\.' &&
-    isolated 350 env $TEST_ENV_BASE XDG_CACHE_HOME="$cache" POSTCARD_TOOLKIT_ONLY=1 NAVIGATION_GTK_TESTS_WITH_LIBADWAITA=1 \
-      $SWIFT test "${TOOLKIT[@]}" --skip-build --filter '^NavigationGtkTests\.' &&
-    isolated 350 env $TEST_ENV_BASE XDG_CACHE_HOME="$cache" "$bundle" "$toolkit_release"
+    isolated 350 env $TEST_ENV_BASE XDG_CACHE_HOME="$cache" NAVIGATION_GTK_TESTS_WITH_LIBADWAITA=1 "$bundle" "$toolkit_release"
 }
 orca() {
   dbus-run-session -- xvfb-run -n 400 -s "-screen 0 1280x800x24" /usr/bin/python3 Tests/orca/orca-journeys.py \

@@ -101,13 +101,17 @@ public final class ToastOverlay: Widget {
     /// Shows `toast` (at once, or after the ones before it); the overlay keeps it until it goes.
     ///
     /// A toast's action button is named once for screen readers, and its close button "Close", when it is
-    /// shown at once (GTK 4.8 reads libadwaita's mnemonic button by its label twice, "View View", and the
-    /// close icon as "GtkImage"); one that waits its turn is named when a later toast is added.
+    /// shown (GTK 4.8 reads libadwaita's mnemonic button by its label twice, "View View", and the close icon
+    /// as "GtkImage"): at once, or, for one that waits its turn, when the toast before it goes.
     /// Adding a toast the overlay shows already starts its time again.
     public func add(_ toast: Toast) {
         if !toasts.contains(where: { $0 === toast }) {
             toasts.append(toast)
-            toast.whenDismissed { [weak self, weak toast] in self?.toasts.removeAll { $0 === toast } }
+            toast.whenDismissed { [weak self, weak toast] in
+                self?.toasts.removeAll { $0 === toast }
+                // The next toast waiting its turn is shown now: its buttons are named once it is laid out.
+                MainLoopBridge.afterLayout { [weak self] in self?.nameButtonsOnce() }
+            }
         }
         g_object_ref(toast.toast.gobject)  // the overlay takes a reference of its own (transfer full)
         adw_toast_overlay_add_toast(pointer(), toast.toast.pointer())

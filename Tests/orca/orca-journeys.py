@@ -38,7 +38,7 @@ import threading
 import time
 import tty
 
-KEY_TIMEOUT = 20   # seconds: an upper bound for failure (a key whose words never come), never a wait
+KEY_TIMEOUT = 60   # seconds: an upper bound for failure (a key whose words never come), never a wait
 START = "(start)"
 TYPE_NAME = re.compile(r"\b(Gtk|Adw|Gdk)[A-Z]\w*")
 
@@ -97,7 +97,7 @@ class Orca:
         self.partial = b""
         # Counts over the whole log, kept line by line as Orca writes (see ``done``).
         self.queued = self.dequeued = self.begun = self.ended = self.releases = 0
-        self.focus = ""  # the last "Locus of focus" Orca logged: "[role | name]"
+        self.focus = ""  # where Orca's focus is after the last event it processed: "[role | name]" or "None"
         master, terminal = pty.openpty()
         tty.setraw(terminal)  # no "\r\n" for "\n"
         self.process = subprocess.Popen(["orca", "--replace", "-u", prefs, "--debug-file=/dev/stdout"], env=self.env,
@@ -143,8 +143,8 @@ class Orca:
             self.ended += 1
             if b"ATSPI_KEY_RELEASED_EVENT" in line:
                 self.releases += 1
-        elif b"EVENT MANAGER: Locus of focus: " in line:
-            self.focus = line.split(b"Locus of focus: ", 1)[1].decode("utf-8", errors="replace").strip()
+        elif b"EVENT MANAGER: locusOfFocus: " in line:  # where the focus is, once an event is processed
+            self.focus = line.split(b"locusOfFocus: ", 1)[1].split(b" activeScript:", 1)[0].decode("utf-8", errors="replace")
 
     def wait(self, condition, timeout):
         """Waits until `condition()` holds, checked each time Orca writes a line (or its log closes), for at
@@ -271,6 +271,8 @@ def run(postcard, journey, orca, home):
     env = dict(orca.env, GSETTINGS_BACKEND="memory", ADW_DISABLE_PORTAL="1", LANGUAGE="en", LANG="C.UTF-8",
                XDG_DATA_HOME=data)
     begin = orca.size()
+    with orca.lock:
+        orca.focus = ""  # where the last journey left it: this one's window has not taken the focus yet
     app = subprocess.Popen([postcard] + args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     keys = [key for key, _ in steps if key != START]
     expectations = [expected for key, expected in steps if key != START]
