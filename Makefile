@@ -28,9 +28,10 @@ ARGS ?=
 TEST_CACHE := $(CURDIR)/.build/test-cache
 TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE) GSETTINGS_BACKEND=memory ADW_DISABLE_PORTAL=1
 XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
-# What the spoken journeys need beside PACKAGES (make test-orca), without recommends (no sound stack).
+# What the spoken journeys need beside PACKAGES (make test-orca), without recommends (no sound stack); xprop
+# (x11-utils) tells when the window manager runs.
 # Their display is looked for from :400 up, apart from the suites' beside which `make test` runs them.
-ORCA_PACKAGES := orca speech-dispatcher xdotool metacity
+ORCA_PACKAGES := orca speech-dispatcher xdotool metacity x11-utils
 ORCA_JOURNEYS = dbus-run-session -- xvfb-run -a -n 400 -s "-screen 0 1280x800x24" /usr/bin/python3 Tests/orca/orca-journeys.py "$$($(SWIFT) build --show-bin-path)/postcard" \
   Tests/orca/journeys.txt --actual .build/orca-journeys.actual.txt
 # The review gallery's tour under Orca (Tests/orca/review-under-orca.py GALLERY [--journey FILE]): what Orca said as

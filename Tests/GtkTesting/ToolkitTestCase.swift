@@ -196,6 +196,17 @@ open class ToolkitTestCase: XCTestCase, @unchecked Sendable {
              file: file, line: line)
     }
 
+    /// Whether a file chooser's own window is on screen (GTK's `GtkFileChooserDialog`: where the desktop
+    /// portal has no file chooser, as under Xvfb, `GtkFileChooserNative` falls back to it once the portal
+    /// has said so, a moment after `show`).
+    @MainActor
+    public var isFileChooserShown: Bool {
+        Gtk.Window.all().contains { window in
+            let widget = UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWidget.self)
+            return gtk_widget_get_mapped(widget) != 0 && String(cString: navgtk_type_name_of(widget)) == "GtkFileChooserDialog"
+        }
+    }
+
     /// Waits until `button` no longer shows a keyboard press (`activate` shows it pressed, GTK's active
     /// state, and emits `clicked` when that ends, about 250 ms later), then ``settle(file:line:)``:
     /// what its `clicked` started has happened.

@@ -77,7 +77,7 @@ final class ToolkitSoundnessTests: ToolkitTestCase, @unchecked Sendable {
             let chooser = FileChooser(title: "Open", acceptLabel: "_Open", parent: window.pointer())
             var first: String?? = .none, second: String?? = .none
             Task { first = .some(await chooser.choose()) }
-            spin(until: { gtk_native_dialog_get_visible(chooser.pointer()) != 0 }, "the chooser showing")
+            spin(until: { self.isFileChooserShown }, "the chooser showing")
             g_test_expect_message("NavigationGtk", G_LOG_LEVEL_CRITICAL, "FileChooser.choose(): the chooser is already showing*")
             Task { second = .some(await chooser.choose()) }
             spin(until: { second != nil }, "the second call")

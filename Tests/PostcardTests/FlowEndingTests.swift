@@ -216,14 +216,14 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             var results: [String?] = []
             let chooser = FileChooser(title: "Open", acceptLabel: "_Open", parent: host.window.pointer())
             let task = Task { @MainActor in results.append(await chooser.choose()) }
-            spin(until: { gtk_native_dialog_get_visible(chooser.pointer()) != 0 }, "the chooser showing")
+            spin(until: { self.isFileChooserShown }, "the chooser showing")
             task.cancel()
             spin(until: { results.count == 1 }, "choose() returns when its task is cancelled")
             XCTAssertEqual(results, [nil])
 
             let second = FileChooser(title: "Open", acceptLabel: "_Open", parent: host.window.pointer())
             Task { @MainActor in results.append(await second.choose()) }
-            spin(until: { gtk_native_dialog_get_visible(second.pointer()) != 0 }, "the chooser showing")
+            spin(until: { self.isFileChooserShown }, "the chooser showing")
             host.window.destroy()
             spin(until: { results.count == 2 }, "choose() returns when its window goes")
             XCTAssertEqual(results, [nil, nil])

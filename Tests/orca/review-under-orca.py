@@ -59,7 +59,8 @@ def copy_speech(orca, path, stop):
                 offset += len(text[:end].encode("utf-8", errors="replace"))
             if finished:
                 return
-            time.sleep(0.1)
+            seen = orca.size()
+            orca.wait(lambda: stop.is_set() or orca.size() != seen, TOUR_TIMEOUT)  # Orca wrote, or the tour ended
 
 
 def check_expected(expect, gallery, review, journey, env):
@@ -123,6 +124,8 @@ def main():
         status = "timed out"
     finally:
         stop.set()
+        with orca.changed:
+            orca.changed.notify_all()
         copier.join(10)
         orca.stop()
         manager.terminate()

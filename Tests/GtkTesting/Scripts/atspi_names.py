@@ -25,9 +25,6 @@ TIMEOUT_MS = 10_000  # an upper bound for failure: what is waited for comes on a
 def wait_for(check, events):
     """check() now and after each AT-SPI event of the kinds in `events`, until it returns something other
     than None (returned), for at most TIMEOUT_MS (then None)."""
-    result = check()
-    if result is not None:
-        return result
     outcome = [None]
 
     def on_event(_event):
@@ -40,13 +37,19 @@ def wait_for(check, events):
         pyatspi.Registry.stop()
         return False
 
+    outcome[0] = check()
+    if outcome[0] is not None:
+        return outcome[0]  # no listener: with one, AT-SPI would read the tree from its cache
     for kind in events:
         pyatspi.Registry.registerEventListener(on_event, kind)
-    GLib.timeout_add(TIMEOUT_MS, on_timeout)
-    pyatspi.Registry.start()
+    outcome[0] = check()  # again: a change between the first check and the listeners is not missed
+    if outcome[0] is None:
+        GLib.timeout_add(TIMEOUT_MS, on_timeout)
+        pyatspi.Registry.start()
     for kind in events:
         pyatspi.Registry.deregisterEventListener(on_event, kind)
     return outcome[0]
+
 
 ROLES = {"table cell", "image", "list item", "dialog", "frame", "alert", "push button", "toggle button", "label",
          "text", "combo box", "link", "menu item", "check box", "radio button", "window"}
