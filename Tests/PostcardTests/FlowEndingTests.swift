@@ -216,14 +216,18 @@ final class FlowEndingTests: GtkTestCase, @unchecked Sendable {
             var results: [String?] = []
             let chooser = FileChooser(title: "Open", acceptLabel: "_Open", parent: host.window.pointer())
             let task = Task { @MainActor in results.append(await chooser.choose()) }
-            spin(until: { self.isFileChooserShown }, "the chooser showing")
+            // Not event-driven: GtkFileChooserNative asks the desktop portal, and where it has no file chooser
+            // (here) falls back to its own dialog; cancelling or destroying the parent before GTK is done
+            // with that makes GTK 4.8 cast a window it has let go of (a GObject warning). No signal says
+            // when it is done; the chooser's window on screen comes earlier.
+            spin(for: 0.3)
             task.cancel()
             spin(until: { results.count == 1 }, "choose() returns when its task is cancelled")
             XCTAssertEqual(results, [nil])
 
             let second = FileChooser(title: "Open", acceptLabel: "_Open", parent: host.window.pointer())
             Task { @MainActor in results.append(await second.choose()) }
-            spin(until: { self.isFileChooserShown }, "the chooser showing")
+            spin(for: 0.3)  // as above: GTK done with the portal's answer
             host.window.destroy()
             spin(until: { results.count == 2 }, "choose() returns when its window goes")
             XCTAssertEqual(results, [nil, nil])

@@ -214,19 +214,21 @@ public final class AppController {
     }
 
     /// My Profile's bar. Start: Quick Snap, Messages; end: the primary menu. Balanced, so the title stays
-    /// centred and the bar fits a 360-pixel window.
+    /// centred and the bar fits a 360-pixel window. The menu's items present what they name when possible:
+    /// chosen while a flow that was just cancelled is still ending (a quick keyboard user), they open once
+    /// it has gone instead of being dropped.
     private func buildBar() {
         myProfile.addStartBarItem(messagesButton)
         messagesButton.onClicked { [weak self] in self?.router.push(.messages) }
-        primaryMenu.addItem(localized("Keyboard Shortcuts"), accelerator: "<Control>question") { [weak self] in self?.present(.keyboardShortcuts) }
+        primaryMenu.addItem(localized("Keyboard Shortcuts"), accelerator: "<Control>question") { [weak self] in self?.presentWhenPossible(.keyboardShortcuts) }
         primaryMenu.addItem(localized("Help"), accelerator: "F1") { [weak self] in self?.showGuide() }
         // Translators: an item of the main menu: read a QR code with the camera.
-        primaryMenu.addItem(localized("Scan a Code")) { [weak self] in self?.present(.scanner) }
+        primaryMenu.addItem(localized("Scan a Code")) { [weak self] in self?.presentWhenPossible(.scanner) }
         // Translators: an item of the main menu: show the user's own Postcard code (a QR code).
-        primaryMenu.addItem(localized("My Code")) { [weak self] in self?.present(.myCode) }
+        primaryMenu.addItem(localized("My Code")) { [weak self] in self?.presentWhenPossible(.myCode) }
         // Translators: an item of the main menu: put the link to my profile on the clipboard.
         primaryMenu.addItem(localized("Copy Link to My Profile")) { [weak self] in self?.copyLink(to: .myProfile) }
-        primaryMenu.addItem(localized("About Postcard")) { [weak self] in self?.present(.about) }
+        primaryMenu.addItem(localized("About Postcard")) { [weak self] in self?.presentWhenPossible(.about) }
         myProfile.addEndBarItem(primaryMenu)
     }
 
