@@ -176,15 +176,19 @@ open class ToolkitTestCase: XCTestCase, @unchecked Sendable {
     @MainActor
     public func settle(file: StaticString = #filePath, line: UInt = #line) {
         MainLoopBridge.drain()
-        var waiting = 0
+        final class Painted { var value = false }
+        var windows: [(widget: Widget, painted: Painted)] = []  // filled below, then only read
         for window in Gtk.Window.all() {
             let widget = Widget.widget(wrapping: UnsafeMutableRawPointer(window))
             guard widget.isMapped else { continue }
-            waiting += 1
-            widget.afterNextPaint { waiting -= 1 }
+            let painted = Painted()
+            widget.afterNextPaint { painted.value = true }
             widget.queueDraw()
+            windows.append((widget, painted))
         }
-        spin(until: { waiting == 0 }, "a frame of every shown window", file: file, line: line)
+        // A window that goes off screen meanwhile (a dialog closing) paints no more frames: it is not waited for.
+        spin(until: { windows.allSatisfy { $0.painted.value || !$0.widget.isMapped } }, "a frame of every shown window",
+             file: file, line: line)
         MainLoopBridge.drain()
     }
 
