@@ -248,6 +248,7 @@ final class BarLayerTests: ToolkitTestCase, @unchecked Sendable {  // XCTestCase
             var random = SystemRandomNumberGenerator()
             var seed = UInt64.random(in: 0..<UInt64.max, using: &random)
             if let fixed = ProcessInfo.processInfo.environment["POSTCARD_SOAK_SEED"].flatMap(UInt64.init) { seed = fixed }
+            print("soak: seed \(seed) (replay with POSTCARD_SOAK_SEED=\(seed))")  // a critical fails the test in tearDown, which cannot name it
             var generator = SplitMix64(state: seed)
             let counter = LifeCounter()
             for width: Int in [360, 1280] {
