@@ -1,4 +1,5 @@
 import CGLib
+import Dispatch
 import GLib
 import Gtk
 import GtkTesting
@@ -15,15 +16,29 @@ import XCTest
 // runs them in the debug and in the release build (see docs/development.md, "The release lane").
 
 /// A body run once on a new GLib thread (`g_thread_new`): what resumes the continuations below.
+///
+/// The thread runs `body` only once GLib's main loop has turned after `run` was called (an idle source at
+/// the main actor's own priority signals it), so when the caller is main-actor code it has suspended by
+/// then, and the continuation is always resumed *on the GLib thread* after the suspension: never inline,
+/// on the main thread, by a thread that happened to be quicker. Whether the code after the `await` is back
+/// on the main loop then depends on the compiled hop alone, not on which thread won a race.
 private final class GLibThread: @unchecked Sendable {  // handed over once, then used by that thread only
     private let body: @Sendable () -> Void
+    private let mainLoopTurned = DispatchSemaphore(value: 0)
     private init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 
     static func run(_ body: @escaping @Sendable () -> Void) {
+        let work = GLibThread(body)
+        g_idle_add_full(G_PRIORITY_DEFAULT, { data in
+            Unmanaged<GLibThread>.fromOpaque(data!).takeRetainedValue().mainLoopTurned.signal()
+            return 0  // G_SOURCE_REMOVE
+        }, Unmanaged.passRetained(work).toOpaque(), nil)
         let thread = g_thread_new("isolation-test", { data in
-            Unmanaged<GLibThread>.fromOpaque(data!).takeRetainedValue().body()
+            let work = Unmanaged<GLibThread>.fromOpaque(data!).takeRetainedValue()
+            work.mainLoopTurned.wait()
+            work.body()
             return nil
-        }, Unmanaged.passRetained(GLibThread(body)).toOpaque())
+        }, Unmanaged.passRetained(work).toOpaque())
         g_thread_unref(thread)
     }
 }
@@ -140,7 +155,8 @@ final class ExecutorIsolationTests: ToolkitTestCase, @unchecked Sendable {
 
     /// Main-actor code after an `await` of a helper resumed on another thread runs on the main thread,
     /// inside GLib's main loop, in every shape the toolkit and the app write, 50 rounds each (the
-    /// optimizer's choices do not depend on timing, but the thread that resumes first does).
+    /// optimizer's choices do not depend on timing, and each continuation is resumed on a GLib thread after
+    /// its caller suspended: ``GLibThread``).
     ///
     /// And why the guard exists, checked where it matters: in the same function, a `nonisolated(nonsending)`
     /// method that makes a continuation itself comes back off the main thread in a release build of Swift
