@@ -57,10 +57,23 @@ extension Tour {
             await onScreen?(name)
             return
         }
+        // The first variant waits `settle`: what the step began may still be moving (a button's CSS
+        // transition, a toast sliding away, a scroll indicator fading), and neither GTK nor WebKit says when
+        // a CSS transition or an indicator's fade has ended. The later variants' style switches start no
+        // transition (animations are off while they are made, as with GNOME's Reduce Animation: turned off
+        // after the first picture, since WebKit then drops a fading indicator), so each is restyled, laid
+        // out and drawn in the next frame, the one its picture is taken in.
+        let animations = DesktopStyle.animationsEnabled
+        defer { DesktopStyle.animationsEnabled = animations }
         for (index, variant) in variants.enumerated() {
+            if index == 1 { DesktopStyle.animationsEnabled = false }
             StyleManager.default.colorScheme = variant.dark ? .forceDark : .forceLight  // the text direction is the part's, set before the app was built
             try await Self.useHighContrast(variant.highContrast)
-            await MainLoopBridge.sleep(for: .seconds(index == 0 ? settle.seconds : 0.3))  // restyled, laid out and drawn
+            if index == 0 { await MainLoopBridge.sleep(for: .seconds(settle.seconds)) }
+            // Laid out in the new style; a bar the style left short of room (or with room again) has moved
+            // its items before the picture.
+            await nextLayout(of: window)
+            try await barsSettled()
             if let web = pageShown as? WebPage, web.loadError == nil {
                 // The web process learns the style later than GTK does: the page's CSS
                 // (prefers-color-scheme) must have it before its picture is taken, then draw it.
@@ -102,6 +115,13 @@ extension Tour {
         defer { g_object_unref(UnsafeMutableRawPointer(settings)) }
         g_settings_set_boolean(settings, "high-contrast", on ? 1 : 0)
         for _ in 0..<100 where StyleManager.default.isHighContrast != on { await MainLoopBridge.sleep(for: .seconds(0.02)) }
+    }
+
+    /// Waits until no header bar shown (the main window's, a running flow's) is still moving items into
+    /// or out of its More menu (``HeaderBar`` does it one item at a time, each after a second look).
+    func barsSettled() async throws {
+        let bars = [app.flowDialog?.stack.headerBar, stack.headerBar].compactMap { $0 }
+        try await waitUntil("the bar's items to settle") { bars.allSatisfy { $0.currentLayer?.isArranging != true } }
     }
 
     /// Returns after the next layout phase of `widget`'s frame clock (at once when it has none).

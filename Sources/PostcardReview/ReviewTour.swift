@@ -173,15 +173,8 @@ extension Tour {
         }
         if keepingToasts { try await waitUntil("a toast") { !app.toasts.toasts.isEmpty } }
         // A bar short of room moves its buttons into More one at a time, each after a second look 100 ms
-        // later (HeaderBar): at 2× that can outlast the settling time, so wait until it has stopped.
-        let bars = [app.flowDialog?.stack.headerBar, self.stack.headerBar].compactMap { $0 }
-        var counts = bars.map(\.overflowCount), steady = 0
-        for _ in 0..<50 where steady < 3 {
-            await MainLoopBridge.sleep(for: .seconds(0.1))
-            let now = bars.map(\.overflowCount)
-            steady = now == counts ? steady + 1 : 0
-            counts = now
-        }
+        // later (HeaderBar): with Large Text that can go on after the page's content has come.
+        try await barsSettled()
     }
 }
 
