@@ -234,15 +234,16 @@ def start_desktop(home):
                                env=dict(os.environ, GSETTINGS_BACKEND="memory"),
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     # Running once it has said so on the root window (EWMH's _NET_SUPPORTING_WM_CHECK): `xprop -spy` prints
-    # the property now and at each change; at most 10 s.
-    spy = subprocess.Popen(["xprop", "-root", "-spy", "_NET_SUPPORTING_WM_CHECK"], stdout=subprocess.PIPE,
+    # the root window's properties now and each one that changes (a line each: stdbuf, as xprop writes to a
+    # pipe; all of them, since xprop will not watch a property whose atom does not exist yet); at most 10 s.
+    spy = subprocess.Popen(["stdbuf", "-oL", "xprop", "-root", "-spy"], stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL, text=True)
     deadline, running = time.monotonic() + 10, False
     try:
         while not running and manager.poll() is None and time.monotonic() < deadline:
             ready, _, _ = select.select([spy.stdout], [], [], max(0, deadline - time.monotonic()))
             line = spy.stdout.readline() if ready else ""
-            running = "window id" in line
+            running = line.startswith("_NET_SUPPORTING_WM_CHECK(WINDOW): window id")
             if ready and not line:
                 break  # xprop ended
     finally:
