@@ -263,6 +263,11 @@ class Skipped(Exception):
     """A journey that cannot run here, and why (as FullDiskTests skips where no tmpfs can be mounted)."""
 
 
+class Stalled(Exception):
+    """Orca had not done with a key within KEY_TIMEOUT: the journey stops there (the keys after it would
+    each wait as long), a failure that says where."""
+
+
 def run(postcard, journey, orca, home):
     """Plays one journey; returns [(key, heard)], the first for START (what was said as the window came)."""
     name, options, steps = journey
@@ -338,8 +343,13 @@ def run(postcard, journey, orca, home):
             # Orca has done with this key: it has seen the key's releases, taken every event the key caused
             # from its queue and processed it, and said the words the journey expects (what comes later, a
             # code read from the camera a moment after its page shows, is waited for: a user hears it too).
-            orca.wait(lambda: orca.releases - releases >= pressed and orca.done() and
-                      (not expected or matches(spoken(orca.since(offsets[-1])), expected)), KEY_TIMEOUT)
+            if not orca.wait(lambda: orca.releases - releases >= pressed and orca.done() and
+                             (not expected or matches(spoken(orca.since(offsets[-1])), expected)), KEY_TIMEOUT):
+                with orca.lock:
+                    seen, done = orca.releases - releases, orca.done()
+                if seen < pressed or not done:  # not words that differ (those are reported below): Orca stuck
+                    raise Stalled(f"key {key}: Orca had not done with it after {KEY_TIMEOUT} s (it saw {seen} of "
+                                  f"{pressed} key releases; {'every' if done else 'not every'} event it queued processed)")
         offsets.append(orca.size())
     finally:
         app.terminate()
@@ -410,6 +420,10 @@ def main():
                 lines, problems = check(journey, run(postcard, journey, orca, home))
             except Skipped as why:
                 print(f"{name}: skipped: {why}")
+                continue
+            except Stalled as why:
+                print(f"{name}: DIFFERS\n  {why}")
+                failures.append(name)
                 continue
             written.extend(lines)
             if not problems:
