@@ -11,10 +11,8 @@
 #             then in turn:
 #   api       the toolkit's public API (no undocumented or test-only declarations), its DocC site, and the
 #             committed API baseline: from the toolkit's own build
-#   toolkit   the toolkit's model tests, then its GTK tests in its own debug build as a plain GTK app uses
-#             the toolkit
-#   toolkit-release  the toolkit's GTK tests in the release build with libadwaita loaded, as an app built
-#             on it does
+#   toolkit   the toolkit's model tests, then its GTK tests: in its own debug build as a plain GTK app uses
+#             the toolkit, then in the release build with libadwaita loaded, as an app built on it does
 # and last, alone:
 #   orca      Orca's spoken journeys, then the review tour under Orca (one Orca at a time)
 #   resources an edited style sheet and translation are in the next build (a copy of the package)
@@ -52,7 +50,7 @@ isolated() {
   dbus-run-session -- xvfb-run -n "$display" -s "-screen 0 1280x800x24" "$@"
 }
 
-ALL_LANES="checks build app-1 app-2 app-3 toolkit-build api toolkit toolkit-release orca resources example install"
+ALL_LANES="checks build app-1 app-2 app-3 toolkit-build api toolkit orca resources example install"
 summary() {
   echo
   echo "make test lanes (wall-clock seconds; side-by-side lanes overlap):"
@@ -120,12 +118,8 @@ toolkit() {
   rm -rf "$cache"
   env -u DISPLAY -u WAYLAND_DISPLAY POSTCARD_TOOLKIT_ONLY=1 $SWIFT test "${TOOLKIT[@]}" --skip-build --filter '^NavigationTests\.' &&
     isolated 350 env $TEST_ENV_BASE XDG_CACHE_HOME="$cache" POSTCARD_TOOLKIT_ONLY=1 \
-      $SWIFT test "${TOOLKIT[@]}" --skip-build --filter '^NavigationGtkTests\.'
-}
-toolkit_release() {
-  local cache=$PWD/.build/test-cache-toolkit-release
-  rm -rf "$cache"
-  isolated 360 env $TEST_ENV_BASE XDG_CACHE_HOME="$cache" NAVIGATION_GTK_TESTS_WITH_LIBADWAITA=1 "$bundle" "$toolkit_release"
+      $SWIFT test "${TOOLKIT[@]}" --skip-build --filter '^NavigationGtkTests\.' &&
+    isolated 350 env $TEST_ENV_BASE XDG_CACHE_HOME="$cache" NAVIGATION_GTK_TESTS_WITH_LIBADWAITA=1 "$bundle" "$toolkit_release"
 }
 orca() {
   dbus-run-session -- xvfb-run -n 400 -s "-screen 0 1280x800x24" /usr/bin/python3 Tests/orca/orca-journeys.py \
@@ -140,7 +134,6 @@ lane app-1 app_shard 1 310 "$app_1" & pids="$!"
 lane app-2 app_shard 2 330 "$app_2" & pids="$pids $!"
 lane app-3 app_shard 3 340 "$app_3" & pids="$pids $!"
 ( lane toolkit-build toolkit_build && lane api api && lane toolkit toolkit ) & pids="$pids $!"
-lane toolkit-release toolkit_release & pids="$pids $!"
 lane resources env SWIFT="$SWIFT" Tests/resources-test.sh & pids="$pids $!"
 lane example env SWIFT="$SWIFT" XVFB_SERVER_NUM=370 Tests/example-test.sh & pids="$pids $!"
 lane install bash -c './Tests/install-test.sh && ./Tests/deb-test.sh' & pids="$pids $!"
@@ -152,7 +145,7 @@ lane orca orca
 
 # What each lane says (each test run's totals), then whether it passed.
 failed=""
-for name in app-1 app-2 app-3 toolkit-build api toolkit toolkit-release orca resources example install; do
+for name in app-1 app-2 app-3 toolkit-build api toolkit orca resources example install; do
   status="not run"
   [ -f "$lanes/$name.time" ] && read -r status _ < "$lanes/$name.time"
   grep -A1 -E "^Test Suite '(All tests|Selected tests)' (passed|failed)" "$lanes/$name.log" | grep -E 'Executed' \

@@ -526,8 +526,15 @@ public final class WebPage: Page {
     /// is handed to the desktop, as GNOME Web asks ("Open in Mail?"); `answer` is called with true to
     /// open it. Without it such links are not opened. A link the page follows by itself (a script, a
     /// `<meta http-equiv="refresh">`, a form sent by a script) never leaves the web view, asked or not,
-    /// and `postcard:` links are never opened from a page. Main actor.
+    /// and links to the app's own schemes (``appSchemes``) are never opened from a page. Main actor.
     public var confirmOpeningOutside: (@MainActor (_ uri: String, _ answer: @escaping @MainActor (Bool) -> Void) -> Void)?
+
+    /// The URI schemes the app opens itself (its own links, in lower case, without the colon: `["myapp"]`),
+    /// set once as the app starts; empty by default. A web page is never let follow or hand to the desktop
+    /// a link to one of them, clicked or not, so a page can't drive the app: it says on the page that the
+    /// link was not opened. (A desktop hands such links to the app itself, as GIO does with an app's
+    /// `x-scheme-handler/` MIME type.) Main actor.
+    public static var appSchemes: Set<String> = []
 
     /// The addresses handed to the desktop so far, oldest first (what the user confirmed).
     public private(set) var openedOutside: [String] = []
@@ -539,7 +546,10 @@ public final class WebPage: Page {
     /// ``confirmOpeningOutside``); said on the page otherwise.
     private func openOutsideIfConfirmed(_ uri: String, userClicked: Bool) {
         let scheme = g_uri_peek_scheme(uri).map { String(cString: $0) } ?? ""
-        guard userClicked, scheme != "postcard" else {
+        if Self.appSchemes.contains(scheme) {
+            return show(message: toolkitLocalized("%s links are not opened here.", scheme + ":"))
+        }
+        guard userClicked else {
             // Translators: a web page tried to open another kind of link (%s, e.g. "mailto:") without a click.
             return show(message: toolkitLocalized("The page tried to open a %s link by itself; it was not opened.", scheme + ":"))
         }

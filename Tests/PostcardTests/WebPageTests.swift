@@ -353,6 +353,40 @@ final class WebPageTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// A link to the app's own scheme (`WebPage.appSchemes`, which Postcard sets to postcard:) is not
+    /// opened from a page even when clicked: a page can't drive the app, and the page says so. The toolkit
+    /// itself names no scheme: without the app's, the same click is asked about as any other scheme's is.
+    func testAClickedLinkToTheAppsOwnSchemeIsNotOpenedFromAPage() throws {
+        try onMain {
+            let port = freePort()
+            try serve(["own.html": """
+                <title>Own</title>
+                <a href="postcard://post/1" style="display:block;position:fixed;left:0;top:0;width:100%;height:100%">A post</a>
+                """], port: port)
+            let app = try makeApp()
+            XCTAssertEqual(WebPage.appSchemes, [Route.scheme], "set by the app")
+            let address = "http://127.0.0.1:\(port)/own.html"
+            let web = try XCTUnwrap(app.router.push(.webPage(address)) as? WebPage)
+            spin(until: { app.mainWindow.stack.titleLabel.text == "Own" && !web.isLoading }, timeout: 20, "the page")
+            settle()
+            pressMouseButton(1, over: app.mainWindow.window)
+            spin(until: { web.messageLabel.text.contains("postcard: links are not opened here") }, timeout: 10, "said on the page")
+            settle()
+            XCTAssertTrue(MessageDialog.shown().isEmpty, "not even asked about")
+            XCTAssertEqual(web.openedOutside, [], "nothing handed to the desktop")
+            XCTAssertEqual(app.router.path, [.webPage(address)], "no page of the app opened")
+
+            WebPage.appSchemes = []
+            defer { WebPage.appSchemes = [Route.scheme] }
+            pressMouseButton(1, over: app.mainWindow.window)
+            spin(until: { MessageDialog.shown().count == 1 }, timeout: 10, "asked about the clicked link, as for any scheme")
+            MessageDialog.shown()[0].keepButton.activate()
+            spin(until: { MessageDialog.shown().isEmpty }, "answered")
+            settle()
+            XCTAssertEqual(web.openedOutside, [])
+        }
+    }
+
     func testAFailedLoadShowsWhyAndTryAgainLoadsIt() throws {
         try onMain {
             let port = freePort()

@@ -116,6 +116,7 @@ public final class AppController {
     public init(application: Application?, store: PostStore, library: PhotoLibrary,
                 cameraSources: [CameraSource] = CameraSource.fromEnvironment) {
         Libadwaita.initialize()  // done already by the app's AdwApplication; tests and tools build the app without one
+        WebPage.appSchemes = [Route.scheme]  // postcard: links are the app's own: never opened from a web page
         self.store = store
         self.library = library
         camera = CameraSettings(sources: cameraSources, captureDirectory: store.directory.appending("camera"))
