@@ -140,9 +140,12 @@ open class ToolkitTestCase: XCTestCase, @unchecked Sendable {
         g_test_assert_expected_messages_internal(domain, "\(file)", Int32(line), "expectCritical")
     }
 
-    /// Spins the main loop until `condition` holds; fails the test after `timeout` seconds.
+    /// Spins the main loop until `condition` holds; fails the test after `timeout` seconds. The timeout is
+    /// only a bound for failure, so it is generous: `make test` runs its lanes side by side on two cores,
+    /// where the sample photos' thumbnails once took more than 10 s to come and a GTK long press's timeout
+    /// was seen to run late.
     @MainActor
-    public func spin(until condition: () -> Bool, timeout: Double = 10, _ message: String = "condition",
+    public func spin(until condition: () -> Bool, timeout: Double = 60, _ message: String = "condition",
               file: StaticString = #filePath, line: UInt = #line) {
         if !MainLoopBridge.run(until: condition, timeout: .seconds(timeout)) {
             XCTFail("timed out waiting for \(message)", file: file, line: line)

@@ -156,7 +156,10 @@ final class NavigationStackInsidesTests: ToolkitTestCase, @unchecked Sendable {
                     XCTAssertTrue((before...after).contains(start), "the spring counts from when the \(kind) was made")
                     // libadwaita's navigation spring; a pop is clamped (it ends where it first arrives).
                     let spring = SpringAnimation(spring: .navigation, from: 0, to: 1, clamps: kind == "pop")
-                    XCTAssertGreaterThan(ticks.count, 3, "\(kind) moved over several frames (rtl: \(rtl))")
+                    // Moved over frames, not switched at once (that draws none with a slide's progress). Not a
+                    // count of frames: a loaded machine's frame clock skips some (three of the spring's 13 at
+                    // 60 Hz, once in make test), and each frame drawn is checked against the spring below.
+                    XCTAssertGreaterThanOrEqual(ticks.count, 2, "\(kind) moved over frames (rtl: \(rtl))")
                     for tick in ticks {
                         XCTAssertEqual(tick.progress, spring.value(at: .microseconds(tick.time - start)), accuracy: 0.005,
                                        "\(kind): each frame where the spring is at the frame's time, within 0.5 % (rtl: \(rtl))")

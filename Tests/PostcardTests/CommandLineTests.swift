@@ -518,7 +518,7 @@ extension GtkTestCase {
     }
 
     /// Waits (without a main loop: the app under test is another process) until `condition` holds.
-    func waitFor(_ what: String, timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line,
+    func waitFor(_ what: String, timeout: Double = 60, file: StaticString = #filePath, line: UInt = #line,
                  _ condition: () -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {
