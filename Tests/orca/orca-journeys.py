@@ -288,7 +288,9 @@ def run(postcard, journey, orca, home):
     begin = orca.size()
     with orca.lock:
         orca.focus = ""  # where the last journey left it: this one's window has not taken the focus yet
-    app = subprocess.Popen([postcard] + args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Its output beside Orca's log (kept with POSTCARD_ORCA_KEEP=1): why it ended, if it ended early.
+    with open(os.path.join(home, "postcard-" + re.sub(r"\W", "-", name) + ".log"), "wb") as output:
+        app = subprocess.Popen([postcard] + args, env=env, stdout=output, stderr=subprocess.STDOUT)
     keys = [key for key, _ in steps if key != START]
     expectations = [expected for key, expected in steps if key != START]
     try:
