@@ -3,14 +3,13 @@
 # the budget). Run by `make test` after it has installed what is missing; SWIFT names the toolchain's swift.
 #
 #   checks    translations complete and templates current, README/docs links, the isolation guard
-#   build     the app and all its tests in the release configuration (the one that ships)
-# then, side by side (each with its own display, D-Bus session, runtime folder and cache):
-#   app-1/2/3 the app's GTK tests in the release build, shared out over three processes (the stress test's
-#             sequences too: a third each)
-#   toolkit-build  the toolkit alone with its tests in the debug configuration (a package without the app),
-#             then in turn:
+#   build     the app and all its tests in the release configuration (the one that ships), then the
+#             toolkit alone with its tests in the debug configuration (a package without the app)
 #   api       the toolkit's public API (no undocumented or test-only declarations), its DocC site, and the
 #             committed API baseline: from the toolkit's own build
+# then, side by side (each with its own display, D-Bus session, runtime folder and cache):
+#   app-1/2   the app's GTK tests in the release build, shared out over two processes (the stress test's
+#             sequences too: half each)
 #   toolkit   the toolkit's model tests, then its GTK tests: in its own debug build as a plain GTK app uses
 #             the toolkit, then in the release build with libadwaita loaded, as an app built on it does
 # and last, alone:
@@ -50,17 +49,16 @@ isolated() {
   dbus-run-session -- xvfb-run -n "$display" -s "-screen 0 1280x800x24" "$@"
 }
 
-ALL_LANES="checks build app-1 app-2 app-3 toolkit-build api toolkit orca resources example install"
 summary() {
   echo
   echo "make test lanes (wall-clock seconds; side-by-side lanes overlap):"
-  for name in $ALL_LANES; do
+  for name in checks build api app-1 app-2 toolkit orca resources example install; do
     [ -f "$lanes/$name.time" ] || continue
     read -r status begin end < "$lanes/$name.time"
-    printf "  %-15s %5.0f s  %s\n" "$name" "$(awk "BEGIN { print $end - $begin }")" \
+    printf "  %-10s %5.0f s  %s\n" "$name" "$(awk "BEGIN { print $end - $begin }")" \
       "$([ "$status" = 0 ] && echo passed || echo "FAILED (.build/lanes/$name.log)")"
   done
-  printf "  %-15s %5d s\n" total $(( $(date +%s) - started ))
+  printf "  %-10s %5d s\n" total $(( $(date +%s) - started ))
 }
 fail() { echo "make test: FAILED in the $1 lane (.build/lanes/$1.log):"; tail -40 "$lanes/$1.log"; summary; exit 1; }
 
@@ -73,10 +71,13 @@ lane checks checks || fail checks
 cat "$lanes/checks.log"
 
 # build ----------------------------------------------------------------------------------------------
-build() { $SWIFT build "${RELEASE[@]}" --build-tests; }
-echo "building (release with tests): .build/lanes/build.log"
+build() {
+  $SWIFT build "${RELEASE[@]}" --build-tests && env POSTCARD_TOOLKIT_ONLY=1 $SWIFT build "${TOOLKIT[@]}" --build-tests
+}
+echo "building (release with tests, then the toolkit alone in debug): .build/lanes/build.log"
 lane build build || fail build
 release_bin=$($SWIFT build "${RELEASE[@]}" --show-bin-path)
+toolkit_bin=$(env POSTCARD_TOOLKIT_ONLY=1 $SWIFT build "${TOOLKIT[@]}" --show-bin-path)
 
 # api --------------------------------------------------------------------------------------------------
 api() {
@@ -86,33 +87,32 @@ api() {
   [ -n "$graphs" ] || { echo "dump-symbol-graph wrote no symbol graphs"; return 1; }
   /usr/bin/python3 Tests/check-public-api.py "$graphs" &&
     SWIFT="$SWIFT" Tests/build-docs.sh "$graphs" .build/docs GLib Gtk Navigation NavigationGtk NavigationWeb &&
-    /usr/bin/python3 Tests/api-baseline.py "$(env POSTCARD_TOOLKIT_ONLY=1 $SWIFT build "${TOOLKIT[@]}" --show-bin-path)"
+    /usr/bin/python3 Tests/api-baseline.py "$toolkit_bin"
 }
+
+echo "the toolkit's public API, documentation and API baseline: .build/lanes/api.log"
+lane api api || fail api
+tail -3 "$lanes/api.log"
 
 # the side-by-side lanes -----------------------------------------------------------------------------
 # Each runs its test bundle itself (as `make stress` does): `swift test` takes the build folder's lock,
 # so two of them on one folder would run one after the other.
-# The app's GTK tests in three processes of about the same length (times in docs/development.md): the
-# gallery (a program of its own, its tour three times over) and the longest navigation tests in one, the
-# tour read over AT-SPI, the feed at scale and the replayed journeys in another, the rest in the third; the
-# stress test's sequences in all three (a third each, POSTCARD_STRESS_SHARD).
+# The app's GTK tests: the long ones that run programs of their own (the gallery, the tour over AT-SPI)
+# and the feed at scale in one process, the rest in the other, and the stress test's sequences in both
+# (half each, POSTCARD_STRESS_SHARD).
 bundle=$release_bin/PostcardPackageTests.xctest
 classes() { "$bundle" --list-tests 2>/dev/null | sed -n "s|^\($1\.[A-Za-z0-9_]*\)/.*|\1|p" | sort -u; }
-SHARD_1='ReviewGalleryTests|AppNavigationTests|FlowEndingTests'
-SHARD_2='AccessibilityTourTests|FeedScaleTests|JourneyTests|CommentedPhotoFlowTests'
-app_1=$(classes PostcardTests | grep -E "\.($SHARD_1|StressTests)\$" | paste -sd, -)
-app_2=$(classes PostcardTests | grep -E "\.($SHARD_2|StressTests)\$" | paste -sd, -)
-app_3=$(classes PostcardTests | grep -vE "\.($SHARD_1|$SHARD_2)\$" | paste -sd, -)
+HEAVY='ReviewGalleryTests|AccessibilityTourTests|FeedScaleTests'
+app_1=$(classes PostcardTests | grep -E "\.($HEAVY|StressTests)\$" | paste -sd, -)
+app_2=$(classes PostcardTests | grep -vE "\.($HEAVY)\$" | paste -sd, -)
 toolkit_release=$(classes NavigationGtkTests | paste -sd, -)
-[ -n "$app_1" ] && [ -n "$app_2" ] && [ -n "$app_3" ] && [ -n "$toolkit_release" ] ||
-  { echo "make test: no test classes listed by $bundle"; exit 1; }
+[ -n "$app_1" ] && [ -n "$app_2" ] && [ -n "$toolkit_release" ] || { echo "make test: no test classes listed by $bundle"; exit 1; }
 app_shard() {
   local shard=$1 display=$2 tests=$3
   rm -rf ".build/test-cache-$shard"
-  isolated "$display" env $TEST_ENV_BASE XDG_CACHE_HOME="$PWD/.build/test-cache-$shard" POSTCARD_STRESS_SHARD="$((shard - 1))/3" \
+  isolated "$display" env $TEST_ENV_BASE XDG_CACHE_HOME="$PWD/.build/test-cache-$shard" POSTCARD_STRESS_SHARD="$((shard - 1))/2" \
     "$bundle" "$tests"
 }
-toolkit_build() { env POSTCARD_TOOLKIT_ONLY=1 $SWIFT build "${TOOLKIT[@]}" --build-tests; }
 toolkit() {
   local cache=$PWD/.build/test-cache-toolkit
   rm -rf "$cache"
@@ -129,11 +129,10 @@ orca() {
       "$release_bin/postcard-review" .build/review-orca --journey Tests/orca/review-check.journey --expect Tests/orca/review-check.txt
 }
 
-echo "testing side by side: app-1, app-2, app-3, toolkit (its build, API and tests), resources, example, install (logs in .build/lanes/)"
+echo "testing side by side: app-1, app-2, toolkit, resources, example, install (logs in .build/lanes/)"
 lane app-1 app_shard 1 310 "$app_1" & pids="$!"
 lane app-2 app_shard 2 330 "$app_2" & pids="$pids $!"
-lane app-3 app_shard 3 340 "$app_3" & pids="$pids $!"
-( lane toolkit-build toolkit_build && lane api api && lane toolkit toolkit ) & pids="$pids $!"
+lane toolkit toolkit & pids="$pids $!"
 lane resources env SWIFT="$SWIFT" Tests/resources-test.sh & pids="$pids $!"
 lane example env SWIFT="$SWIFT" XVFB_SERVER_NUM=370 Tests/example-test.sh & pids="$pids $!"
 lane install bash -c './Tests/install-test.sh && ./Tests/deb-test.sh' & pids="$pids $!"
@@ -145,9 +144,8 @@ lane orca orca
 
 # What each lane says (each test run's totals), then whether it passed.
 failed=""
-for name in app-1 app-2 app-3 toolkit-build api toolkit orca resources example install; do
-  status="not run"
-  [ -f "$lanes/$name.time" ] && read -r status _ < "$lanes/$name.time"
+for name in app-1 app-2 toolkit orca resources example install; do
+  read -r status _ < "$lanes/$name.time"
   grep -A1 -E "^Test Suite '(All tests|Selected tests)' (passed|failed)" "$lanes/$name.log" | grep -E 'Executed' \
     | sed "s/^[[:space:]]*/$name: /"
   [ "$status" = 0 ] || failed="$failed $name"
@@ -166,7 +164,6 @@ for path in sys.argv[1:]:
                 passed += n - s - f; skipped += s; failed += f
 print(f"tests: {passed} passed, {skipped} skipped, {failed} failed (in {runs} runs)")
 PY
-grep -hE '^(public API|docs|api):' "$lanes/api.log" || true
 grep -E '^[a-z0-9-]+: (heard|DIFFERS|skipped)|^  |^orca journeys:|^review under Orca:' "$lanes/orca.log"
 grep -hE '^(resources test|example test|idle-wake-ups|install test|deb test|make deb)' "$lanes/resources.log" "$lanes/example.log" "$lanes/install.log" || true
 for name in $failed; do
