@@ -25,22 +25,41 @@ package func measureLargestChild(of widget: UnsafeMutablePointer<GtkWidget>?, _ 
 }
 
 /// Remembers the focused widget of a window and gives focus back to it later (after a modal closes).
+///
+/// A focus inside a popover (a menu's item, when the menu opened what comes) is remembered as the
+/// popover's owner, the button that opened it: the popover closes meanwhile, and GTK gives the focus back
+/// to that button as it does, so that is where the user left off. Returning it to the closed menu's item
+/// instead made GTK move it on its own a frame later, to the window's first control, after a dialog
+/// shown next had taken the focus: Orca 43 then skipped the dialog's focus for the newer one and said
+/// nothing at all (the Scan a Code journey under load).
 @MainActor
 package final class FocusReturn {
     private let widget: Widget?
 
     package init(in window: UnsafeMutablePointer<GtkWindow>?) {
-        widget = window.flatMap { gtk_window_get_focus($0) }.map { Widget.widget(wrapping: UnsafeMutableRawPointer($0)) }
+        var focus = window.flatMap { gtk_window_get_focus($0) }
+        // The outermost popover the focus is in, up to the window: its owner takes the focus back.
+        var current = focus
+        while let widget = current, let window, UnsafeMutableRawPointer(widget) != UnsafeMutableRawPointer(window) {
+            let parent = gtk_widget_get_parent(widget)
+            if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self), gtk_popover_get_type()) != 0 {
+                focus = parent
+            }
+            current = parent
+        }
+        widget = focus.map { Widget.widget(wrapping: UnsafeMutableRawPointer($0)) }
     }
 
     /// Gives the keyboard back: the window is presented again (so the desktop, or X without a window
     /// manager, gives it the input focus the closed window had), then the widget is focused, and a
     /// screen reader hears it once the window is active (``Window/sayFocusOnceActive(delay:)``: GTK 4.8
     /// says nothing of a focus that did not change).
+    /// A widget no longer on screen (hidden or taken out meanwhile) is not focused: the window keeps the
+    /// focus it has.
     package func restore() {
         guard let widget, let window = widget.rootWindow else { return }
         if gtk_widget_get_mapped(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWidget.self)) != 0 { gtk_window_present(window) }
-        _ = widget.grabFocus()
+        if widget.isMapped { _ = widget.grabFocus() }
         (Object.wrapper(of: UnsafeMutableRawPointer(window)) as? Window)?.sayFocusOnceActive()
     }
 }

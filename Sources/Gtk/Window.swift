@@ -188,13 +188,16 @@ public class Window: Widget {
     /// with nothing focused (libadwaita's About), was heard by Orca 43 only as "Postcard frame.", or
     /// not at all. The delay (0.15 s) lets the window manager's and GTK's own events of the activation
     /// come first, so that the screen reader hears the focus last. A later call replaces an earlier
-    /// one still waiting.
+    /// one still waiting. Nothing is said while a window transient for this one (a dialog over it) is
+    /// shown: the screen reader hears that one's focus.
     package func sayFocusOnceActive(delay: Double = 0.15) {
         if sayFocusHandler != 0 { disconnect(sayFocusHandler) }
         sayFocusHandler = 0
         let say: @MainActor () -> Void = { [weak self] in
             MainLoopBridge.after(.seconds(delay)) { [weak self] in
-                guard let self, self.isActive, self.isShown else { return }
+                // A dialog shown over it meanwhile has the user's attention (its focus is said): focusing
+                // here would be said after it, and under load GTK still took this window for the active one.
+                guard let self, self.isActive, self.isShown, !self.hasWindowShownOverIt else { return }
                 if gtk_window_get_focus(self.window) != nil {
                     self.refocus()
                 } else {
@@ -209,6 +212,22 @@ public class Window: Widget {
             self.sayFocusHandler = 0
             say()
         }
+    }
+
+    /// Whether another window shown now is transient for this one (a dialog over it).
+    private var hasWindowShownOverIt: Bool {
+        let toplevels = gtk_window_list_toplevels()
+        defer { g_list_free(toplevels) }
+        var node = toplevels
+        while let current = node {
+            if let other = current.pointee.data?.assumingMemoryBound(to: GtkWindow.self),
+               gtk_window_get_transient_for(other) == window,
+               gtk_widget_get_visible(UnsafeMutableRawPointer(other).assumingMemoryBound(to: GtkWidget.self)) != 0 {
+                return true
+            }
+            node = current.pointee.next
+        }
+        return false
     }
 
     /// Sets the focus widget of the window (nil clears it).

@@ -72,6 +72,10 @@ open class ToolkitTestCase: XCTestCase, @unchecked Sendable {
                         : String(decoding: UnsafeRawBufferPointer(start: value, count: Int(fields[index].length)), as: UTF8.self)
                     if key == "MESSAGE" { message = text } else { domain = text }
                 }
+                if g_main_context_is_owner(g_main_context_default()) != 0, let where_ = ToolkitTestCase.describeWidget(namedIn: message) {
+                    message += " [\(where_)]"
+                    FileHandle.standardError.write(Data("GTK warned about: \(where_)\n".utf8))
+                }
                 ToolkitTestCase.problemLock.lock()
                 ToolkitTestCase.loggedProblems.append("\(domain): \(message)")
                 ToolkitTestCase.problemLock.unlock()
@@ -79,6 +83,34 @@ open class ToolkitTestCase: XCTestCase, @unchecked Sendable {
             return g_log_writer_default(level, fields, count, nil)
         }, nil, nil)
     }()
+
+    /// Where the widget a GTK warning names ("Trying to snapshot GtkBox 0x55… without a current allocation")
+    /// sits: its type, CSS classes and accessible label, then each ancestor's up to its window, so a warning
+    /// seen once under load says which widget it was. Main thread only (the warning is logged while GTK
+    /// holds the widget, inside the frame that draws it); nil when the message names no widget.
+    private static func describeWidget(namedIn message: String) -> String? {
+        guard message.hasPrefix("Trying to snapshot") || message.hasPrefix("Allocating size to"),
+              let token = message.split(separator: " ").first(where: { $0.hasPrefix("0x") }),
+              let address = UInt(token.dropFirst(2), radix: 16),
+              let pointer = UnsafeMutablePointer<GtkWidget>(bitPattern: address),
+              g_type_check_instance_is_a(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self), gtk_widget_get_type()) != 0
+        else { return nil }
+        var parts: [String] = []
+        var current: UnsafeMutablePointer<GtkWidget>? = pointer
+        while let widget = current, parts.count < 40 {
+            var part = String(cString: g_type_name_from_instance(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self)))
+            if let classes = gtk_widget_get_css_classes(widget) {
+                var index = 0
+                while let name = classes[index] { part += "." + String(cString: name); index += 1 }
+                g_strfreev(classes)
+            }
+            if gtk_widget_get_mapped(widget) == 0 { part += "(unmapped)" }
+            if gtk_widget_get_child_visible(widget) == 0 { part += "(child-invisible)" }
+            parts.append(part)
+            current = gtk_widget_get_parent(widget)
+        }
+        return parts.joined(separator: " < ")
+    }
 
     open override func setUpWithError() throws {
         try super.setUpWithError()
