@@ -412,6 +412,47 @@ final class NavigationStackHostTests: ToolkitTestCase, @unchecked Sendable {
         }
     }
 
+    /// A dialog opened from a menu's item (Main Menu → Scan a Code) gives the focus back to the menu's
+    /// button when it closes, where GTK put it as the menu closed, and it stays there. Given back to the
+    /// closed menu's item, GTK moved it a frame later to the window's first control, after a dialog shown
+    /// next had the focus, and Orca 43 said nothing of that dialog.
+    func testADialogOpenedFromAMenuGivesTheFocusBackToTheMenusButton() {
+        onMain {
+            let counter = LifeCounter()
+            let window = makeWindow(counter)
+            let page = window.stack.pages[0]
+            let first = Button(label: "First")  // the window's first control
+            page.addStartBarItem(first)
+            let menu = MenuButton(iconName: "open-menu-symbolic", accessibleLabel: "Main Menu")
+            var dialog: ModalDialog?
+            menu.addItem("Open a Dialog") {
+                let opened = ModalDialog(over: page, root: CountedPage("Scan a Code", counter: counter))
+                opened.onCancelRequest = { [weak opened] in opened?.dismiss() }
+                dialog = opened
+                opened.present()
+            }
+            page.addEndBarItem(menu)
+            spin(until: { menu.isMapped }, "the menu button shown")
+            XCTAssertTrue(menu.grabFocus())
+            pressKey(XK_F10)  // the primary menu opens, its first item focused
+            spin(until: { menu.menuPopover?.isMapped == true }, "the menu open")
+            pressKey(XK_Return)
+            spin(until: { dialog?.window.isActive == true }, "the dialog shown and active")
+            var focusedAfterClosing: [String] = []
+            let watch = window.window.connect("notify::focus-widget") { _ in
+                focusedAfterClosing.append(window.window.focusWidget.map { String(cString: g_type_name_from_instance(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GTypeInstance.self))) } ?? "nothing")
+            }
+            defer { window.window.disconnect(watch) }
+            pressKey(XK_Escape)
+            spin(until: { dialog?.window.isShown != true && window.window.isActive }, "the dialog closed, the window active")
+            let menuHasFocus = { window.window.focusWidget.map { menu.contains($0) } ?? false }  // its toggle button
+            spin(until: menuHasFocus, "the focus back on the menu's button")
+            for _ in 0..<3 { waitForNextFrame(of: window.window) }
+            XCTAssertTrue(menuHasFocus(), "still there a few frames later; focus went to: \(focusedAfterClosing)")
+            XCTAssertFalse(first.isFocus, "not moved on to the window's first control")
+        }
+    }
+
     func testPagesHearShowingShownHidingHiddenAndTheStackHearsPushedPoppedReplaced() {
         onMain {
             let counter = LifeCounter()
