@@ -24,7 +24,9 @@ enum ReviewTour {
 
     /// Runs the tour on `app`, then calls `finish(succeeded)` (which quits the app). A failure is
     /// printed to standard error, naming the journal's line and step. `part` sizes the main window first
-    /// (nil: as it is); `variants` are saved at each screen. `onScreen` runs after each screen's pictures
+    /// (nil: as it is); `variants` are saved at each screen (none: no pictures, and no waiting for what
+    /// only pictures need, such as a scroll indicator's fade; the accessibility tour reads each screen over
+    /// AT-SPI instead). `onScreen` runs after each screen's pictures
     /// with the screen's name, while the screen still shows in the last variant (tests read it over
     /// AT-SPI there).
     static func run(app: AppController, into directory: FilePath, part: ReviewPart? = nil,
