@@ -12,12 +12,12 @@
 #             sequences too: half each)
 #   toolkit   the toolkit's model tests, then its GTK tests: in its own debug build as a plain GTK app uses
 #             the toolkit, then in the release build with libadwaita loaded, as an app built on it does
-# and last, alone:
-#   orca      Orca's spoken journeys, then the review tour under Orca (one Orca at a time)
 #   resources an edited style sheet and translation are in the next build (a copy of the package)
 #   example   the Swatches example, a package of its own, built, tested and started
 #   install   make install into a folder and the installed program started; the Debian package built,
 #             installed, opened with a link and removed
+# and once the last four have ended, beside the app's lanes:
+#   orca      Orca's spoken journeys, then the review tour under Orca (one Orca at a time)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
@@ -97,12 +97,12 @@ tail -3 "$lanes/api.log"
 # the side-by-side lanes -----------------------------------------------------------------------------
 # Each runs its test bundle itself (as `make stress` does): `swift test` takes the build folder's lock,
 # so two of them on one folder would run one after the other.
-# The app's GTK tests: the long ones that run programs of their own (the gallery, the tour over AT-SPI)
-# and the feed at scale in one process, the rest in the other, and the stress test's sequences in both
+# The app's GTK tests: the long ones that run programs of their own (the gallery, the tour over AT-SPI),
+# the recorded journeys and the feed at scale in one process, the rest in the other, and the stress test's sequences in both
 # (half each, POSTCARD_STRESS_SHARD).
 bundle=$release_bin/PostcardPackageTests.xctest
 classes() { "$bundle" --list-tests 2>/dev/null | sed -n "s|^\($1\.[A-Za-z0-9_]*\)/.*|\1|p" | sort -u; }
-HEAVY='ReviewGalleryTests|AccessibilityTourTests|FeedScaleTests'
+HEAVY='ReviewGalleryTests|AccessibilityTourTests|FeedScaleTests|JourneyTests'
 app_1=$(classes PostcardTests | grep -E "\.($HEAVY|StressTests)\$" | paste -sd, -)
 app_2=$(classes PostcardTests | grep -vE "\.($HEAVY)\$" | paste -sd, -)
 toolkit_release=$(classes NavigationGtkTests | paste -sd, -)
@@ -129,18 +129,19 @@ orca() {
       "$release_bin/postcard-review" .build/review-orca --journey Tests/orca/review-check.journey --expect Tests/orca/review-check.txt
 }
 
-echo "testing side by side: app-1, app-2, toolkit, resources, example, install (logs in .build/lanes/)"
-lane app-1 app_shard 1 310 "$app_1" & pids="$!"
-lane app-2 app_shard 2 330 "$app_2" & pids="$pids $!"
-lane toolkit toolkit & pids="$pids $!"
+echo "testing side by side: app-1, app-2, toolkit, resources, example, install, then orca (logs in .build/lanes/)"
+lane app-1 app_shard 1 310 "$app_1" & app_pids="$!"
+lane app-2 app_shard 2 330 "$app_2" & app_pids="$app_pids $!"
+lane toolkit toolkit & pids="$!"
 lane resources env SWIFT="$SWIFT" Tests/resources-test.sh & pids="$pids $!"
 lane example env SWIFT="$SWIFT" XVFB_SERVER_NUM=370 Tests/example-test.sh & pids="$pids $!"
 lane install bash -c './Tests/install-test.sh && ./Tests/deb-test.sh' & pids="$pids $!"
 for pid in $pids; do wait "$pid"; done
-# Orca last, on a quiet machine: under the other lanes' load, the dialogs Scan a Code opens sent Orca no
-# accessibility events (seen in its log), so it said nothing (docs/development.md).
+# Orca once the lanes that compile have ended, beside the app's two lanes (about two busy cores, the load
+# its journeys are checked under: docs/development.md); one Orca at a time.
 echo "Orca's journeys, then the review tour under Orca: .build/lanes/orca.log"
-lane orca orca
+lane orca orca & app_pids="$app_pids $!"
+for pid in $app_pids; do wait "$pid"; done
 
 # What each lane says (each test run's totals), then whether it passed.
 failed=""
