@@ -312,9 +312,15 @@ private final class LayerArea {
                 naturalBaseline?.pointee = -1
             },
             { widget, width, height, baseline in
-                guard let widget, let header = gtk_widget_get_ancestor(widget, gtk_header_bar_get_type()) else { return }
-                let key = UnsafeMutableRawPointer(header)
-                MainActor.assumeIsolated { (Object.wrapper(of: key) as? HeaderBar)?.allocateLayers(in: widget, height: height) }
+                guard let widget else { return }
+                MainActor.assumeIsolated {
+                    if let header = gtk_widget_get_ancestor(widget, gtk_header_bar_get_type()),
+                       let bar = Object.wrapper(of: UnsafeMutableRawPointer(header)) as? HeaderBar {
+                        bar.allocateLayers(in: widget, height: height)
+                    } else {
+                        allocateEveryChild(of: widget, width: width, height: height, baseline: baseline)  // the bar's wrapper gone
+                    }
+                }
             }))
     }
 

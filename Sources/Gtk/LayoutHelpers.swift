@@ -24,6 +24,22 @@ package func measureLargestChild(of widget: UnsafeMutablePointer<GtkWidget>?, _ 
     naturalBaseline?.pointee = -1
 }
 
+/// A custom layout's allocation when the Swift object that lays `widget` out has gone while GTK still
+/// shows it (a window GTK keeps after the app let go of its wrappers, until it is destroyed): every child
+/// laid out now gets the whole area, one over another. GTK draws only children that have an allocation;
+/// one left without warned "Trying to snapshot … without a current allocation" in every frame. Main thread
+/// (GTK calls layouts there).
+package func allocateEveryChild(of widget: UnsafeMutablePointer<GtkWidget>, width: Int32, height: Int32, baseline: Int32) {
+    var child = gtk_widget_get_first_child(widget)
+    while let current = child {
+        if gtk_widget_should_layout(current) != 0 {
+            var area = GtkAllocation(x: 0, y: 0, width: width, height: height)
+            gtk_widget_size_allocate(current, &area, baseline)
+        }
+        child = gtk_widget_get_next_sibling(current)
+    }
+}
+
 /// Remembers the focused widget of a window and gives focus back to it later (after a modal closes).
 ///
 /// A focus inside a popover (a menu's item, when the menu opened what comes) is remembered as the

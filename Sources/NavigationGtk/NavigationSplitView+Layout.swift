@@ -91,10 +91,14 @@ package final class SplitArea: Widget {
                 minimumBaseline?.pointee = -1
                 naturalBaseline?.pointee = -1
             },
-            { widget, width, height, _ in
+            { widget, width, height, baseline in
                 guard let widget else { return }
                 MainActor.assumeIsolated {
-                    (Object.wrapper(of: UnsafeMutableRawPointer(widget)) as? SplitArea)?.owner?.allocate(width: width, height: height)
+                    if let owner = (Object.wrapper(of: UnsafeMutableRawPointer(widget)) as? SplitArea)?.owner {
+                        owner.allocate(width: width, height: height)
+                    } else {
+                        allocateEveryChild(of: widget, width: width, height: height, baseline: baseline)  // the split view gone
+                    }
                 }
             }))
     }

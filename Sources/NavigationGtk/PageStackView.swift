@@ -39,8 +39,13 @@ public final class PageStackView: Widget {
             },
             { widget, width, height, baseline in
                 guard let widget else { return }
-                let key = UnsafeMutableRawPointer(widget)
-                MainActor.assumeIsolated { (Object.wrapper(of: key) as? PageStackView)?.allocateChildren(width, height, baseline) }
+                MainActor.assumeIsolated {
+                    if let view = Object.wrapper(of: UnsafeMutableRawPointer(widget)) as? PageStackView {
+                        view.allocateChildren(width, height, baseline)
+                    } else {
+                        allocateEveryChild(of: widget, width: width, height: height, baseline: baseline)  // the stack gone
+                    }
+                }
             }))
     }
 

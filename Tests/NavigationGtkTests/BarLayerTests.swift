@@ -17,6 +17,33 @@ final class BarLayerTests: ToolkitTestCase, @unchecked Sendable {  // XCTestCase
         return label
     }
 
+    /// A bar laid out again after its Swift objects have gone (a window GTK still shows, as a test's app
+    /// left until tear-down) still gives every part it shows an allocation: a part left without one was
+    /// drawn with GTK's "Trying to snapshot GtkBox … without a current allocation" warning (CameraTests,
+    /// under make test's load).
+    func testABarWhoseOwnersHaveGoneIsStillLaidOutWhole() {
+        onMain {
+            let item = Label("Share")
+            var shown: Gtk.Window?
+            do {
+                let page = Page(title: "Page")
+                page.addStartBarItem(Label("Start"))
+                page.addEndBarItem(item)
+                let window = NavigationWindow(root: page, width: 640, height: 480)
+                show(window.window)
+                shown = window.window
+            }
+            // The stack, its bar's wrapper and the page are gone; GTK still shows the window (its wrapper
+            // lives as long as GTK holds it). An item's new text lays the bar out again.
+            item.text = "Share with Friends"
+            let window = try! XCTUnwrap(shown)
+            waitForNextFrame(of: window)
+            XCTAssertTrue(item.isMapped)
+            XCTAssertGreaterThan(item.width, 0, "the item was given its place")
+            window.destroy()
+        }
+    }
+
     /// Each item of a layer (start items, the title, end items) against the same item packed straight
     /// into a `GtkHeaderBar` beside it, after the bar's own start item and with the title widget
     /// expanding, as the stack's bar had them: same x and width at every width, left to right and right
