@@ -304,8 +304,13 @@ def run(postcard, journey, orca, home):
             raise RuntimeError(f"{name}: Postcard showed no window")
         subprocess.run(["xdotool", "windowfocus", "--sync", window], check=True)
         start = steps[0][1] if steps and steps[0][0] == START else None
-        orca.wait(lambda: orca.done() and on_a_control(orca.focus) and
-                  (start is None or matches(spoken(orca.since(begin)), start)), KEY_TIMEOUT)
+        if not orca.wait(lambda: orca.done() and on_a_control(orca.focus) and
+                         (start is None or matches(spoken(orca.since(begin)), start)), KEY_TIMEOUT):
+            with orca.lock:
+                where, done = orca.focus or "nothing", orca.done()
+            if start is None or not done or not on_a_control(where):  # words that differ are reported below
+                raise Stalled(f"the window came, but after {KEY_TIMEOUT} s Orca's focus was on {where} "
+                              f"({'every' if done else 'not every'} event it queued processed)")
         offsets = []
         for key, expected in zip(keys, expectations):
             offsets.append(orca.size())
