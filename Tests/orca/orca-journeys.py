@@ -304,8 +304,29 @@ def run(postcard, journey, orca, home):
             raise RuntimeError(f"{name}: Postcard showed no window")
         subprocess.run(["xdotool", "windowfocus", "--sync", window], check=True)
         start = steps[0][1] if steps and steps[0][0] == START else None
-        if not orca.wait(lambda: orca.done() and on_a_control(orca.focus) and
-                         (start is None or matches(spoken(orca.since(begin)), start)), KEY_TIMEOUT):
+
+        def ready():
+            return orca.done() and on_a_control(orca.focus) and (start is None or matches(spoken(orca.since(begin)), start))
+
+        # GTK 4.8 joins the accessibility bus asynchronously: on a busy machine the window came and took the
+        # focus before the registry had the application, and Orca, which could not tell whose events those
+        # were ("[DEAD] in [DEAD]" in its log), took up nothing, and heard no key after. Once Orca has seen
+        # Postcard join (the desktop's children-changed:add) and has nothing in hand, a window it has not
+        # taken up is given the focus again, as a user switching back to it would: Postcard says its focus
+        # again when its window becomes active (NavigationWindow), now to an Orca that knows it.
+        joined = re.compile(r"children-changed:add for \[desktop frame \| main\] in None \(\d+, 0, \[application \| postcard\]\)")
+        orca.wait(lambda: ready() or (orca.done() and joined.search(orca.since(begin)) is not None), KEY_TIMEOUT)
+        log = orca.since(begin)
+        join = joined.search(log)
+        # Only then: events before the join that Orca could not tell whose they were.
+        if not ready() and join and re.search(r"EVENT MANAGER: [a-z:-]+ for \[DEAD\] in \[DEAD\]", log[:join.start()]):
+            root = re.search(r"Window id: (0x[0-9a-f]+)", subprocess.run(["xwininfo", "-root"], capture_output=True,
+                                                                          text=True).stdout).group(1)
+            print(f"{name}: Orca missed the window's first events (before Postcard joined the bus): its focus given again",
+                  file=sys.stderr)
+            subprocess.run(["xdotool", "windowfocus", "--sync", root], check=True)
+            subprocess.run(["xdotool", "windowfocus", "--sync", window], check=True)
+        if not orca.wait(ready, KEY_TIMEOUT):
             with orca.lock:
                 where, done = orca.focus or "nothing", orca.done()
             if start is None or not done or not on_a_control(where):  # words that differ are reported below
