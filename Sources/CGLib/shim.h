@@ -1,8 +1,8 @@
 // C helpers for the Swift `GLib` layer (files, paths, dates, logging, translations: GLib and GIO without
 // GTK): things Swift cannot import directly from GLib's headers (variadic functions). Nothing else
 // belongs here.
-#ifndef POSTCARD_CGLIB_SHIM_H
-#define POSTCARD_CGLIB_SHIM_H
+#ifndef NAVGTK_CGLIB_SHIM_H
+#define NAVGTK_CGLIB_SHIM_H
 
 #include <glib.h>
 #include <glib/gstdio.h>

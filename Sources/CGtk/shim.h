@@ -1,7 +1,7 @@
 // C helpers for the Swift `Gtk` layer: things Swift cannot import directly from GTK's headers
 // (macros, variadic functions, type-checked casts). Nothing else belongs here.
-#ifndef POSTCARD_CGTK_SHIM_H
-#define POSTCARD_CGTK_SHIM_H
+#ifndef NAVGTK_CGTK_SHIM_H
+#define NAVGTK_CGTK_SHIM_H
 
 #include <gtk/gtk.h>
 #include <sys/syscall.h>

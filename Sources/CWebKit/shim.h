@@ -1,12 +1,12 @@
 // WebKitGTK 6.0 (the GTK 4 API; Debian libwebkitgtk-6.0-dev) for NavigationWeb, opened on first use.
 //
-// WebKitGTK and JavaScriptCore take longer to load than GTK itself (about 80 ms on the machines Postcard
+// WebKitGTK and JavaScriptCore take longer to load than GTK itself (about 80 ms on the machines the toolkit
 // is measured on), so linking them would slow every start of an app that may never show a web page.
 // This header declares the few types, values and functions NavigationWeb uses (as WebKitGTK 6.0's
 // headers define them) and navgtk_webkit_open() loads the library with dlopen and fills a table of
 // its functions. Nothing here links WebKitGTK.
-#ifndef POSTCARD_CWEBKIT_SHIM_H
-#define POSTCARD_CWEBKIT_SHIM_H
+#ifndef NAVGTK_CWEBKIT_SHIM_H
+#define NAVGTK_CWEBKIT_SHIM_H
 #include <dlfcn.h>
 #include <gio/gio.h>
 #include <gtk/gtk.h>
@@ -29,20 +29,20 @@ typedef struct _SoupMessageHeaders SoupMessageHeaders;  // libsoup 3, which WebK
 
 // Values of WebKitGTK 6.0's enums (WebKitWebView.h, WebKitError.h, WebKitUserContent.h).
 enum {
-    POSTCARD_WEBKIT_LOAD_STARTED = 0,
-    POSTCARD_WEBKIT_LOAD_REDIRECTED = 1,
-    POSTCARD_WEBKIT_LOAD_COMMITTED = 2,
-    POSTCARD_WEBKIT_LOAD_FINISHED = 3,
-    POSTCARD_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION = 0,
-    POSTCARD_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION = 1,
-    POSTCARD_WEBKIT_POLICY_DECISION_TYPE_RESPONSE = 2,
-    POSTCARD_WEBKIT_WEB_PROCESS_CRASHED = 0,
-    POSTCARD_WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT = 1,
-    POSTCARD_WEBKIT_WEB_PROCESS_TERMINATED_BY_API = 2,
-    POSTCARD_WEBKIT_NETWORK_ERROR_CANCELLED = 302,
-    POSTCARD_WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE = 102,
-    POSTCARD_WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES = 0,
-    POSTCARD_WEBKIT_USER_STYLE_LEVEL_USER = 0,
+    NAVGTK_WEBKIT_LOAD_STARTED = 0,
+    NAVGTK_WEBKIT_LOAD_REDIRECTED = 1,
+    NAVGTK_WEBKIT_LOAD_COMMITTED = 2,
+    NAVGTK_WEBKIT_LOAD_FINISHED = 3,
+    NAVGTK_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION = 0,
+    NAVGTK_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION = 1,
+    NAVGTK_WEBKIT_POLICY_DECISION_TYPE_RESPONSE = 2,
+    NAVGTK_WEBKIT_WEB_PROCESS_CRASHED = 0,
+    NAVGTK_WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT = 1,
+    NAVGTK_WEBKIT_WEB_PROCESS_TERMINATED_BY_API = 2,
+    NAVGTK_WEBKIT_NETWORK_ERROR_CANCELLED = 302,
+    NAVGTK_WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE = 102,
+    NAVGTK_WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES = 0,
+    NAVGTK_WEBKIT_USER_STYLE_LEVEL_USER = 0,
 };
 
 // The functions NavigationWeb calls, with WebKitGTK 6.0's signatures.
@@ -92,46 +92,46 @@ typedef struct {
 static inline const char *navgtk_webkit_open(const char *name, WebKitFunctions *table) {
     void *library = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
     if (library == NULL) return dlerror();
-#define POSTCARD_LOAD(field, symbol) \
+#define NAVGTK_LOAD(field, symbol) \
     if ((*(void **)&table->field = dlsym(library, symbol)) == NULL) return "WebKitGTK lacks " symbol;
-    POSTCARD_LOAD(web_view_new, "webkit_web_view_new")
-    POSTCARD_LOAD(web_view_load_uri, "webkit_web_view_load_uri")
-    POSTCARD_LOAD(web_view_get_uri, "webkit_web_view_get_uri")
-    POSTCARD_LOAD(web_view_get_title, "webkit_web_view_get_title")
-    POSTCARD_LOAD(web_view_get_estimated_load_progress, "webkit_web_view_get_estimated_load_progress")
-    POSTCARD_LOAD(web_view_get_user_content_manager, "webkit_web_view_get_user_content_manager")
-    POSTCARD_LOAD(web_view_terminate_web_process, "webkit_web_view_terminate_web_process")
-    POSTCARD_LOAD(web_view_evaluate_javascript, "webkit_web_view_evaluate_javascript")
-    POSTCARD_LOAD(web_view_evaluate_javascript_finish, "webkit_web_view_evaluate_javascript_finish")
-    POSTCARD_LOAD(navigation_policy_decision_get_navigation_action, "webkit_navigation_policy_decision_get_navigation_action")
-    POSTCARD_LOAD(navigation_action_get_request, "webkit_navigation_action_get_request")
-    POSTCARD_LOAD(navigation_action_is_user_gesture, "webkit_navigation_action_is_user_gesture")
-    POSTCARD_LOAD(uri_request_get_uri, "webkit_uri_request_get_uri")
-    POSTCARD_LOAD(policy_decision_use, "webkit_policy_decision_use")
-    POSTCARD_LOAD(policy_decision_ignore, "webkit_policy_decision_ignore")
-    POSTCARD_LOAD(network_error_quark, "webkit_network_error_quark")
-    POSTCARD_LOAD(policy_error_quark, "webkit_policy_error_quark")
-    POSTCARD_LOAD(user_style_sheet_new, "webkit_user_style_sheet_new")
-    POSTCARD_LOAD(user_style_sheet_unref, "webkit_user_style_sheet_unref")
-    POSTCARD_LOAD(user_content_manager_add_style_sheet, "webkit_user_content_manager_add_style_sheet")
-    POSTCARD_LOAD(user_content_manager_remove_all_style_sheets, "webkit_user_content_manager_remove_all_style_sheets")
-    POSTCARD_LOAD(jsc_value_to_json, "jsc_value_to_json")
-    POSTCARD_LOAD(web_view_get_type, "webkit_web_view_get_type")
-    POSTCARD_LOAD(web_context_get_type, "webkit_web_context_get_type")
-    POSTCARD_LOAD(memory_pressure_settings_new, "webkit_memory_pressure_settings_new")
-    POSTCARD_LOAD(memory_pressure_settings_free, "webkit_memory_pressure_settings_free")
-    POSTCARD_LOAD(memory_pressure_settings_set_memory_limit, "webkit_memory_pressure_settings_set_memory_limit")
-    POSTCARD_LOAD(memory_pressure_settings_set_kill_threshold, "webkit_memory_pressure_settings_set_kill_threshold")
-    POSTCARD_LOAD(memory_pressure_settings_set_poll_interval, "webkit_memory_pressure_settings_set_poll_interval")
-    POSTCARD_LOAD(response_policy_decision_is_mime_type_supported, "webkit_response_policy_decision_is_mime_type_supported")
-    POSTCARD_LOAD(response_policy_decision_get_response, "webkit_response_policy_decision_get_response")
-    POSTCARD_LOAD(response_policy_decision_get_request, "webkit_response_policy_decision_get_request")
-    POSTCARD_LOAD(uri_response_get_http_headers, "webkit_uri_response_get_http_headers")
-    POSTCARD_LOAD(soup_message_headers_get_content_disposition, "soup_message_headers_get_content_disposition")
-    POSTCARD_LOAD(network_session_get_default, "webkit_network_session_get_default")
-    POSTCARD_LOAD(download_cancel, "webkit_download_cancel")
-    POSTCARD_LOAD(download_get_request, "webkit_download_get_request")
-#undef POSTCARD_LOAD
+    NAVGTK_LOAD(web_view_new, "webkit_web_view_new")
+    NAVGTK_LOAD(web_view_load_uri, "webkit_web_view_load_uri")
+    NAVGTK_LOAD(web_view_get_uri, "webkit_web_view_get_uri")
+    NAVGTK_LOAD(web_view_get_title, "webkit_web_view_get_title")
+    NAVGTK_LOAD(web_view_get_estimated_load_progress, "webkit_web_view_get_estimated_load_progress")
+    NAVGTK_LOAD(web_view_get_user_content_manager, "webkit_web_view_get_user_content_manager")
+    NAVGTK_LOAD(web_view_terminate_web_process, "webkit_web_view_terminate_web_process")
+    NAVGTK_LOAD(web_view_evaluate_javascript, "webkit_web_view_evaluate_javascript")
+    NAVGTK_LOAD(web_view_evaluate_javascript_finish, "webkit_web_view_evaluate_javascript_finish")
+    NAVGTK_LOAD(navigation_policy_decision_get_navigation_action, "webkit_navigation_policy_decision_get_navigation_action")
+    NAVGTK_LOAD(navigation_action_get_request, "webkit_navigation_action_get_request")
+    NAVGTK_LOAD(navigation_action_is_user_gesture, "webkit_navigation_action_is_user_gesture")
+    NAVGTK_LOAD(uri_request_get_uri, "webkit_uri_request_get_uri")
+    NAVGTK_LOAD(policy_decision_use, "webkit_policy_decision_use")
+    NAVGTK_LOAD(policy_decision_ignore, "webkit_policy_decision_ignore")
+    NAVGTK_LOAD(network_error_quark, "webkit_network_error_quark")
+    NAVGTK_LOAD(policy_error_quark, "webkit_policy_error_quark")
+    NAVGTK_LOAD(user_style_sheet_new, "webkit_user_style_sheet_new")
+    NAVGTK_LOAD(user_style_sheet_unref, "webkit_user_style_sheet_unref")
+    NAVGTK_LOAD(user_content_manager_add_style_sheet, "webkit_user_content_manager_add_style_sheet")
+    NAVGTK_LOAD(user_content_manager_remove_all_style_sheets, "webkit_user_content_manager_remove_all_style_sheets")
+    NAVGTK_LOAD(jsc_value_to_json, "jsc_value_to_json")
+    NAVGTK_LOAD(web_view_get_type, "webkit_web_view_get_type")
+    NAVGTK_LOAD(web_context_get_type, "webkit_web_context_get_type")
+    NAVGTK_LOAD(memory_pressure_settings_new, "webkit_memory_pressure_settings_new")
+    NAVGTK_LOAD(memory_pressure_settings_free, "webkit_memory_pressure_settings_free")
+    NAVGTK_LOAD(memory_pressure_settings_set_memory_limit, "webkit_memory_pressure_settings_set_memory_limit")
+    NAVGTK_LOAD(memory_pressure_settings_set_kill_threshold, "webkit_memory_pressure_settings_set_kill_threshold")
+    NAVGTK_LOAD(memory_pressure_settings_set_poll_interval, "webkit_memory_pressure_settings_set_poll_interval")
+    NAVGTK_LOAD(response_policy_decision_is_mime_type_supported, "webkit_response_policy_decision_is_mime_type_supported")
+    NAVGTK_LOAD(response_policy_decision_get_response, "webkit_response_policy_decision_get_response")
+    NAVGTK_LOAD(response_policy_decision_get_request, "webkit_response_policy_decision_get_request")
+    NAVGTK_LOAD(uri_response_get_http_headers, "webkit_uri_response_get_http_headers")
+    NAVGTK_LOAD(soup_message_headers_get_content_disposition, "soup_message_headers_get_content_disposition")
+    NAVGTK_LOAD(network_session_get_default, "webkit_network_session_get_default")
+    NAVGTK_LOAD(download_cancel, "webkit_download_cancel")
+    NAVGTK_LOAD(download_get_request, "webkit_download_get_request")
+#undef NAVGTK_LOAD
     return NULL;
 }
 
@@ -155,8 +155,8 @@ static inline GtkWidget *navgtk_webkit_view_new(const WebKitFunctions *table, We
     return (GtkWidget *)g_object_new(table->web_view_get_type(), "web-context", context, NULL);
 }
 
-// The default network session's handler of download-started: a page never starts a download (Postcard
-// is not a browser). Cancelled before a destination is chosen, so nothing is written.
+// The default network session's handler of download-started: a page never starts a download (a web
+// page in an app is not a browser). Cancelled before a destination is chosen, so nothing is written.
 static inline void navgtk_webkit_cancel_download(gpointer session, WebKitDownload *download, gpointer data) {
     const WebKitFunctions *table = (const WebKitFunctions *)data;
     WebKitURIRequest *request = table->download_get_request(download);

@@ -52,19 +52,38 @@ open class Object {
         register()
     }
 
-    /// Records this wrapper on its object (unretained: the object does not keep the wrapper alive).
+    /// What an object's qdata holds: its wrapper, weakly (the object does not keep the wrapper alive). A
+    /// Swift weak reference reads nil from the moment the wrapper's deinitialization has begun, so a wrapper
+    /// whose last reference went on another thread, its `isolated deinit` still waiting for the main actor,
+    /// is never handed out again (an unretained pointer was, and using it revived a dying object). Released
+    /// by GLib when the qdata is replaced or cleared, or the object finalized, on whatever thread that is.
+    private final class WrapperBox: @unchecked Sendable {  // its one field is a weak reference: atomic to read
+        weak var wrapper: Object?
+        init(_ wrapper: Object) { self.wrapper = wrapper }
+    }
+
+    /// The box this wrapper recorded on its object (cleared by the deinitializer if still there).
+    nonisolated(unsafe) private var box: UnsafeMutableRawPointer?
+
+    /// Records this wrapper on its object (see ``WrapperBox``).
     private func register() {
-        if let existing = g_object_get_qdata(gobject, Self.wrapperQuark), existing != Unmanaged.passUnretained(self).toOpaque() {
+        if let existing = g_object_get_qdata(gobject, Self.wrapperQuark),
+           let other = Unmanaged<WrapperBox>.fromOpaque(existing).takeUnretainedValue().wrapper, other !== self {
             navgtk_log_critical("NavigationGtk", "a second Swift wrapper was made for a \(typeName): find the first with Object.wrapper(of:) or Widget.widget(wrapping:)")
             return
         }
-        g_object_set_qdata(gobject, Self.wrapperQuark, Unmanaged.passUnretained(self).toOpaque())
+        let box = Unmanaged.passRetained(WrapperBox(self)).toOpaque()
+        self.box = box
+        g_object_set_qdata_full(gobject, Self.wrapperQuark, box) { data in
+            if let data { Unmanaged<WrapperBox>.fromOpaque(data).release() }
+        }
     }
 
     /// On the main actor whatever thread drops the last Swift reference: GTK is not thread-safe.
     isolated deinit {
-        if g_object_get_qdata(gobject, Self.wrapperQuark) == Unmanaged.passUnretained(self).toOpaque() {
-            g_object_set_qdata(gobject, Self.wrapperQuark, nil)
+        // Cleared only if it is still this wrapper's box: a new wrapper made meanwhile keeps its own.
+        if let box, g_object_get_qdata(gobject, Self.wrapperQuark) == box {
+            g_object_set_qdata(gobject, Self.wrapperQuark, nil)  // releases the box
         }
         releaseReference()
     }
@@ -80,9 +99,10 @@ open class Object {
 
     /// The Swift wrapper of the GObject at `pointer` (a `GObject*` of any type) if it has one: the same
     /// object whoever asks, so state kept on it is found again. Main actor.
+    /// Nil too while a wrapper's deinitialization is pending or running (see ``WrapperBox``).
     package static func wrapper(of pointer: UnsafeMutableRawPointer) -> Object? {
         guard let data = g_object_get_qdata(pointer.assumingMemoryBound(to: GObject.self), wrapperQuark) else { return nil }
-        return Unmanaged<Object>.fromOpaque(data).takeUnretainedValue()
+        return Unmanaged<WrapperBox>.fromOpaque(data).takeUnretainedValue().wrapper
     }
 
     /// The wrapper of the GObject at `pointer`, or a new plain ``Object`` holding a reference of its own.

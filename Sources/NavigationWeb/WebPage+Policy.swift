@@ -75,8 +75,8 @@ extension WebPage {
 
     /// Handles a navigation or new-window decision; true when decided here.
     func decide(_ policy: OpaquePointer, type kind: Int) -> Bool {
-        let newWindow = kind == Int(POSTCARD_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION)
-        guard kind == Int(POSTCARD_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION) || newWindow,
+        let newWindow = kind == Int(NAVGTK_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION)
+        guard kind == Int(NAVGTK_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION) || newWindow,
               // for these two types the decision is a WebKitNavigationPolicyDecision
               let action = webKit.navigation_policy_decision_get_navigation_action(policy),
               let request = webKit.navigation_action_get_request(action),

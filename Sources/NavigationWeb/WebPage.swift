@@ -26,7 +26,7 @@ import Synchronization
 ///
 /// **What a page may not do.** A page never starts a download (a response the view would not show, or one
 /// sent as an attachment, is refused and the page says so; WebKit's `download-started` is cancelled too),
-/// never opens the Print dialog (Postcard has no Print command; `window.print()` is refused and said), and
+/// never opens the Print dialog (a page has no Print command; `window.print()` is refused and said), and
 /// its web process is ended by WebKit when it uses more memory than ``webProcessMemoryLimit`` (the page
 /// then says so, with **Try Again**). A page made with ``waitsForLoadButton`` set sends nothing until the
 /// user presses **Load**.
@@ -38,7 +38,7 @@ import Synchronization
 /// them again. Its process also ends when the page leaves its stack or dialog, or its window is destroyed.
 /// The cost of that choice: going back to a web page loads it again (from WebKit's cache when it can)
 /// instead of finding it as it was, and what its scripts held is gone; GNOME Web keeps background tabs
-/// alive, but Postcard's web pages are passing ones (a guide, a link in a post), and a stack of them kept
+/// alive, but an app's web pages are passing ones (a guide, a link in a post, in Postcard), and a stack of them kept
 /// each one's process (about 100 MB apiece) for nothing.
 ///
 /// Main actor only.
@@ -389,8 +389,8 @@ public final class WebPage: Page {
             html { padding-top: \(inset)px !important; scroll-padding-top: \(inset)px !important; }
             ::-webkit-scrollbar-track { margin-top: \(inset)px; }
             """
-        let sheet = webKit.user_style_sheet_new(css, Int32(POSTCARD_WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES),
-                                                Int32(POSTCARD_WEBKIT_USER_STYLE_LEVEL_USER), nil, nil)
+        let sheet = webKit.user_style_sheet_new(css, Int32(NAVGTK_WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES),
+                                                Int32(NAVGTK_WEBKIT_USER_STYLE_LEVEL_USER), nil, nil)
         webKit.user_content_manager_add_style_sheet(manager, sheet)
         webKit.user_style_sheet_unref(sheet)
     }
@@ -406,13 +406,13 @@ public final class WebPage: Page {
         webView.connect("load-changed") { [weak self] args in
             guard let self else { return }
             let event = Int(args.enumValue(at: 1))
-            self.isLoading = event != Int(POSTCARD_WEBKIT_LOAD_FINISHED)
-            if event == Int(POSTCARD_WEBKIT_LOAD_FINISHED), let offset = self.scrollToAfterLoad {
+            self.isLoading = event != Int(NAVGTK_WEBKIT_LOAD_FINISHED)
+            if event == Int(NAVGTK_WEBKIT_LOAD_FINISHED), let offset = self.scrollToAfterLoad {
                 self.scrollToAfterLoad = nil
                 Task { _ = try? await self.evaluateJavaScript("window.scrollTo(0, \(offset))") }
             }
             self.progressBar.isVisible = self.isLoading
-            if event == Int(POSTCARD_WEBKIT_LOAD_COMMITTED), let pointer = self.webKit.web_view_get_uri(self.webKitView) {
+            if event == Int(NAVGTK_WEBKIT_LOAD_COMMITTED), let pointer = self.webKit.web_view_get_uri(self.webKitView) {
                 let committed = String(cString: pointer)
                 if committed == "about:blank", !self.currentURI.hasPrefix("about:") {
                     // WebKit shows a blank page in place of an address it refuses (a port such as 9).
@@ -441,7 +441,7 @@ public final class WebPage: Page {
         }
         webView.connect("web-process-terminated") { [weak self] args in
             guard let self, self.view.isMapped else { return }
-            if args.enumValue(at: 1) == Int32(POSTCARD_WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT) {
+            if args.enumValue(at: 1) == Int32(NAVGTK_WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT) {
                 Logger.toolkit.info("The web process of \(self.currentURI) was ended: it used more than \(self.memoryLimit) MB")
                 // Translators: %1$s is a web site, e.g. "example.org"; %2$d a number of megabytes.
                 let detail = toolkitLocalized("%1$s used more than %2$d MB of memory, so it was stopped. Try loading it again.",
@@ -453,7 +453,7 @@ public final class WebPage: Page {
             self.showError((toolkitLocalized("The Page Stopped Working"), toolkitLocalized("Its web content process ended. Try loading it again.")))
         }
         webView.connect("print") { [weak self] args in
-            // Postcard has no Print command: a page's print request (`window.print()`) opens no dialog.
+            // A page has no Print command: its print request (`window.print()`) opens no dialog.
             args.setReturn(true)
             guard let self else { return }
             Logger.toolkit.info("A print request of \(self.currentURI) was refused")
@@ -463,7 +463,7 @@ public final class WebPage: Page {
         webView.connect("decide-policy") { [weak self] args in
             guard let self, let decision = args.object(at: 1) else { return }
             let kind = Int(args.enumValue(at: 2))
-            if kind == Int(POSTCARD_WEBKIT_POLICY_DECISION_TYPE_RESPONSE) {
+            if kind == Int(NAVGTK_WEBKIT_POLICY_DECISION_TYPE_RESPONSE) {
                 args.setReturn(self.decideResponse(OpaquePointer(decision)))
             } else {
                 args.setReturn(self.decide(OpaquePointer(decision), type: kind))
@@ -501,11 +501,11 @@ public final class WebPage: Page {
     /// True when handled (the error state shows); cancelled loads (a new one started) are not errors.
     private func loadFailed(uri: String, error: UnsafeMutablePointer<GError>) -> Bool {
         let code = error.pointee.code
-        if error.pointee.domain == webKit.network_error_quark(), code == Int32(POSTCARD_WEBKIT_NETWORK_ERROR_CANCELLED) {
+        if error.pointee.domain == webKit.network_error_quark(), code == Int32(NAVGTK_WEBKIT_NETWORK_ERROR_CANCELLED) {
             return true
         }
         if error.pointee.domain == webKit.policy_error_quark(),
-           code == Int32(POSTCARD_WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE) {
+           code == Int32(NAVGTK_WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE) {
             return true  // we decided not to load it here (refused or opened outside)
         }
         currentURI = uri

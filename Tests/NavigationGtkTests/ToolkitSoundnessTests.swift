@@ -204,6 +204,28 @@ final class ToolkitSoundnessTests: ToolkitTestCase, @unchecked Sendable {
         }
     }
 
+    /// A wrapper whose last reference went on another thread is never handed out while its deinitializer
+    /// waits for the main actor: looked up from the object meanwhile, there is none (it was handed out, and
+    /// using it revived a dying object); once it has run, a new wrapper can be made and is found.
+    func testAWrapperWhoseDeinitIsPendingIsNotFoundFromItsObject() {
+        onMain {
+            final class Holder: @unchecked Sendable { var widget: Widget?; init(_ widget: Widget?) { self.widget = widget } }
+            let holder = Holder(Label("Dropped elsewhere"))
+            let object = UnsafeMutableRawPointer(holder.widget!.widget)
+            g_object_ref(object)  // the GObject outlives its wrapper
+            defer { g_object_unref(object) }
+            XCTAssertTrue(Object.wrapper(of: object) === holder.widget, "found while it lives")
+            var released = false
+            holder.widget!.whenFinalized { released = true }  // not before the test's own reference goes
+            onAnotherThread { holder.widget = nil }  // its isolated deinit now waits for the main actor
+            XCTAssertNil(Object.wrapper(of: object), "no wrapper handed out while its deinitializer is pending")
+            let again = Widget.widget(wrapping: object)  // a new one, though the old deinitializer has not run
+            MainLoopBridge.drain()  // the old one's deinitializer runs
+            XCTAssertTrue(Object.wrapper(of: object) === again, "the new wrapper stays the object's")
+            XCTAssertFalse(released)
+        }
+    }
+
     /// A window's destruction is heard from the window itself, at once, whoever destroys it: GTK closing
     /// it (the window manager's close) as well as destroy().
     func testAWindowClosedByGTKIsDestroyedAtOnceThoughItsWrapperLives() {

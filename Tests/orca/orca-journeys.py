@@ -318,11 +318,15 @@ def run(postcard, journey, orca, home):
         orca.wait(lambda: ready() or (orca.done() and joined.search(orca.since(begin)) is not None), KEY_TIMEOUT)
         log = orca.since(begin)
         join = joined.search(log)
-        # Only then: events before the join that Orca could not tell whose they were.
-        if not ready() and join and re.search(r"EVENT MANAGER: [a-z:-]+ for \[DEAD\] in \[DEAD\]", log[:join.start()]):
+        # Only when the window's activation, and the focus Postcard says again after it (NavigationWindow's
+        # sayFocusOnceActive, which Orca takes a window up from when it missed the activation), were both
+        # among the events Orca could not tell whose they were: then nothing more would come.
+        before = log[:join.start()] if join else ""
+        activation = before.find("object:state-changed:active for [DEAD] in [DEAD] (1, 0, 0)")
+        if not ready() and join and activation >= 0 and "focus: for [DEAD] in [DEAD]" in before[activation:]:
             root = re.search(r"Window id: (0x[0-9a-f]+)", subprocess.run(["xwininfo", "-root"], capture_output=True,
                                                                           text=True).stdout).group(1)
-            print(f"{name}: Orca missed the window's first events (before Postcard joined the bus): its focus given again",
+            print(f"{name}: Orca missed the window's activation and focus (they came before Postcard had joined the bus): its focus given again",
                   file=sys.stderr)
             subprocess.run(["xdotool", "windowfocus", "--sync", root], check=True)
             subprocess.run(["xdotool", "windowfocus", "--sync", window], check=True)
