@@ -26,11 +26,14 @@ def wait_for(check, events):
     """check() now and after each AT-SPI event of the kinds in `events`, until it returns something other
     than None (returned), for at most TIMEOUT_MS (then None)."""
     outcome = [None]
+    running = [False]  # the registry's main loop runs: an event can also come while check() reads the tree
 
     def on_event(_event):
         if outcome[0] is None:
             outcome[0] = check()
-            if outcome[0] is not None:
+            # Stopped only once it runs: stopping no loop is GLib's critical (fatal under G_DEBUG), and an
+            # outcome found before start() means start() is never called.
+            if outcome[0] is not None and running[0]:
                 pyatspi.Registry.stop()
 
     def on_timeout():
@@ -45,6 +48,7 @@ def wait_for(check, events):
     outcome[0] = check()  # again: a change between the first check and the listeners is not missed
     if outcome[0] is None:
         GLib.timeout_add(TIMEOUT_MS, on_timeout)
+        running[0] = True
         pyatspi.Registry.start()
     for kind in events:
         pyatspi.Registry.deregisterEventListener(on_event, kind)
