@@ -63,7 +63,7 @@ open class Object {
     }
 
     /// The box this wrapper recorded on its object (cleared by the deinitializer if still there).
-    nonisolated(unsafe) private var box: UnsafeMutableRawPointer?
+    private var box: UnsafeMutableRawPointer?
 
     /// Records this wrapper on its object (see ``WrapperBox``).
     private func register() {

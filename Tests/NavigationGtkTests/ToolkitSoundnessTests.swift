@@ -209,6 +209,7 @@ final class ToolkitSoundnessTests: ToolkitTestCase, @unchecked Sendable {
     /// using it revived a dying object); once it has run, a new wrapper can be made and is found.
     func testAWrapperWhoseDeinitIsPendingIsNotFoundFromItsObject() {
         onMain {
+            // Unchecked: the other thread only sets `widget` to nil while the main thread waits for it.
             final class Holder: @unchecked Sendable { var widget: Widget?; init(_ widget: Widget?) { self.widget = widget } }
             let holder = Holder(Label("Dropped elsewhere"))
             let object = UnsafeMutableRawPointer(holder.widget!.widget)
