@@ -47,8 +47,21 @@ public final class Toast {
             self.wasActionUsed = true
             self.onAction?()
         }
-        toast.connect("dismissed") { [weak self] _ in self?.dismissed() }
+        toast.connect("dismissed") { [weak self] _ in
+            guard let self else { return }
+            // libadwaita 1.2's overlay frees a toast's record when it has hidden, while the toast's show
+            // animation may still run and write through it (see ToastOverlay.endsToastsSafely): a toast that
+            // goes too soon after one started to show goes a moment later, however it was asked to go.
+            if let overlay, overlay.holdsBackDismissal(of: self) {
+                g_signal_stop_emission_by_name(self.toast.gobject, "dismissed")
+                return
+            }
+            self.dismissed()
+        }
     }
+
+    /// The overlay the toast was added to (it keeps the toast while it shows).
+    weak var overlay: ToastOverlay?
 
     /// Says `title` instead, in place (a toast showing changes its text).
     public func update(title: String) {
@@ -65,7 +78,9 @@ public final class Toast {
         dismiss()
     }
 
-    /// Hides the toast now (or takes it out of the queue).
+    /// Hides the toast now (or takes it out of the queue); one that started to show less than half a
+    /// second ago, or while another was hiding, goes once its show animation has ended (see
+    /// ``ToastOverlay``).
     public func dismiss() {
         guard !isDismissed else { return }
         adw_toast_dismiss(toast.pointer())
@@ -86,16 +101,82 @@ public final class Toast {
 /// Shows ``Toast``s over its child, one at a time at the bottom centre, in the order they were added
 /// (high-priority ones first): libadwaita's `AdwToastOverlay`. Put it around a window's content.
 /// Main actor only.
+///
+/// libadwaita 1.2 (Debian 12's) frees a toast's record when the toast has hidden, but the toast's show
+/// animation (300 ms, or 500 ms when it replaces one that is hiding) can end later or in the same frame and
+/// then writes through the freed record: a GLib critical, or a crash (GNOME/libadwaita 1674ebc9, fixed in
+/// 1.3). A user meets it by pressing Undo at once after deleting twice in a row. So no toast goes while a
+/// show animation may still run: a dismissal asked for then (by ``Toast/dismiss()``, the toast's buttons or
+/// its timeout) waits until a frame of the overlay's clock is 500 ms past the last toast's start, and goes
+/// after that frame, once libadwaita's own animations have ticked in it.
 @MainActor
 public final class ToastOverlay: Widget {
     /// The toasts added and not yet gone, in the order they were added: the one showing, and the ones
     /// waiting.
     public private(set) var toasts: [Toast] = []
 
+    /// The frame time (µs) before which a toast's show animation may still run; 0: none runs.
+    private var showsRunUntil: Int64 = 0
+    /// Whether the frame that passed `showsRunUntil` has ended (its animations ticked): toasts may go.
+    private var showsEnded = true
+    /// Toasts whose dismissal waits for `showsEnded`, in the order they were dismissed.
+    private var heldBack: [Toast] = []
+    /// The tick callback waiting for `showsRunUntil`, while there is one.
+    private var waitingTick: UInt32?
+    /// The longest show animation of libadwaita 1.2's overlay (`REPLACE_DURATION`), in microseconds.
+    private static let longestShow: Int64 = 500_000
+
     /// An overlay around `child`.
     public init(_ child: Widget) {
         super.init(UnsafeMutableRawPointer(adw_toast_overlay_new()), transfer: .full)
         adw_toast_overlay_set_child(pointer(), child.widget)
+        // An overlay taken off screen has skipped every animation (libadwaita's own unmap handlers run
+        // before this one): the toasts held back go now.
+        connect("unmap", after: true) { [weak self] _ in self?.releaseHeldBack() }
+    }
+
+    /// Whether `toast`'s dismissal, which GLib is emitting now, must wait: a show animation may still run.
+    /// The toast is then held back and dismissed again once it may go.
+    func holdsBackDismissal(of toast: Toast) -> Bool {
+        guard isMapped, !showsEnded else { return false }
+        if !heldBack.contains(where: { $0 === toast }) { heldBack.append(toast) }
+        waitForShowsToEnd()
+        return true
+    }
+
+    /// A toast may have started to show just now (one was added, or one went and the next is shown).
+    private func showMayHaveStarted() {
+        guard isMapped, let now = frameTime else { return }  // unmapped: libadwaita animates nothing
+        showsRunUntil = max(showsRunUntil, now + Self.longestShow)
+        showsEnded = false
+        waitForShowsToEnd()
+    }
+
+    private func waitForShowsToEnd() {
+        guard waitingTick == nil else { return }
+        waitingTick = addTickCallback { [weak self] frameTime in
+            guard let self else { return false }
+            guard frameTime >= self.showsRunUntil else { return true }
+            self.waitingTick = nil
+            // libadwaita's animations tick after this callback in this frame (GTK runs the newest first);
+            // an idle comes once the frame is done.
+            MainLoopBridge.afterLayout { [weak self] in
+                guard let self, self.waitingTick == nil else { return }  // else another toast started meanwhile
+                self.showsEnded = true
+                self.releaseHeldBack()
+            }
+            return false
+        }
+    }
+
+    private func releaseHeldBack() {
+        // Each may start the next toast's show, which holds the rest back again.
+        while !heldBack.isEmpty, showsEnded || !isMapped {
+            let toast = heldBack.removeFirst()
+            // Emitted, not `adw_toast_dismiss`: the toast's own first handler has already let go of its
+            // overlay (so dismissing does nothing now), while the overlay's handler, which hides it, has not run.
+            if !toast.isDismissed { navgtk_emit(toast.toast.gobject, "dismissed") }
+        }
     }
 
     /// Shows `toast` (at once, or after the ones before it); the overlay keeps it until it goes.
@@ -103,18 +184,23 @@ public final class ToastOverlay: Widget {
     /// A toast's action button is named once for screen readers, and its close button "Close", when it is
     /// shown (GTK 4.8 reads libadwaita's mnemonic button by its label twice, "View View", and the close icon
     /// as "GtkImage"): at once, or, for one that waits its turn, when the toast before it goes.
-    /// Adding a toast the overlay shows already starts its time again.
+    /// Adding a toast the overlay shows already starts its time again; adding one that is going does nothing.
     public func add(_ toast: Toast) {
+        guard !heldBack.contains(where: { $0 === toast }) else { return }  // going: not shown again
         if !toasts.contains(where: { $0 === toast }) {
             toasts.append(toast)
+            toast.overlay = self
             toast.whenDismissed { [weak self, weak toast] in
                 self?.toasts.removeAll { $0 === toast }
                 // The next toast waiting its turn is shown now: its buttons are named once it is laid out.
                 MainLoopBridge.afterLayout { [weak self] in self?.nameButtonsOnce() }
             }
+            // After libadwaita's own handler (a dismissal held back never gets here): the next toast shows.
+            toast.toast.connect("dismissed", after: true) { [weak self] _ in self?.showMayHaveStarted() }
         }
         g_object_ref(toast.toast.gobject)  // the overlay takes a reference of its own (transfer full)
         adw_toast_overlay_add_toast(pointer(), toast.toast.pointer())
+        showMayHaveStarted()
         nameButtonsOnce()
     }
 
@@ -168,3 +254,4 @@ public final class ToastOverlay: Widget {
         }
     }
 }
+
