@@ -22,6 +22,8 @@ public final class Toast {
     public let buttonLabel: String?
     /// Whether the toast has gone: its time ran out, it was closed, or its action was used.
     public private(set) var isDismissed = false
+    /// Whether it is shown at once or waits its turn.
+    public let priority: Priority
     /// Whether the user used its action.
     public private(set) var wasActionUsed = false
     /// Called once when the toast goes, however it goes (after ``onAction``, if the action was used).
@@ -36,6 +38,7 @@ public final class Toast {
                 action: (@MainActor () -> Void)? = nil) {
         self.title = title
         self.buttonLabel = buttonLabel
+        self.priority = priority
         onAction = action
         let made = adw_toast_new(markupEscaped(title))!  // the title is markup
         toast = Object(UnsafeMutableRawPointer(made), transfer: .full)
@@ -43,20 +46,21 @@ public final class Toast {
         adw_toast_set_priority(made, priority == .high ? ADW_TOAST_PRIORITY_HIGH : ADW_TOAST_PRIORITY_NORMAL)
         if let buttonLabel { adw_toast_set_button_label(made, buttonLabel) }
         toast.connect("button-clicked") { [weak self] _ in
-            guard let self else { return }
+            guard let self, !self.isDismissed else { return }  // gone, still drawn for a moment (ToastOverlay)
             self.wasActionUsed = true
             self.onAction?()
         }
         toast.connect("dismissed") { [weak self] _ in
             guard let self else { return }
-            // libadwaita 1.2's overlay frees a toast's record when it has hidden, while the toast's show
-            // animation may still run and write through it (see ToastOverlay.endsToastsSafely): a toast that
-            // goes too soon after one started to show goes a moment later, however it was asked to go.
-            if let overlay, overlay.holdsBackDismissal(of: self) {
-                g_signal_stop_emission_by_name(self.toast.gobject, "dismissed")
-                return
-            }
+            // libadwaita 1.2's overlay frees a toast's record when it has hidden, while a show animation may
+            // still run and write through it (see ToastOverlay): a toast that goes too soon after one started
+            // to show has gone for the app at once, and is hidden by libadwaita a moment later.
+            let holdBack = self.overlay?.mustHoldBackDismissal(of: self) == true
             self.dismissed()
+            if holdBack, let overlay = self.overlay {
+                overlay.holdBack(self)
+                g_signal_stop_emission_by_name(self.toast.gobject, "dismissed")
+            }
         }
     }
 
@@ -78,9 +82,9 @@ public final class Toast {
         dismiss()
     }
 
-    /// Hides the toast now (or takes it out of the queue); one that started to show less than half a
-    /// second ago, or while another was hiding, goes once its show animation has ended (see
-    /// ``ToastOverlay``).
+    /// Hides the toast now (or takes it out of the queue): it has gone at once (``isDismissed``,
+    /// ``onDismissed``), though one that started to show less than half a second ago is drawn, inert, until
+    /// its show animation has ended (see ``ToastOverlay``).
     public func dismiss() {
         guard !isDismissed else { return }
         adw_toast_dismiss(toast.pointer())
@@ -105,20 +109,30 @@ public final class Toast {
 /// libadwaita 1.2 (Debian 12's) frees a toast's record when the toast has hidden, but the toast's show
 /// animation (300 ms, or 500 ms when it replaces one that is hiding) can end later or in the same frame and
 /// then writes through the freed record: a GLib critical, or a crash (GNOME/libadwaita 1674ebc9, fixed in
-/// 1.3). A user meets it by pressing Undo at once after deleting twice in a row. So no toast goes while a
-/// show animation may still run: a dismissal asked for then (by ``Toast/dismiss()``, the toast's buttons or
-/// its timeout) waits until a frame of the overlay's clock is 500 ms past the last toast's start, and goes
-/// after that frame, once libadwaita's own animations have ticked in it.
+/// 1.3). A user meets it by pressing Undo at once after deleting twice in a row. So libadwaita hides no
+/// toast while a show animation may still run: a toast dismissed then (by ``Toast/dismiss()``, its buttons
+/// or its timeout) has gone for the app at once (``Toast/isDismissed``, ``toasts``), but stays drawn, taking
+/// no clicks, until a frame of the overlay's clock is 500 ms past the last toast's start; libadwaita hides
+/// it after that frame, once its own animations have ticked in it.
 @MainActor
 public final class ToastOverlay: Widget {
     /// The toasts added and not yet gone, in the order they were added: the one showing, and the ones
     /// waiting.
     public private(set) var toasts: [Toast] = []
 
+    /// Whether the overlay draws any toast now: one showing, or one that has gone and is still sliding
+    /// away or held back (see above). False once every toast added has gone from the screen too.
+    public var drawsToasts: Bool {
+        gtk_widget_get_first_child(widget).flatMap { gtk_widget_get_next_sibling($0) } != nil
+    }
+
     /// The frame time (µs) before which a toast's show animation may still run; 0: none runs.
     private var showsRunUntil: Int64 = 0
     /// Whether the frame that passed `showsRunUntil` has ended (its animations ticked): toasts may go.
     private var showsEnded = true
+    /// Whether a high-priority toast has come while another showed (libadwaita then queues that one again,
+    /// with its show animation perhaps still running).
+    private var hasPostponedAToast = false
     /// Toasts whose dismissal waits for `showsEnded`, in the order they were dismissed.
     private var heldBack: [Toast] = []
     /// The tick callback waiting for `showsRunUntil`, while there is one.
@@ -135,13 +149,43 @@ public final class ToastOverlay: Widget {
         connect("unmap", after: true) { [weak self] _ in self?.releaseHeldBack() }
     }
 
-    /// Whether `toast`'s dismissal, which GLib is emitting now, must wait: a show animation may still run.
-    /// The toast is then held back and dismissed again once it may go.
-    func holdsBackDismissal(of toast: Toast) -> Bool {
-        guard isMapped, !showsEnded else { return false }
-        if !heldBack.contains(where: { $0 === toast }) { heldBack.append(toast) }
+    /// Whether `toast`'s dismissal must not reach libadwaita now: a show animation may still run, and the
+    /// toast has been shown (one that has only waited its turn has no animation, and goes at once, unless a
+    /// high-priority toast has put one that was showing back in the queue).
+    func mustHoldBackDismissal(of toast: Toast) -> Bool {
+        isMapped && !showsEnded && (hasPostponedAToast || toastWidget(showing: toast) != nil)
+    }
+
+    /// Keeps `toast`, gone for the app, from libadwaita's overlay until no show animation runs; it is
+    /// dismissed there then. Meanwhile it is drawn but takes no clicks.
+    func holdBack(_ toast: Toast) {
+        guard !heldBack.contains(where: { $0 === toast }) else { return }
+        heldBack.append(toast)
+        if let drawn = toastWidget(showing: toast) { gtk_widget_set_can_target(drawn, 0) }
         waitForShowsToEnd()
-        return true
+    }
+
+    /// The widget libadwaita draws `toast` with (a child of the overlay after its content), if it is shown.
+    private func toastWidget(showing toast: Toast) -> UnsafeMutablePointer<GtkWidget>? {
+        var child = gtk_widget_get_first_child(widget).flatMap { gtk_widget_get_next_sibling($0) }
+        while let current = child {
+            if shownToast(of: current) == UnsafeMutableRawPointer(toast.toast.gobject) { return current }
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return nil
+    }
+
+    /// The `AdwToast` a toast widget of libadwaita's shows (its `toast` property), or nil.
+    private func shownToast(of toastWidget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutableRawPointer? {
+        let object = UnsafeMutableRawPointer(toastWidget).assumingMemoryBound(to: GObject.self)
+        let objectClass = UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
+        guard let property = g_object_class_find_property(objectClass, "toast"),
+              property.pointee.value_type == adw_toast_get_type() else { return nil }
+        var value = GValue()
+        g_value_init(&value, adw_toast_get_type())
+        defer { g_value_unset(&value) }
+        g_object_get_property(object, "toast", &value)
+        return g_value_get_object(&value)
     }
 
     /// A toast may have started to show just now (one was added, or one went and the next is shown).
@@ -175,7 +219,7 @@ public final class ToastOverlay: Widget {
             let toast = heldBack.removeFirst()
             // Emitted, not `adw_toast_dismiss`: the toast's own first handler has already let go of its
             // overlay (so dismissing does nothing now), while the overlay's handler, which hides it, has not run.
-            if !toast.isDismissed { navgtk_emit(toast.toast.gobject, "dismissed") }
+            navgtk_emit(toast.toast.gobject, "dismissed")
         }
     }
 
@@ -198,6 +242,7 @@ public final class ToastOverlay: Widget {
             // After libadwaita's own handler (a dismissal held back never gets here): the next toast shows.
             toast.toast.connect("dismissed", after: true) { [weak self] _ in self?.showMayHaveStarted() }
         }
+        if toast.priority == .high, toasts.contains(where: { $0 !== toast }) { hasPostponedAToast = true }
         g_object_ref(toast.toast.gobject)  // the overlay takes a reference of its own (transfer full)
         adw_toast_overlay_add_toast(pointer(), toast.toast.pointer())
         showMayHaveStarted()
@@ -205,7 +250,8 @@ public final class ToastOverlay: Widget {
     }
 
     /// The action button drawn in a toast now showing whose label reads `label` (without its mnemonic
-    /// mark: "Undo"), or nil: to press it as a user would, from a tour or a test.
+    /// mark: "Undo"), or nil: to press it as a user would, from a tour or a test. A toast that has gone and
+    /// is still drawn for a moment (see above) is not searched.
     public func shownButton(labeled label: String) -> Button? {
         func find(in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
             if isInstance(widget, ofExactly: gtk_button_get_type()), gtk_widget_is_drawable(widget) != 0,
@@ -220,9 +266,11 @@ public final class ToastOverlay: Widget {
             }
             return nil
         }
+        let going = Set(heldBack.map { UnsafeMutableRawPointer($0.toast.gobject) })
         var child = gtk_widget_get_first_child(widget).flatMap { gtk_widget_get_next_sibling($0) }
         while let current = child {
-            if let found = find(in: current) { return Button.button(wrapping: found) }
+            let isGoing = shownToast(of: current).map { going.contains($0) } ?? false
+            if !isGoing, let found = find(in: current) { return Button.button(wrapping: found) }
             child = gtk_widget_get_next_sibling(current)
         }
         return nil

@@ -49,7 +49,11 @@ extension Tour {
         // A toast goes by itself after 5 seconds: whether one still shows would depend on how fast the tour
         // ran. Each screen is saved without the toasts of earlier steps (they slide away while it settles).
         let shownToasts = keepingToasts ? app.toasts.toasts : []
-        if !keepingToasts { for toast in app.toasts.toasts { toast.dismiss() } }
+        if !keepingToasts {
+            for toast in app.toasts.toasts { toast.dismiss() }
+            // Gone from the screen too (a toast that goes just after it came is hidden a moment later).
+            try await waitUntil("the toasts gone from the screen") { !app.toasts.drawsToasts }
+        }
         if let spoken = SpokenWords.ofThisProcess {
             // Under Orca: what it said as this screen came, instead of pictures (the gallery's parts take them).
             let words = await spoken.take()

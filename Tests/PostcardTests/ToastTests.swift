@@ -50,9 +50,37 @@ final class ToastTests: GtkTestCase, @unchecked Sendable {
                 second.dismiss()
                 spin(until: { first.isDismissed && second.isDismissed && overlay.toasts.isEmpty }, "both toasts gone")
                 // Every animation has ended once the toasts' widgets are gone (each hide animation removes its own).
-                spin(until: { toastWidgets(in: overlay) == 0 }, "the toasts' widgets removed")
+                spin(until: { !overlay.drawsToasts && toastWidgets(in: overlay) == 0 }, "the toasts' widgets removed")
                 settle()
             }
+            window.destroy()
+        }
+    }
+
+    /// A toast dismissed while it waits its turn is never drawn: when the one showing goes, nothing takes
+    /// its place (no toast the app has seen go comes up for a moment).
+    func testAToastDismissedWhileWaitingItsTurnIsNeverDrawn() {
+        onMain {
+            let (window, overlay) = overlayInWindow()
+            let showing = Toast("Deleted", timeout: 0, buttonLabel: "Undo") {}
+            let waiting = Toast("Link copied", timeout: 0)
+            overlay.add(showing)
+            overlay.add(waiting)
+            var mostDrawn = 0
+            overlay.addTickCallback { _ in
+                mostDrawn = max(mostDrawn, self.toastWidgets(in: overlay))
+                return true
+            }
+            waiting.dismiss()
+            XCTAssertTrue(waiting.isDismissed)
+            XCTAssertEqual(overlay.toasts.map(\.title), ["Deleted"])
+            showing.dismiss()  // at once after it came: hidden a moment later
+            XCTAssertTrue(showing.isDismissed, "gone for the app at once")
+            XCTAssertTrue(overlay.toasts.isEmpty)
+            XCTAssertNil(overlay.shownButton(labeled: "Undo"), "a toast that has gone offers no button, though still drawn")
+            spin(until: { !overlay.drawsToasts }, "the toast gone from the screen")
+            XCTAssertEqual(mostDrawn, 1, "only the toast that showed was ever drawn")
+            settle()
             window.destroy()
         }
     }
