@@ -26,7 +26,7 @@ ARGS ?=
 # preference changes nobody's real settings), read by libadwaita from GSettings rather than through the
 # Settings portal (the same keys; not every machine that runs the tests has the portal).
 TEST_CACHE := $(CURDIR)/.build/test-cache
-TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE) GSETTINGS_BACKEND=memory ADW_DISABLE_PORTAL=1
+TEST_ENV := G_DEBUG=fatal-warnings XDG_CACHE_HOME=$(TEST_CACHE) GSETTINGS_BACKEND=memory ADW_DISABLE_PORTAL=1 SWIFT_BACKTRACE=interactive=no,symbolicate=fast
 XVFB := dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24"
 # What the spoken journeys need beside PACKAGES (make test-orca), without recommends (no sound stack); xprop
 # (x11-utils) tells when the window manager runs.
@@ -149,11 +149,10 @@ test: deps deps-orca locale
 	@$(SAMPLE_PHOTOS_ONE_TIME)
 	SWIFT="$(SWIFT)" Tests/make-test.sh
 
-# make test, then the app's GTK tests again in the debug build (what `make run` runs): CI runs this.
+# make test, then the app's GTK tests again in the debug build (what `make run` runs), in two lanes side
+# by side: CI runs this.
 check-all: test
-	$(SWIFT) build --build-tests
-	rm -rf $(TEST_CACHE)
-	set -o pipefail; $(TEST_ENV) $(XVFB) $(SWIFT) test --skip-build --filter '^PostcardTests\.' 2>&1 | tee .build/test-gtk-debug.log
+	SWIFT="$(SWIFT)" Tests/make-test.sh --debug-app
 
 # The translation templates are current and every translation complete (make test runs it first).
 check-translations:
