@@ -230,15 +230,17 @@ def start_desktop(home):
     focus and gives it back to the window under a closing dialog, which Orca then says) and Orca.
     Returns (the window manager's process, Orca); raises RuntimeError saying what did not start."""
     use_private_runtime_folder(home)
+    manager_log = open(os.path.join(home, "metacity.log"), "w+")
     manager = subprocess.Popen(["metacity", "--replace", "--sm-disable", "--no-composite"],
                                env=dict(os.environ, GSETTINGS_BACKEND="memory"),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               stdout=manager_log, stderr=subprocess.STDOUT)
     # Running once it has said so on the root window (EWMH's _NET_SUPPORTING_WM_CHECK): `xprop -spy` prints
     # the root window's properties now and each one that changes (a line each: stdbuf, as xprop writes to a
-    # pipe; all of them, since xprop will not watch a property whose atom does not exist yet); at most 10 s.
+    # pipe; all of them, since xprop will not watch a property whose atom does not exist yet); at most 30 s
+    # (an upper bound: beside the app's lanes it once had not said so within 10 s).
     spy = subprocess.Popen(["stdbuf", "-oL", "xprop", "-root", "-spy"], stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL, text=True)
-    deadline, running = time.monotonic() + 10, False
+    deadline, running = time.monotonic() + 30, False
     try:
         while not running and manager.poll() is None and time.monotonic() < deadline:
             ready, _, _ = select.select([spy.stdout], [], [], max(0, deadline - time.monotonic()))
@@ -250,8 +252,12 @@ def start_desktop(home):
         spy.terminate()
         spy.wait()
     if not running or manager.poll() is not None:
+        status = manager.poll()
         manager.terminate()
-        raise RuntimeError("the window manager (metacity) did not start")
+        manager_log.seek(0)
+        said = manager_log.read().strip()[-600:]
+        why = f"it exited with status {status}" if status is not None else "it had not set _NET_SUPPORTING_WM_CHECK after 30 s"
+        raise RuntimeError(f"the window manager (metacity) did not start: {why}" + (f"; it said: {said}" if said else ""))
     try:
         return manager, Orca(home)
     except RuntimeError:
